@@ -1,0 +1,94 @@
+#include "collectives.h"
+
+#include <algorithm>
+#include <map>
+
+namespace tareador::replay {
+
+namespace {
+
+constexpr double kBytesPerMB = 1024.0 * 1024.0;
+
+int ceil_log2(int n) {
+  int stages = 0;
+  while ((1 << stages) < n) ++stages;
+  return stages;
+}
+
+// Stages of a binomial tree over `participants` when only `buses` messages fly at once: at
+// stage i the messages are those of senders 2^i-1, 2^i-1 + 2^(i+1), ... below participants-1
+// (Dimemas compute_contention_stage).
+int contended_stages(int participants, int buses) {
+  int stages = ceil_log2(participants);
+  if (buses == 0) return stages;
+  int total = 0;
+  for (int i = 0; i < stages; ++i) {
+    int messages = 0;
+    for (int j = (1 << i) - 1; j < participants - 1; j += 1 << (i + 1)) ++messages;
+    total += (messages + buses - 1) / buses;
+  }
+  return total;
+}
+
+}  // namespace
+
+double collective_phase_time(CollectiveModel model, int participants, int buses, double latency,
+                             double bandwidth_mbs, std::int64_t bytes) {
+  double message = latency + (bandwidth_mbs > 0
+                                  ? static_cast<double>(bytes) / (bandwidth_mbs * kBytesPerMB)
+                                  : 0.0);
+  switch (model) {
+    case CollectiveModel::None: return 0;
+    case CollectiveModel::Constant: return message;
+    case CollectiveModel::Linear: return message * std::max(participants - 1, 0);
+    case CollectiveModel::Logarithmic: return message * contended_stages(participants, buses);
+  }
+  return 0;
+}
+
+std::int64_t collective_phase_bytes(CollectiveSize size, bool fan_in, std::int64_t sent,
+                                    std::int64_t received) {
+  switch (size) {
+    case CollectiveSize::Current: return fan_in ? sent : received;
+    case CollectiveSize::Min: return std::min(sent, received);
+    case CollectiveSize::Max: return std::max(sent, received);
+    case CollectiveSize::Mean: return (sent + received) / 2;
+    case CollectiveSize::TwiceMax: return 2 * std::max(sent, received);
+    case CollectiveSize::SendPlusRecv: return sent + received;
+  }
+  return 0;
+}
+
+double collective_time(const Machine& machine, int op, const std::vector<int>& task_nodes,
+                       std::int64_t sent, std::int64_t received, int representative_node) {
+  CollectiveCost cost = machine.collectives[static_cast<std::size_t>(op)];
+  if (op == trace::kReduce) {  // Dimemas 5.5 models MPI_Reduce as constant whatever the table
+    cost.fan_in.model = CollectiveModel::Constant;
+    cost.fan_out.model = CollectiveModel::Constant;
+  }
+  std::int64_t in_bytes = collective_phase_bytes(cost.fan_in.size, true, sent, received);
+  std::int64_t out_bytes = collective_phase_bytes(cost.fan_out.size, false, sent, received);
+  auto both_phases = [&](int participants, int buses, double latency, double bandwidth) {
+    return collective_phase_time(cost.fan_in.model, participants, buses, latency, bandwidth,
+                                 in_bytes) +
+           collective_phase_time(cost.fan_out.model, participants, buses, latency, bandwidth,
+                                 out_bytes);
+  };
+
+  std::map<int, int> members_per_node;
+  for (int node : task_nodes) ++members_per_node[node];
+
+  double intra = 0;  // the busiest node's share, over memory
+  for (auto [node, members] : members_per_node) {
+    const IntraNode& medium = machine.nodes[static_cast<std::size_t>(node)].intra;
+    intra = std::max(intra, both_phases(members, 0, medium.latency, medium.bandwidth));
+  }
+  double network = 0;
+  if (machine.nodes.size() > 1)
+    network = both_phases(static_cast<int>(members_per_node.size()), machine.buses,
+                          machine.nodes[static_cast<std::size_t>(representative_node)].latency,
+                          machine.bandwidth);
+  return intra + network;
+}
+
+}  // namespace tareador::replay

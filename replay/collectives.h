@@ -1,0 +1,27 @@
+// collectives.h — the Dimemas model of a collective's duration (internal to replay).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "replay.h"
+
+namespace tareador::replay {
+
+// Time of one phase (fan-in or fan-out) among `participants`, each message costing
+// `latency` + `bytes` / `bandwidth`; with limited `buses` a logarithmic phase's stages are
+// serialised by groups of `buses` messages.
+double collective_phase_time(CollectiveModel model, int participants, int buses, double latency,
+                             double bandwidth_mbs, std::int64_t bytes);
+
+// Bytes a phase moves given the representative member's sent and received counts.
+std::int64_t collective_phase_bytes(CollectiveSize size, bool fan_in, std::int64_t sent,
+                                    std::int64_t received);
+
+// Duration of collective `op` on the tasks `task_nodes` (the node of each member), whose
+// representative (root, else last to arrive) sent `sent` and received `received` bytes:
+// the network part among the nodes used plus the busiest node's intra-node part.
+double collective_time(const Machine& machine, int op, const std::vector<int>& task_nodes,
+                       std::int64_t sent, std::int64_t received, int representative_node);
+
+}  // namespace tareador::replay

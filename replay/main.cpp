@@ -1,0 +1,201 @@
+// replay — simulates traces on a machine, Dimemas style. A thin command over the replay and
+// tracefmt libraries: parse options, load, simulate, report.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "replay.h"
+#include "report.h"
+#include "tracefmt.h"
+
+namespace {
+
+namespace replay = tareador::replay;
+namespace trace = tareador::trace;
+
+constexpr int kExitBadInput = 1;
+constexpr int kExitDeadlock = 2;
+
+struct Options {
+  std::string config;
+  std::vector<std::string> overrides;
+  std::vector<std::string> kinds;
+  std::vector<std::string> inputs;
+  std::string json_path, prv_path, dim_path, native_path;
+  bool validate = false;
+  bool progress = false, no_progress = false;
+  bool quiet = false;
+};
+
+// OUT.prv for one trace; OUT.KIND.prv when several traces share the option.
+std::string output_path(const std::string& path, const trace::TraceHeader& header,
+                        std::size_t traces) {
+  if (traces == 1 || path.empty() || path == "-") return path;
+  std::size_t dot = path.find_last_of('.');
+  std::size_t slash = path.find_last_of('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+    return path + "." + header.kind;
+  return path.substr(0, dot) + "." + header.kind + path.substr(dot);
+}
+
+// Progress on stderr, a few times a second, only where someone watches.
+class Progress {
+ public:
+  Progress(bool enabled, std::string label) : enabled_(enabled), label_(std::move(label)) {}
+  ~Progress() {
+    if (shown_) std::fprintf(stderr, "\r%-60s\r", "");
+  }
+  void operator()(double fraction) {
+    if (!enabled_) return;
+    auto now = std::chrono::steady_clock::now();
+    if (shown_ && now - last_ < std::chrono::milliseconds(200) && fraction < 1.0) return;
+    last_ = now;
+    shown_ = true;
+    std::fprintf(stderr, "\rreplaying %s: %5.1f%%", label_.c_str(), 100.0 * fraction);
+    std::fflush(stderr);
+  }
+
+ private:
+  bool enabled_;
+  std::string label_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point last_;
+};
+
+int validate_inputs(const Options& options) {
+  std::size_t problems = 0;
+  for (const std::string& input : options.inputs) {
+    for (const auto& t : trace::open_traces(input, options.kinds)) {
+      std::vector<std::string> found = trace::validate(*t);
+      for (const std::string& p : found) std::cout << p << "\n";
+      std::cout << t->header().path << " (" << t->header().kind << "): "
+                << (found.empty() ? "valid" : std::to_string(found.size()) + " problem(s)")
+                << "\n";
+      problems += found.size();
+    }
+  }
+  return problems == 0 ? 0 : kExitBadInput;
+}
+
+void write_copies(const Options& options, const trace::Trace& t, const replay::Machine& machine,
+                  std::size_t traces) {
+  trace::TraceHeader header = t.header();
+  if (machine.mips > 0) header.mips = machine.mips;
+  if (!options.dim_path.empty()) {
+    auto writer = trace::make_dimemas_writer(output_path(options.dim_path, header, traces), header);
+    trace::copy_trace(t, *writer);
+  }
+  if (!options.native_path.empty()) {
+    if (header.kind == "dimemas") header.kind = "authentic";
+    if (!(header.mips > 0)) header.mips = 1000;
+    std::string dir = traces == 1 ? options.native_path : options.native_path + "/" + t.header().kind;
+    auto writer = trace::make_native_writer(dir, header);
+    trace::copy_trace(t, *writer);
+  }
+}
+
+int run(const Options& options) {
+  if (options.validate) return validate_inputs(options);
+  if (options.config.empty()) throw CLI::RequiredError("--config");
+  replay::Machine machine = replay::load_machine(options.config);
+  for (const std::string& kv : options.overrides) replay::apply_override(machine, kv);
+
+  std::vector<std::unique_ptr<trace::Trace>> traces;
+  for (const std::string& input : options.inputs)
+    for (auto& t : trace::open_traces(input, options.kinds)) traces.push_back(std::move(t));
+  if (traces.empty()) throw trace::FormatError(options.inputs.front(), 0, "no trace to replay");
+
+  bool show_progress = !options.no_progress && (options.progress || isatty(STDERR_FILENO));
+  nlohmann::ordered_json json_traces = nlohmann::ordered_json::array();
+  for (const auto& t : traces) {
+    write_copies(options, *t, machine, traces.size());
+    std::unique_ptr<replay::TimelineSink> sink;
+    if (!options.prv_path.empty())
+      sink = replay::make_paraver_sink(output_path(options.prv_path, t->header(), traces.size()),
+                                       t->header(), machine);
+    Progress progress(show_progress, t->header().name + " (" + t->header().kind + ")");
+    replay::SimulationOptions sim;
+    sim.sink = sink.get();
+    sim.progress = [&progress](double f) { progress(f); };
+    replay::Result result = replay::simulate(*t, machine, sim);
+    if (!options.quiet && options.json_path != "-") replay::print_summary(std::cout, result);
+    json_traces.push_back(replay::to_json(result));
+  }
+  if (!options.json_path.empty()) {
+    nlohmann::ordered_json doc = {{"config", options.config}, {"traces", json_traces}};
+    if (options.json_path == "-") {
+      std::cout << doc.dump(2) << "\n";
+    } else {
+      std::ofstream out(options.json_path);
+      out << doc.dump(2) << "\n";
+      if (!out) throw trace::FormatError(options.json_path, 0, "cannot write the JSON summary");
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "replay: rebuilds the timeline of MPI traces on a configurable machine, with the "
+      "semantics of Dimemas 5.5.\nTRACE is a Dimemas .dim file or a Tareador trace-set directory "
+      "(every kind in it, or those given with --kind)."};
+  app.set_version_flag("--version", std::string("replay (tareador) ") + PACKAGE_VERSION);
+  Options o;
+  app.add_option("traces", o.inputs, "Dimemas .dim traces or trace-set directories")
+      ->required()
+      ->type_name("TRACE");
+  app.add_option("-c,--config", o.config,
+                 "machine: a Dimemas configuration (#DIMEMAS_CONFIGURATION) or a TOML machine file")
+      ->type_name("CFG");
+  std::string keys;
+  for (const auto& [key, help] : replay::override_keys()) keys += "\n    " + key + ": " + help;
+  app.add_option("-s,--set", o.overrides, "override a machine parameter (repeatable):" + keys)
+      ->type_name("KEY=VALUE");
+  app.add_option("-k,--kind", o.kinds, "replay only these kinds of a trace set")
+      ->type_name("KIND");
+  app.add_option("--json", o.json_path, "write a JSON summary to FILE ('-' = stdout)")
+      ->type_name("FILE");
+  app.add_option("--prv", o.prv_path,
+                 "write the simulated timeline as a Paraver trace (with .pcf and .row); with "
+                 "several traces, OUT.KIND.prv")
+      ->type_name("OUT.prv");
+  app.add_option("--dim", o.dim_path, "write the input trace in Dimemas format")
+      ->type_name("OUT.dim");
+  app.add_option("--native", o.native_path, "write the input trace as a native trace set")
+      ->type_name("DIR");
+  app.add_flag("--validate", o.validate,
+               "check the traces (every record, matching sends and receives, collectives) and "
+               "report file:line of each problem; no simulation");
+  app.add_flag("--progress", o.progress, "show progress even when stderr is not a terminal");
+  app.add_flag("--no-progress", o.no_progress, "never show progress");
+  app.add_flag("-q,--quiet", o.quiet, "do not print the summary table");
+  app.footer(
+      "Exit status: 0 success; 1 bad input (trace, configuration or options); 2 the simulated run "
+      "deadlocks (a report names the ranks and records).");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    return run(o);
+  } catch (const replay::DeadlockError& e) {
+    std::cerr << "replay: " << e.what() << "\n";
+    return kExitDeadlock;
+  } catch (const trace::FormatError& e) {
+    std::cerr << "replay: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const CLI::Error& e) {
+    std::cerr << "replay: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "replay: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+}

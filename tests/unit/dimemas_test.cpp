@@ -1,0 +1,218 @@
+// The Dimemas .dim reader and writer: what they accept, what they reject, and round trips.
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace tareador {
+namespace {
+
+using testing::dim_header;
+using testing::fixture;
+using testing::read_file;
+using testing::TempDir;
+using trace::Record;
+using trace::RecordType;
+
+std::vector<Record> records(const trace::Trace& t, int task, int thread = 0) {
+  std::vector<Record> out;
+  auto stream = t.open(task, thread);
+  Record r;
+  while (stream->next(r)) out.push_back(r);
+  return out;
+}
+
+// The message of the FormatError that reading all of `text` raises ("" if none).
+std::string error_of(const TempDir& dir, const std::string& text) {
+  try {
+    auto t = trace::open_dimemas(dir.write("bad.dim", text));
+    for (int task = 0; task < t->header().tasks(); ++task) records(*t, task);
+  } catch (const trace::FormatError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Dimemas, ReadsTheSharedFixtureWithOffsets) {
+  auto t = trace::open_dimemas(fixture("dimemas/pingpong.dim"));
+  const trace::TraceHeader& h = t->header();
+  EXPECT_EQ(h.name, "pingpong");
+  EXPECT_EQ(h.tasks(), 2);
+  ASSERT_EQ(h.communicators.size(), 1u);
+  EXPECT_EQ(h.communicators[0].id, 1);
+  EXPECT_EQ(h.communicators[0].tasks, (std::vector<int>{0, 1}));
+  auto r0 = records(*t, 0);
+  ASSERT_EQ(r0.size(), 4u);
+  EXPECT_EQ(r0[0].type, RecordType::Burst);
+  EXPECT_DOUBLE_EQ(r0[0].amount, 0.001);
+  EXPECT_EQ(r0[1].type, RecordType::Send);
+  EXPECT_EQ(r0[1].peer, 1);
+  EXPECT_EQ(r0[1].bytes, 1000000);
+  EXPECT_EQ(r0[1].tag, 1);
+  EXPECT_EQ(r0[1].comm, 1);
+  EXPECT_EQ(r0[1].flags, 0);
+  EXPECT_EQ(r0[2].type, RecordType::Recv);
+  EXPECT_EQ(r0[2].tag, 2);
+  auto r1 = records(*t, 1);
+  ASSERT_EQ(r1.size(), 4u);
+  EXPECT_EQ(r1[1].type, RecordType::Recv);
+}
+
+TEST(Dimemas, ReadsTracesWithoutOffsets) {
+  TempDir dir;
+  auto t = trace::open_dimemas(dir.write(
+      "t.dim", dim_header(2) + "1:0:0:0.5\n2:0:0:1:-1:10:1:1:3\n\n1:1:0:0.25\n0:1:0\n"));
+  auto r0 = records(*t, 0);
+  ASSERT_EQ(r0.size(), 2u);
+  EXPECT_EQ(r0[1].flags, trace::kImmediate | trace::kRendezvous);
+  auto r1 = records(*t, 1);
+  ASSERT_EQ(r1.size(), 1u);  // the no-op is skipped
+  EXPECT_DOUBLE_EQ(r1[0].amount, 0.25);
+}
+
+TEST(Dimemas, WaitsBecomeWaitsOnTheEarliestMatchingImmediateReceive) {
+  TempDir dir;
+  auto t = trace::open_dimemas(dir.write(
+      "t.dim", dim_header(2) +
+                   "3:0:0:1:-1:10:5:1:1\n3:0:0:1:-1:20:5:1:1\n3:0:0:1:-1:10:5:1:2\n"
+                   "3:0:0:1:-1:20:5:1:2\n"));
+  auto r = records(*t, 0);
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_EQ(r[2].type, RecordType::Wait);
+  EXPECT_EQ(r[2].request, r[0].request);
+  EXPECT_EQ(r[3].request, r[1].request);
+  EXPECT_NE(r[0].request, r[1].request);
+}
+
+TEST(Dimemas, GlobalOpRootIsAFlagAndSynchronismIsOptional) {
+  TempDir dir;
+  auto t = trace::open_dimemas(dir.write(
+      "t.dim", dim_header(2) + "10:0:0:1:1:1:0:8:8\n10:1:0:1:1:0:0:8:8:0\n10:1:0:1:1:0:0:0:0:2\n"));
+  auto r0 = records(*t, 0);
+  EXPECT_EQ(r0[0].op, trace::kBcast);
+  EXPECT_EQ(r0[0].peer, 0);  // root
+  auto r1 = records(*t, 1);
+  EXPECT_EQ(r1[0].peer, -1);
+  EXPECT_EQ(r1[0].flags, trace::kImmediate);
+  EXPECT_EQ(r1[1].flags, trace::kCollectiveWait);
+}
+
+struct BadCase {
+  const char* name;
+  std::string text;
+  const char* where;     // expected "file:line"
+  const char* message;   // expected phrase
+};
+
+TEST(Dimemas, RejectsBadInputWithFileLineAndReason) {
+  const std::string h = dim_header(2);  // 2 lines
+  const std::vector<BadCase> cases = {
+      {"not a trace", "hello\n", "bad.dim:1", "not a Dimemas trace"},
+      {"unknown record", h + "7:0:0:1\n", "bad.dim:3", "unknown record type 7"},
+      {"too few fields", h + "2:0:0:1:-1:10:1\n", "bad.dim:3", "missing field 'communicator'"},
+      {"too many fields", h + "1:0:0:0.1:5\n", "bad.dim:3", "more fields than expected"},
+      {"negative size", h + "1:0:0:0\n1:1:0:0\n2:1:0:0:-1:-5:1:1:0\n", "bad.dim:5",
+       "'size' is negative"},
+      {"negative burst", h + "1:0:0:-0.5\n", "bad.dim:3", "negative burst duration"},
+      {"not a number", h + "1:0:0:abc\n", "bad.dim:3", "'duration' is not a number"},
+      {"unknown communicator", h + "2:0:0:1:-1:10:1:9:0\n", "bad.dim:3",
+       "unknown communicator 9"},
+      {"peer out of range", h + "2:0:0:5:-1:10:1:1:0\n", "bad.dim:3",
+       "destination task 5 is not a task"},
+      {"bad sync", h + "2:0:0:1:-1:10:1:1:7\n", "bad.dim:3", "synchronism must be 0..3"},
+      {"bad receive type", h + "3:0:0:1:-1:10:1:1:5\n", "bad.dim:3", "receive type must be"},
+      {"wait without irecv", h + "3:0:0:1:-1:10:1:1:2\n", "bad.dim:3",
+       "no earlier immediate receive"},
+      {"unknown global op", h + "10:0:0:99:1:0:0:0:0\n", "bad.dim:3",
+       "unknown global operation 99"},
+      {"undeclared task", h + "1:4:0:0.1\n", "bad.dim:3", "the header does not declare"},
+      {"split records", h + "1:0:0:0\n1:1:0:0\n1:0:0:0\n", "bad.dim:5", "not contiguous"},
+      {"thread count mismatch", "#DIMEMAS:\"x\":0:2(1),0\n", "bad.dim:1", "2 tasks but 1"},
+      {"bad offsets flag", "#DIMEMAS:\"x\":5:1(1),0\n", "bad.dim:1", "offsets flag must be 0 or 1"},
+      {"offsets outside file", "#DIMEMAS:\"x\":1,9999:1(1),0\n1:0:0:0\n", "bad.dim:1",
+       "is not inside the file"},
+      {"unknown definition", "#DIMEMAS:\"x\":0:1(1),1\nd:9:1:1:0\n", "bad.dim:2",
+       "unknown definition type 9"},
+      {"communicator member", "#DIMEMAS:\"x\":0:1(1),1\nd:1:1:1:3\n", "bad.dim:2",
+       "task 3 does not exist"},
+  };
+  TempDir dir;
+  for (const BadCase& c : cases) {
+    std::string error = error_of(dir, c.text);
+    EXPECT_NE(error.find(c.where), std::string::npos) << c.name << ": " << error;
+    EXPECT_NE(error.find(c.message), std::string::npos) << c.name << ": " << error;
+  }
+}
+
+TEST(Dimemas, TruncatedFileIsAnErrorOrAShorterStreamNeverACrash) {
+  std::string text = read_file(fixture("dimemas/ring.dim"));
+  TempDir dir;
+  // Cut the file at every length: each prefix must either read or fail with a FormatError.
+  for (std::size_t cut = 0; cut < text.size(); cut += 7) {
+    try {
+      auto t = trace::open_dimemas(dir.write("cut.dim", text.substr(0, cut)));
+      for (int task = 0; task < t->header().tasks(); ++task) records(*t, task);
+    } catch (const trace::FormatError& e) {
+      EXPECT_NE(std::string(e.what()).find("cut.dim"), std::string::npos);
+    }
+  }
+}
+
+TEST(Dimemas, OffsetsPointingElsewhereAreReported) {
+  TempDir dir;
+  // s:1 points at the records of task 0.
+  const std::string records = "1:0:0:1\n1:1:0:2\n";
+  const std::string head_shape = "#DIMEMAS:\"x\":1,NN:2(1,1),0\n";
+  const std::size_t records_at = head_shape.size();
+  std::string body = "#DIMEMAS:\"x\":1," + std::to_string(records_at + records.size()) +
+                     ":2(1,1),0\n" + records + "s:0:" + std::to_string(records_at) + "\ns:1:" +
+                     std::to_string(records_at) + "\n";
+  std::string error = error_of(dir, body);
+  EXPECT_NE(error.find("offset of task 1 thread 0 points to a record of task 0"),
+            std::string::npos)
+      << error;
+}
+
+TEST(Dimemas, WriterOutputReadsBackIdenticallyAndKeepsItsHeaderLength) {
+  TempDir dir;
+  auto original = trace::open_dimemas(fixture("dimemas/ring.dim"));
+  std::string copy = dir.path("copy.dim");
+  auto writer = trace::make_dimemas_writer(copy, original->header());
+  trace::copy_trace(*original, *writer);
+  std::string text = read_file(copy);
+  std::string first_line = text.substr(0, text.find('\n'));
+  EXPECT_EQ(first_line.rfind("#DIMEMAS:\"ring\":1,", 0), 0u) << first_line;
+  // The offsets position is padded to a fixed width so the header can be rewritten in place.
+  EXPECT_EQ(first_line.size(), std::string("#DIMEMAS:\"ring\":1,:4(1,1,1,1),1").size() + 15);
+
+  auto again = trace::open_dimemas(copy);
+  for (int task = 0; task < 4; ++task) {
+    auto a = records(*original, task), b = records(*again, task);
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a[i].type, b[i].type);
+      EXPECT_EQ(a[i].flags, b[i].flags);
+      EXPECT_EQ(a[i].peer, b[i].peer);
+      EXPECT_EQ(a[i].bytes, b[i].bytes);
+      EXPECT_EQ(a[i].tag, b[i].tag);
+      EXPECT_EQ(a[i].request, b[i].request);
+      EXPECT_EQ(a[i].amount, b[i].amount);  // exactly: shortest round-trip text
+    }
+  }
+}
+
+TEST(Dimemas, ValidatorReportsUnmatchedMessagesAndCollectives) {
+  TempDir dir;
+  auto t = trace::open_dimemas(dir.write(
+      "v.dim", dim_header(2) + "2:0:0:1:-1:10:4:1:0\n10:0:0:0:1:0:0:0:0\n10:1:0:11:1:0:0:8:8\n"));
+  auto problems = trace::validate(*t);
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_NE(problems[0].find("v.dim:3: 1 send(s) but 0 receive(s) from rank 0 to rank 1"),
+            std::string::npos)
+      << problems[0];
+  EXPECT_NE(problems[1].find("collective #0 is MPI_Allreduce but MPI_Barrier on rank 0"),
+            std::string::npos)
+      << problems[1];
+}
+
+}  // namespace
+}  // namespace tareador

@@ -1,0 +1,349 @@
+// The network and CPU model of the replayer against hand-computed times (Dimemas 5.5 rules).
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace tareador {
+namespace {
+
+using testing::machine;
+using testing::simulate_dim;
+using testing::TempDir;
+using testing::transfer;
+
+constexpr double L = 5e-6;     // latency of the test machines
+constexpr double BW = 250;     // MB/s
+constexpr double kNs = 1e-12;  // comparisons: far below a nanosecond
+
+// Records what the engine reports, to check states and messages.
+class Recorder : public replay::TimelineSink {
+ public:
+  struct Span {
+    int task;
+    double begin, end;
+    replay::State state;
+  };
+  std::vector<Span> states;
+  std::vector<replay::Message> messages;
+  int calls = 0;
+  double end = -1;
+
+  void state(int task, int, double begin, double e, replay::State s) override {
+    states.push_back({task, begin, e, s});
+  }
+  void event(int, int, double, std::uint64_t, std::uint64_t) override {}
+  void message(const replay::Message& m) override { messages.push_back(m); }
+  void call(int, int, double, double, const trace::Record&) override { ++calls; }
+  void finish(double t) override { end = t; }
+
+  std::vector<Span> of(int task) const {
+    std::vector<Span> out;
+    for (const Span& s : states)
+      if (s.task == task) out.push_back(s);
+    return out;
+  }
+};
+
+TEST(Engine, EagerSendCostsTheSenderOneLatencyAndDoesNotWait) {
+  TempDir dir;
+  Recorder rec;
+  auto r = simulate_dim(dir, 2,
+                        "1:0:0:0.001\n2:0:0:1:-1:1000:1:1:0\n1:0:0:0.002\n"
+                        "3:1:0:0:-1:1000:1:1:0\n",
+                        machine(2, BW, L), &rec);
+  EXPECT_NEAR(r.ranks[0].end, 0.001 + L + 0.002, kNs);
+  EXPECT_NEAR(r.ranks[1].end, 0.001 + L + transfer(1000, BW), kNs);
+  EXPECT_NEAR(r.total_time, 0.003005, kNs);
+  // The receiver pays its latency first, then waits for the message.
+  auto spans = rec.of(1);
+  ASSERT_EQ(spans.size(), 2u);
+  EXPECT_EQ(spans[0].state, replay::State::Startup);
+  EXPECT_NEAR(spans[0].end, L, kNs);
+  EXPECT_EQ(spans[1].state, replay::State::WaitingMessage);
+  EXPECT_NEAR(spans[1].end, 0.001 + L + transfer(1000, BW), kNs);
+  EXPECT_NEAR(r.ranks[1].communication, L, kNs);
+  EXPECT_NEAR(r.ranks[1].waiting, 0.001 + transfer(1000, BW), kNs);
+  ASSERT_EQ(rec.messages.size(), 1u);
+  EXPECT_NEAR(rec.messages[0].logical_send, 0.001, kNs);
+  EXPECT_NEAR(rec.messages[0].physical_send, 0.001 + L, kNs);
+  EXPECT_NEAR(rec.messages[0].logical_recv, L, kNs);
+  EXPECT_NEAR(rec.messages[0].physical_recv, 0.001 + L + transfer(1000, BW), kNs);
+  EXPECT_EQ(rec.calls, 2);
+}
+
+TEST(Engine, BlockingRendezvousSenderResumesWhenTheTransferStarts) {
+  TempDir dir;
+  auto r = simulate_dim(dir, 2,
+                        "2:0:0:1:-1:1000000:1:1:1\n1:0:0:0.0001\n"
+                        "1:1:0:0.002\n3:1:0:0:-1:1000000:1:1:0\n",
+                        machine(2, BW, L));
+  // The receive is posted after the receiver's latency, at 0.002 + L.
+  EXPECT_NEAR(r.ranks[0].end, 0.002 + L + 0.0001, kNs);
+  EXPECT_NEAR(r.ranks[0].waiting, 0.002, kNs);
+  EXPECT_NEAR(r.ranks[1].end, 0.002 + L + transfer(1e6, BW), kNs);
+}
+
+TEST(Engine, ImmediateReceiveIsFreeAndItsWaitCostsOneLatency) {
+  TempDir dir;
+  auto r = simulate_dim(dir, 2,
+                        "1:0:0:0.001\n2:0:0:1:-1:100:1:1:0\n"
+                        "3:1:0:0:-1:100:1:1:1\n1:1:0:0.003\n3:1:0:0:-1:100:1:1:2\n",
+                        machine(2, BW, L));
+  EXPECT_NEAR(r.ranks[1].end, 0.003 + L, kNs);
+  EXPECT_NEAR(r.ranks[1].compute, 0.003, kNs);
+  EXPECT_NEAR(r.ranks[1].communication, L, kNs);
+  EXPECT_NEAR(r.ranks[1].waiting, 0, kNs);
+}
+
+TEST(Engine, WaitBlocksUntilTheMessageArrives) {
+  TempDir dir;
+  auto r = simulate_dim(dir, 2,
+                        "1:0:0:0.002\n2:0:0:1:-1:1000000:1:1:2\n"
+                        "3:1:0:0:-1:1000000:1:1:1\n1:1:0:0.001\n3:1:0:0:-1:1000000:1:1:2\n",
+                        machine(2, BW, L));
+  EXPECT_NEAR(r.ranks[1].end, 0.002 + L + transfer(1e6, BW), kNs);
+  EXPECT_NEAR(r.ranks[1].waiting, 0.002 + transfer(1e6, BW) - 0.001, kNs);
+}
+
+const char* kTwoPairs =
+    "2:0:0:1:-1:1000000:1:1:0\n"
+    "3:1:0:0:-1:1000000:1:1:0\n"
+    "2:2:0:3:-1:1000000:1:1:0\n"
+    "3:3:0:2:-1:1000000:1:1:0\n";
+
+TEST(Engine, OneBusSerialisesConcurrentTransfersInFifoOrder) {
+  TempDir dir;
+  auto r = simulate_dim(dir, 4, kTwoPairs, machine(4, BW, L, 1));
+  EXPECT_NEAR(r.ranks[1].end, L + transfer(1e6, BW), kNs);
+  EXPECT_NEAR(r.ranks[3].end, L + 2 * transfer(1e6, BW), kNs);
+}
+
+TEST(Engine, UnlimitedBusesLetDisjointTransfersOverlap) {
+  TempDir dir;
+  auto r = simulate_dim(dir, 4, kTwoPairs, machine(4, BW, L, 0));
+  EXPECT_NEAR(r.ranks[1].end, L + transfer(1e6, BW), kNs);
+  EXPECT_NEAR(r.ranks[3].end, L + transfer(1e6, BW), kNs);
+}
+
+const char* kTwoToOne =
+    "2:0:0:2:-1:1000000:1:1:0\n"
+    "2:1:0:2:-1:1000000:1:1:0\n"
+    "3:2:0:0:-1:1000000:1:1:0\n"
+    "3:2:0:1:-1:1000000:1:1:0\n";
+
+TEST(Engine, OneInputLinkSerialisesTransfersToANode) {
+  TempDir dir;
+  auto r = simulate_dim(dir, 3, kTwoToOne, machine(3, BW, L));
+  // The second transfer waits for the link; the second receive's latency hides in that wait.
+  EXPECT_NEAR(r.ranks[2].end, L + 2 * transfer(1e6, BW), kNs);
+}
+
+TEST(Engine, TwoInputLinksReceiveTwoTransfersAtOnce) {
+  TempDir dir;
+  replay::Machine m = machine(3, BW, L);
+  for (auto& node : m.nodes) node.input_links = 2;
+  auto r = simulate_dim(dir, 3, kTwoToOne, m);
+  // Both arrive at L + T; the second receive still pays its own latency.
+  EXPECT_NEAR(r.ranks[2].end, 2 * L + transfer(1e6, BW), kNs);
+}
+
+TEST(Engine, MessagesMatchInFifoOrderPerSourceTagAndCommunicator) {
+  TempDir dir;
+  Recorder rec;
+  // Two messages with tag 1 of different sizes; the receives take them in order of sending.
+  auto r = simulate_dim(dir, 2,
+                        "2:0:0:1:-1:1000000:1:1:0\n2:0:0:1:-1:1000:1:1:0\n"
+                        "3:1:0:0:-1:1000000:1:1:0\n3:1:0:0:-1:1000:1:1:0\n",
+                        machine(2, BW, L), &rec);
+  ASSERT_EQ(rec.messages.size(), 2u);
+  EXPECT_EQ(rec.messages[0].bytes, 1000000);
+  EXPECT_EQ(rec.messages[1].bytes, 1000);
+  // The second transfer waits for the output link: it starts when the first ends.
+  EXPECT_NEAR(rec.messages[1].physical_send, rec.messages[0].physical_recv, kNs);
+  EXPECT_NEAR(rec.messages[1].physical_recv, L + transfer(1e6, BW) + transfer(1000, BW), kNs);
+  EXPECT_NEAR(r.ranks[1].end, 2 * L + transfer(1e6, BW), kNs);
+}
+
+std::string barrier_all(int tasks, double late) {
+  std::string body;
+  for (int t = 0; t < tasks; ++t) {
+    if (t == 0) body += "1:0:0:" + std::to_string(late) + "\n";
+    body += "10:" + std::to_string(t) + ":0:0:1:0:0:0:0\n";
+  }
+  return body;
+}
+
+TEST(Engine, CollectiveStartsWithTheLastMemberAndTakesFanInPlusFanOut) {
+  TempDir dir;
+  Recorder rec;
+  auto r = simulate_dim(dir, 4, barrier_all(4, 0.001), machine(4, BW, L), &rec);
+  // Constant model, no bytes: fan-in L + fan-out L.
+  EXPECT_NEAR(r.total_time, 0.001 + 2 * L, kNs);
+  EXPECT_NEAR(r.ranks[1].waiting, 0.001, kNs);
+  EXPECT_NEAR(r.ranks[1].communication, 2 * L, kNs);
+  auto spans = rec.of(2);
+  ASSERT_EQ(spans.size(), 2u);
+  EXPECT_EQ(spans[0].state, replay::State::CollectiveSync);
+  EXPECT_EQ(spans[1].state, replay::State::Collective);
+  EXPECT_EQ(r.collectives, 1u);
+}
+
+std::string collective_all(int tasks, int op, long bytes, int root) {
+  std::string body;
+  for (int t = 0; t < tasks; ++t)
+    body += "10:" + std::to_string(t) + ":0:" + std::to_string(op) + ":1:" +
+            (t == root ? "1" : "0") + ":0:" + std::to_string(bytes) + ":" +
+            std::to_string(bytes) + "\n";
+  return body;
+}
+
+replay::Machine with_model(replay::Machine m, replay::CollectiveModel model) {
+  for (auto& c : m.collectives) c.fan_in.model = c.fan_out.model = model;
+  return m;
+}
+
+TEST(Engine, LogarithmicCollectiveTakesLog2PStagesPerPhase) {
+  TempDir dir;
+  auto m = with_model(machine(4, BW, L), replay::CollectiveModel::Logarithmic);
+  auto r = simulate_dim(dir, 4, collective_all(4, trace::kAllreduce, 1000000, -1), m);
+  EXPECT_NEAR(r.total_time, 2 * 2 * (L + transfer(1e6, BW)), kNs);
+}
+
+TEST(Engine, LinearCollectiveTakesPMinusOneStepsPerPhase) {
+  TempDir dir;
+  auto m = with_model(machine(4, BW, L), replay::CollectiveModel::Linear);
+  auto r = simulate_dim(dir, 4, collective_all(4, trace::kAllreduce, 1000000, -1), m);
+  EXPECT_NEAR(r.total_time, 2 * 3 * (L + transfer(1e6, BW)), kNs);
+}
+
+TEST(Engine, LogarithmicCollectiveWithOneBusSerialisesEachStage) {
+  TempDir dir;
+  // P = 4: stage 0 has 2 messages, stage 1 has 1: with one bus, 3 steps per phase.
+  auto m = with_model(machine(4, BW, L, 1), replay::CollectiveModel::Logarithmic);
+  auto r = simulate_dim(dir, 4, collective_all(4, trace::kAllreduce, 1000000, -1), m);
+  EXPECT_NEAR(r.total_time, 2 * 3 * (L + transfer(1e6, BW)), kNs);
+}
+
+TEST(Engine, ReduceAlwaysUsesTheConstantModel) {
+  TempDir dir;
+  auto m = with_model(machine(4, BW, L), replay::CollectiveModel::Logarithmic);
+  auto r = simulate_dim(dir, 4, collective_all(4, trace::kReduce, 1000000, 0), m);
+  EXPECT_NEAR(r.total_time, 2 * (L + transfer(1e6, BW)), kNs);
+}
+
+TEST(Engine, FanInMovesSentBytesAndFanOutReceivedBytes) {
+  TempDir dir;
+  // Gather-like: 1000 bytes sent, 4000 received by the representative (the root).
+  std::string body;
+  for (int t = 0; t < 4; ++t)
+    body += "10:" + std::to_string(t) + ":0:2:1:" + (t == 0 ? "1" : "0") + ":0:1000:4000\n";
+  auto r = simulate_dim(dir, 4, body, machine(4, BW, L));
+  EXPECT_NEAR(r.total_time, (L + transfer(1000, BW)) + (L + transfer(4000, BW)), kNs);
+}
+
+TEST(Engine, EagerLimitDecidesTheProtocolBySize) {
+  TempDir dir;
+  const std::string body = "2:0:0:1:-1:1000:1:1:0\n1:1:0:0.002\n3:1:0:0:-1:1000:1:1:0\n";
+  replay::Machine m = machine(2, BW, L);
+  m.eager_limit = 500;  // 1000 bytes >= 500: rendezvous, the sender waits for the receive
+  EXPECT_NEAR(simulate_dim(dir, 2, body, m).ranks[0].end, 0.002 + L, kNs);
+  m.eager_limit = 2000;  // eager: the sender goes on after its latency
+  EXPECT_NEAR(simulate_dim(dir, 2, body, m).ranks[0].end, L, kNs);
+}
+
+TEST(Engine, CpuRatioDividesBursts) {
+  TempDir dir;
+  replay::Machine m = machine(1, BW, L);
+  m.nodes[0].cpu_ratio = 2;
+  EXPECT_NEAR(simulate_dim(dir, 1, "1:0:0:0.002\n", m).total_time, 0.001, kNs);
+}
+
+TEST(Engine, ThreadsOfANodeShareItsCores) {
+  TempDir dir;
+  replay::Machine m = machine(1, BW, L);
+  m.mapping.tasks_per_node = 2;
+  const std::string body = "1:0:0:0.001\n1:0:0:0.001\n1:1:0:0.001\n";
+  // One core: the three bursts run one after the other.
+  EXPECT_NEAR(simulate_dim(dir, 2, body, m).total_time, 0.003, kNs);
+  m.nodes[0].cores = 2;
+  EXPECT_NEAR(simulate_dim(dir, 2, body, m).total_time, 0.002, kNs);
+}
+
+TEST(Engine, MessagesInsideANodeUseTheIntraNodeMedium) {
+  TempDir dir;
+  replay::Machine m = machine(1, BW, L);
+  m.mapping.tasks_per_node = 2;
+  m.nodes[0].cores = 2;
+  m.nodes[0].intra.latency = 1e-6;
+  m.nodes[0].intra.bandwidth = 1000;
+  auto r = simulate_dim(dir, 2, "2:0:0:1:-1:1000000:1:1:0\n3:1:0:0:-1:1000000:1:1:0\n", m);
+  EXPECT_NEAR(r.total_time, 1e-6 + transfer(1e6, 1000), kNs);
+  m.nodes[0].intra.bandwidth = 0;  // instantaneous
+  r = simulate_dim(dir, 2, "2:0:0:1:-1:1000000:1:1:0\n3:1:0:0:-1:1000000:1:1:0\n", m);
+  EXPECT_NEAR(r.total_time, 1e-6, kNs);
+}
+
+TEST(Engine, ImmediateCollectiveCompletesAtItsWait) {
+  TempDir dir;
+  // Rank 0 starts a barrier, computes, then waits; rank 1 joins at 0.002.
+  auto r = simulate_dim(dir, 2,
+                        "10:0:0:0:1:0:0:0:0:0\n1:0:0:0.001\n10:0:0:0:1:0:0:0:0:2\n"
+                        "1:1:0:0.002\n10:1:0:0:1:0:0:0:0:1\n",
+                        machine(2, BW, L));
+  EXPECT_NEAR(r.ranks[0].end, 0.002 + 2 * L, kNs);
+  EXPECT_NEAR(r.ranks[0].compute, 0.001, kNs);
+}
+
+TEST(Engine, ReceiveWithoutSendIsADeadlockNamingTheRankAndRecord) {
+  TempDir dir;
+  try {
+    simulate_dim(dir, 2, "1:0:0:0.001\n3:1:0:0:-1:10:7:1:0\n", machine(2, BW, L));
+    FAIL() << "no deadlock reported";
+  } catch (const replay::DeadlockError& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("rank 1 is blocked at"), std::string::npos) << what;
+    EXPECT_NE(what.find("t.dim:4"), std::string::npos) << what;
+    EXPECT_NE(what.find("waiting for a message from rank 0 (tag 7, comm 1)"), std::string::npos)
+        << what;
+  }
+}
+
+TEST(Engine, SendThatNoReceiveMatchesIsReported) {
+  TempDir dir;
+  try {
+    simulate_dim(dir, 2, "2:0:0:1:-1:10:3:1:0\n1:1:0:0.001\n", machine(2, BW, L));
+    FAIL() << "no deadlock reported";
+  } catch (const replay::DeadlockError& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("rank 0 sent 1 message(s) to rank 1 (tag 3, comm 1)"), std::string::npos)
+        << what;
+  }
+}
+
+TEST(Engine, CollectiveWithAMissingMemberNamesIt) {
+  TempDir dir;
+  try {
+    simulate_dim(dir, 3, "10:0:0:0:1:0:0:0:0\n10:1:0:0:1:0:0:0:0\n1:2:0:0.001\n",
+                 machine(3, BW, L));
+    FAIL() << "no deadlock reported";
+  } catch (const replay::DeadlockError& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("MPI_Barrier #0 on comm 1 never completed: 2 of 3 arrived; missing rank(s) 2"),
+              std::string::npos)
+        << what;
+  }
+}
+
+TEST(Engine, MismatchedCollectivesAreAnInputError) {
+  TempDir dir;
+  EXPECT_THROW(simulate_dim(dir, 2, "10:0:0:0:1:0:0:0:0\n10:1:0:1:1:0:0:0:0\n", machine(2, BW, L)),
+               trace::FormatError);
+}
+
+TEST(Engine, RanksThatDoNotFitTheMachineAreRejected) {
+  TempDir dir;
+  EXPECT_THROW(simulate_dim(dir, 3, "1:0:0:0\n", machine(2, BW, L)), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tareador

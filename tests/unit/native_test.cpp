@@ -1,0 +1,207 @@
+// The native trace set: writer, reader, manifests and their errors.
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace tareador {
+namespace {
+
+using testing::fixture;
+using testing::TempDir;
+using trace::Record;
+using trace::RecordType;
+
+std::vector<Record> records(const trace::Trace& t, int task) {
+  std::vector<Record> out;
+  auto stream = t.open(task, 0);
+  Record r;
+  while (stream->next(r)) out.push_back(r);
+  return out;
+}
+
+// A hand-written two-rank set; `stream1` is rank 1's authentic stream.
+std::string make_set(const TempDir& dir, const std::string& stream1,
+                     const std::string& manifest_extra = "") {
+  dir.write("set/manifest.toml",
+            "format = \"tareador-trace-set\"\nversion = 1\nname = \"demo\"\nranks = 2\n"
+            "mips = 1000.0\nkinds = [\"authentic\"]\n" + manifest_extra);
+  const std::string comm = "\n[[communicator]]\nid = 1\ntasks = [0, 1]\n";
+  dir.write("set/rank-0.toml", "rank = 0\nstatus = \"complete\"\nopaque_calls = []\n" + comm);
+  dir.write("set/rank-1.toml",
+            "rank = 1\nstatus = \"complete\"\nopaque_calls = [\"MPI_Comm_rank\"]\n" + comm);
+  dir.write("set/authentic.0.trc",
+            "# tareador stream v1 kind=authentic rank=0\ncpu 2000000\nisend 1 10 1 4096 eager 7\n"
+            "wait 7\ncoll MPI_Allreduce 1 -1 8 8\nend\n");
+  dir.write("set/authentic.1.trc", stream1);
+  return dir.path("set");
+}
+
+const char* kRank1 =
+    "# tareador stream v1 kind=authentic rank=1\n"
+    "call MPI_Comm_rank\n"
+    "irecv 0 10 1 4096 3\n"
+    "cpu 1000\n"
+    "wait 3\n"
+    "coll MPI_Allreduce 1 -1 8 8\n"
+    "end\n";
+
+TEST(Native, ReadsAHandWrittenSet) {
+  TempDir dir;
+  auto traces = trace::open_traces(make_set(dir, kRank1));
+  ASSERT_EQ(traces.size(), 1u);
+  const trace::TraceHeader& h = traces[0]->header();
+  EXPECT_EQ(h.name, "demo");
+  EXPECT_EQ(h.kind, "authentic");
+  EXPECT_EQ(h.tasks(), 2);
+  EXPECT_DOUBLE_EQ(h.mips, 1000.0);
+  ASSERT_EQ(h.call_names, std::vector<std::string>{"MPI_Comm_rank"});
+  auto r1 = records(*traces[0], 1);
+  ASSERT_EQ(r1.size(), 5u);
+  EXPECT_EQ(r1[0].type, RecordType::Call);
+  EXPECT_EQ(r1[1].type, RecordType::Recv);
+  EXPECT_TRUE(r1[1].immediate());
+  EXPECT_EQ(r1[1].request, 3u);
+  EXPECT_EQ(r1[2].flags, trace::kInstructions);
+  EXPECT_EQ(r1[2].amount, 1000);
+  EXPECT_EQ(r1[3].type, RecordType::Wait);
+  EXPECT_EQ(r1[4].op, trace::kAllreduce);
+}
+
+TEST(Native, InstructionBurstsReplayAtTheManifestMipsRate) {
+  TempDir dir;
+  auto traces = trace::open_traces(make_set(dir, kRank1));
+  replay::Machine m = testing::machine(2, 250, 5e-6);
+  replay::Result r = replay::simulate(*traces[0], m);
+  // 2e6 instructions at 1000 MIPS = 2 ms before the send.
+  double message = 0.002 + 5e-6 + testing::transfer(4096, 250);
+  double allreduce = 2 * (5e-6 + testing::transfer(8, 250));
+  EXPECT_NEAR(r.total_time, message + allreduce, 1e-12);
+  m.mips = 2000;  // --set mips=2000 overrides the manifest
+  r = replay::simulate(*traces[0], m);
+  EXPECT_NEAR(r.ranks[0].compute, 0.001, 1e-12);
+}
+
+TEST(Native, WaitallListsSeveralRequestsAndCostsOneLatency) {
+  TempDir dir;
+  auto traces = trace::open_traces(make_set(
+      dir,
+      "irecv 0 10 1 4096 3\nirecv 0 11 1 4096 4\nwait 3 4\ncoll MPI_Allreduce 1 -1 8 8\nend\n"));
+  auto r1 = records(*traces[0], 1);
+  ASSERT_EQ(r1.size(), 5u);
+  EXPECT_EQ(r1[2].request, 3u);
+  EXPECT_EQ(r1[2].flags, 0);
+  EXPECT_EQ(r1[3].request, 4u);
+  EXPECT_EQ(r1[3].flags, trace::kJoinedWait);
+}
+
+TEST(Native, RejectsBadStreamsWithFileAndLine) {
+  struct Case {
+    std::string stream;
+    const char* where;
+    const char* message;
+  };
+  const std::vector<Case> cases = {
+      {"cpu 10\nfrobnicate 3\nend\n", "authentic.1.trc:2", "unknown record 'frobnicate'"},
+      {"cpu -3\nend\n", "authentic.1.trc:1", "'instructions' is not an integer"},
+      {"send 0 1 1 -8 eager\nend\n", "authentic.1.trc:1", "'bytes' is negative"},
+      {"send 0 1 1 8\nend\n", "authentic.1.trc:1", "missing field 'mode'"},
+      {"send 0 1 1 8 fast\nend\n", "authentic.1.trc:1", "unknown send mode 'fast'"},
+      {"send 5 1 1 8 eager\nend\n", "authentic.1.trc:1", "destination 5 is not a rank"},
+      {"send 0 1 4 8 eager\nend\n", "authentic.1.trc:1", "unknown communicator 4"},
+      {"wait 9\nend\n", "authentic.1.trc:1", "request 9, which is not outstanding"},
+      {"irecv 0 1 1 8 2\nirecv 0 1 1 8 2\nend\n", "authentic.1.trc:2", "already outstanding"},
+      {"coll MPI_Frob 1 -1 0 0\nend\n", "authentic.1.trc:1", "unknown collective 'MPI_Frob'"},
+      {"call MPI_Get_count\nend\n", "authentic.1.trc:1", "not listed in the rank manifest"},
+      {"end\ncpu 1\n", "authentic.1.trc:2", "record after 'end'"},
+      {"cpu 1 2\nend\n", "authentic.1.trc:1", "more fields than expected"},
+  };
+  for (const Case& c : cases) {
+    TempDir dir;
+    std::string error;
+    try {
+      auto traces = trace::open_traces(make_set(dir, c.stream));
+      records(*traces[0], 1);
+    } catch (const trace::FormatError& e) {
+      error = e.what();
+    }
+    EXPECT_NE(error.find(c.where), std::string::npos) << c.stream << " -> " << error;
+    EXPECT_NE(error.find(c.message), std::string::npos) << c.stream << " -> " << error;
+  }
+}
+
+TEST(Native, RejectsBadManifests) {
+  struct Case {
+    std::string manifest;
+    const char* message;
+  };
+  const std::vector<Case> cases = {
+      {"format = \"tareador-trace-set\"\nversion = 2\nname = \"x\"\nranks = 1\nmips = 1.0\n",
+       "version 2 is not supported"},
+      {"format = \"other\"\nversion = 1\nname = \"x\"\nranks = 1\nmips = 1.0\n", "format is not"},
+      {"format = \"tareador-trace-set\"\nversion = 1\nname = \"x\"\nmips = 1.0\n",
+       "missing key 'ranks'"},
+      {"format = \"tareador-trace-set\"\nversion = 1\nname = \"x\"\nranks = 1\nmips = 0.0\n",
+       "mips must be positive"},
+      {"format = \"tareador-trace-set\"\nversion = 1\nname = \"x\"\nranks = 1\nmips = 1.0\n"
+       "kinds = [\"weird\"]\n",
+       "unknown trace kind 'weird'"},
+      {"format = = 3\n", "manifest.toml:1"},
+  };
+  for (const Case& c : cases) {
+    TempDir dir;
+    dir.write("set/manifest.toml", c.manifest);
+    std::string error;
+    try {
+      trace::open_traces(dir.path("set"));
+    } catch (const trace::FormatError& e) {
+      error = e.what();
+    }
+    EXPECT_NE(error.find(c.message), std::string::npos) << c.manifest << " -> " << error;
+  }
+}
+
+TEST(Native, CommunicatorsMustAgreeAcrossRanks) {
+  TempDir dir;
+  std::string set = make_set(dir, kRank1);
+  dir.write("set/rank-1.toml",
+            "rank = 1\nstatus = \"complete\"\n[[communicator]]\nid = 1\ntasks = [1, 0]\n");
+  try {
+    trace::open_traces(set);
+    FAIL() << "accepted";
+  } catch (const trace::FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("rank-1.toml:3: communicator 1 has other members"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Native, TruncatedRanksAreNoted) {
+  TempDir dir;
+  std::string set = make_set(dir, "irecv 0 10 1 4096 3\n");  // no end: the rank died
+  dir.write("set/rank-1.toml",
+            "rank = 1\nstatus = \"truncated\"\nreason = \"killed by SIGSEGV\"\n"
+            "[[communicator]]\nid = 1\ntasks = [0, 1]\n");
+  auto traces = trace::open_traces(set);
+  ASSERT_EQ(traces[0]->header().notes.size(), 1u);
+  EXPECT_EQ(traces[0]->header().notes[0], "rank 1 truncated: killed by SIGSEGV");
+  EXPECT_EQ(records(*traces[0], 1).size(), 1u);
+}
+
+TEST(Native, ConvertingDimemasToNativeKeepsTheSimulatedTime) {
+  TempDir dir;
+  auto dim = trace::open_dimemas(fixture("dimemas/ring.dim"));
+  trace::TraceHeader header = dim->header();
+  header.kind = "authentic";
+  header.mips = 1e6;  // 1 instruction per picosecond: bursts survive the rounding exactly enough
+  auto writer = trace::make_native_writer(dir.path("set"), header);
+  trace::copy_trace(*dim, *writer);
+  auto native = trace::open_traces(dir.path("set"));
+  ASSERT_EQ(native.size(), 1u);
+  replay::Machine m = testing::machine(4, 250, 5e-6);
+  EXPECT_NEAR(replay::simulate(*native[0], m).total_time, replay::simulate(*dim, m).total_time,
+              1e-12);
+  EXPECT_TRUE(trace::validate(*native[0]).empty());
+}
+
+}  // namespace
+}  // namespace tareador

@@ -1,0 +1,201 @@
+// The Paraver writer, checked by parsing its output back against the format.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "test_util.h"
+
+namespace tareador {
+namespace {
+
+using testing::fixture;
+using testing::read_file;
+using testing::TempDir;
+
+struct Prv {
+  std::string header;
+  std::vector<std::string> communicators;
+  std::vector<std::vector<std::int64_t>> records;  // fields of each record line
+};
+
+Prv parse_prv(const std::string& path) {
+  std::istringstream in(read_file(path));
+  Prv prv;
+  std::string line;
+  std::getline(in, prv.header);
+  while (std::getline(in, line)) {
+    if (line.rfind("c:", 0) == 0) {
+      prv.communicators.push_back(line);
+      continue;
+    }
+    std::vector<std::int64_t> fields;
+    std::istringstream parts(line);
+    std::string field;
+    while (std::getline(parts, field, ':')) fields.push_back(std::stoll(field));
+    prv.records.push_back(fields);
+  }
+  return prv;
+}
+
+// Replays the shared ping-pong fixture into `dir`/out.prv.
+std::string replay_pingpong(const TempDir& dir, const std::string& name = "out.prv") {
+  auto t = trace::open_dimemas(fixture("dimemas/pingpong.dim"));
+  replay::Machine m = testing::machine(4, 250, 5e-6);
+  std::string path = dir.path(name);
+  auto sink = replay::make_paraver_sink(path, t->header(), m);
+  replay::SimulationOptions options;
+  options.sink = sink.get();
+  replay::simulate(*t, m, options);
+  return path;
+}
+
+TEST(Paraver, HeaderDescribesDurationNodesTasksAndCommunicators) {
+  TempDir dir;
+  Prv prv = parse_prv(replay_pingpong(dir));
+  // 0.008639395 s; two nodes of one CPU; one application of two single-thread tasks.
+  EXPECT_EQ(prv.header, "#Paraver (01/01/70 at 00:00):8639395_ns:2(1,1):1:2(1:1,1:2),1");
+  ASSERT_EQ(prv.communicators.size(), 1u);
+  EXPECT_EQ(prv.communicators[0], "c:1:1:2:1:2");
+}
+
+TEST(Paraver, RecordsHaveTheirFieldCountsAndAreSortedByTime) {
+  TempDir dir;
+  Prv prv = parse_prv(replay_pingpong(dir));
+  int states = 0, events = 0, comms = 0;
+  std::int64_t last_time = -1;
+  for (const auto& r : prv.records) {
+    ASSERT_GE(r.size(), 6u);
+    switch (r[0]) {
+      case 1:
+        EXPECT_EQ(r.size(), 8u);
+        EXPECT_LT(r[5], r[6]);  // begin < end
+        ++states;
+        break;
+      case 2:
+        EXPECT_EQ(r.size() % 2, 0u);  // 6 fields + type:value pairs
+        EXPECT_GE(r.size(), 8u);
+        ++events;
+        break;
+      case 3:
+        EXPECT_EQ(r.size(), 15u);
+        ++comms;
+        break;
+      default:
+        ADD_FAILURE() << "record type " << r[0];
+    }
+    EXPECT_GE(r[5], last_time);
+    last_time = r[5];
+  }
+  EXPECT_EQ(comms, 2);
+  EXPECT_GT(states, 0);
+  EXPECT_GT(events, 0);
+}
+
+TEST(Paraver, CommunicationRecordsCarryLogicalAndPhysicalTimes) {
+  TempDir dir;
+  Prv prv = parse_prv(replay_pingpong(dir));
+  std::vector<std::int64_t> first;
+  for (const auto& r : prv.records)
+    if (r[0] == 3) {
+      first = r;
+      break;
+    }
+  ASSERT_FALSE(first.empty());
+  // 3:cpu:appl:task:thread:lsend:psend:cpu:appl:task:thread:lrecv:precv:size:tag
+  EXPECT_EQ(first[3], 1);            // task 1 (rank 0) sends
+  EXPECT_EQ(first[5], 1000000);      // logical send: after the 1 ms burst
+  EXPECT_EQ(first[6], 1005000);      // physical send: after the 5 us latency
+  EXPECT_EQ(first[9], 2);            // to task 2 (rank 1)
+  EXPECT_EQ(first[11], 5000);        // receive posted after its latency
+  EXPECT_EQ(first[12], 4819697);     // arrival: 1.005 ms + 1e6 B / 250 MB/s
+  EXPECT_EQ(first[13], 1000000);     // bytes
+  EXPECT_EQ(first[14], 1);           // tag
+}
+
+TEST(Paraver, MpiCallsAreExtraeEventsThatOpenAndClose) {
+  TempDir dir;
+  Prv prv = parse_prv(replay_pingpong(dir));
+  // Rank 0: MPI_Send (50000001:1) at 1 ms, closed (value 0) at 1.005 ms.
+  bool opened = false, closed = false;
+  for (const auto& r : prv.records) {
+    if (r[0] != 2 || r[3] != 1) continue;
+    for (std::size_t i = 6; i + 1 < r.size(); i += 2) {
+      if (r[i] == 50000001 && r[i + 1] == 1 && r[5] == 1000000) opened = true;
+      if (r[i] == 50000001 && r[i + 1] == 0 && r[5] == 1005000) closed = true;
+    }
+  }
+  EXPECT_TRUE(opened);
+  EXPECT_TRUE(closed);
+}
+
+TEST(Paraver, PcfAndRowDescribeStatesEventsAndRows) {
+  TempDir dir;
+  std::string prv = replay_pingpong(dir);
+  std::string pcf = read_file(dir.path("out.pcf"));
+  EXPECT_NE(pcf.find("STATES\n0\tIdle\n1\tRunning\n"), std::string::npos);
+  EXPECT_NE(pcf.find("26\tStartup Latency\n"), std::string::npos);
+  EXPECT_NE(pcf.find("STATES_COLOR\n0\t{117,195,255}\n"), std::string::npos);
+  EXPECT_NE(pcf.find("EVENT_TYPE\n0    50000001    MPI Point-to-point\nVALUES\n0      End\n"
+                     "1      MPI_Send\n"),
+            std::string::npos);
+  std::string row = read_file(dir.path("out.row"));
+  EXPECT_NE(row.find("LEVEL CPU SIZE 2\n"), std::string::npos);
+  EXPECT_NE(row.find("LEVEL NODE SIZE 2\nnode 0\nnode 1\n"), std::string::npos);
+  EXPECT_NE(row.find("LEVEL THREAD SIZE 2\nrank 0\nrank 1\n"), std::string::npos);
+}
+
+TEST(Paraver, SameInputsGiveByteIdenticalOutput) {
+  TempDir dir;
+  std::string a = read_file(replay_pingpong(dir, "a.prv"));
+  std::string b = read_file(replay_pingpong(dir, "b.prv"));
+  EXPECT_FALSE(a.empty());
+  EXPECT_EQ(a, b);
+}
+
+TEST(Paraver, ManyRecordsInAnyOrderAreSortedThroughTemporaryRuns) {
+  TempDir dir;
+  trace::ParaverLayout layout;
+  layout.application = "spill";
+  layout.cpus_per_node = {2};
+  layout.task_node = {0, 0};
+  layout.threads = {1, 1};
+  layout.states = trace::paraver_states();
+  std::string path = dir.path("spill.prv");
+  {
+    trace::ParaverWriter writer(path, layout);
+    constexpr std::uint64_t n = 700000;  // more than two in-memory runs
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::uint64_t t = (n - i) * 10;  // backwards in time
+      writer.state(static_cast<int>(i % 2), static_cast<int>(i % 2), 0, t, t + 5, 1);
+    }
+    writer.finish(n * 10 + 5);
+  }
+  Prv prv = parse_prv(path);
+  ASSERT_EQ(prv.records.size(), 700000u);
+  for (std::size_t i = 1; i < prv.records.size(); ++i)
+    ASSERT_LE(prv.records[i - 1][5], prv.records[i][5]) << "line " << i;
+}
+
+TEST(Paraver, EventsOfOneThreadAtOneTimeShareALine) {
+  TempDir dir;
+  trace::ParaverLayout layout;
+  layout.application = "events";
+  layout.cpus_per_node = {1};
+  layout.task_node = {0};
+  layout.threads = {1};
+  std::string path = dir.path("e.prv");
+  {
+    trace::ParaverWriter writer(path, layout);
+    writer.event(0, 0, 0, 100, 7, 1);
+    writer.event(0, 0, 0, 100, 8, 2);
+    writer.event(0, 0, 0, 50, 9, 3);
+    writer.finish(200);
+  }
+  Prv prv = parse_prv(path);
+  ASSERT_EQ(prv.records.size(), 2u);
+  EXPECT_EQ(prv.records[0], (std::vector<std::int64_t>{2, 1, 1, 1, 1, 50, 9, 3}));
+  EXPECT_EQ(prv.records[1], (std::vector<std::int64_t>{2, 1, 1, 1, 1, 100, 7, 1, 8, 2}));
+}
+
+}  // namespace
+}  // namespace tareador

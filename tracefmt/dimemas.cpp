@@ -1,0 +1,585 @@
+// Dimemas 5 `.dim` traces: reader and writer.
+//
+//   #DIMEMAS:"name":X[,Y]:T(th0,th1,...),C       X = 1 when offsets are present, Y = offset of
+//   d:1:comm:size:task...                          the first `s:` line; T tasks, C communicators
+//   op:task:thread:fields...                       records, one contiguous block per thread
+//   s:task:offset_thread0[:offset_thread1...]      where each thread's block starts
+//
+// Records: 0 no-op, 1 CPU burst (s), 2 send, 3 receive/wait, 10 global op, 11 accelerator
+// burst, 20 user event.
+#include <algorithm>
+#include <charconv>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+
+#include "fields.h"
+#include "line_reader.h"
+#include "tracefmt.h"
+
+namespace tareador::trace {
+
+namespace {
+
+struct Block {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;  // exclusive; the region a stream may read
+};
+
+// Parses the leading "op:task:thread:" of a record line; false if the line has another shape.
+bool parse_prefix(std::string_view line, int& op, int& task, int& thread,
+                  std::string_view& rest) {
+  const char* p = line.data();
+  const char* end = p + line.size();
+  int* targets[3] = {&op, &task, &thread};
+  for (int i = 0; i < 3; ++i) {
+    auto [next, ec] = std::from_chars(p, end, *targets[i]);
+    if (ec != std::errc() || next == p) return false;
+    p = next;
+    if (p == end) {
+      if (i < 2) return false;
+      rest = {};
+      return true;
+    }
+    if (*p != ':') return false;
+    ++p;
+  }
+  rest = std::string_view(p, static_cast<std::size_t>(end - p));
+  return true;
+}
+
+struct ParsedHeader {
+  TraceHeader header;
+  bool offsets = false;
+  std::uint64_t offsets_at = 0;   // Y
+  std::uint64_t records_at = 0;   // first line after the definitions
+  std::uint64_t header_lines = 0; // lines before records_at
+};
+
+ParsedHeader parse_header(const std::shared_ptr<const SharedFile>& file) {
+  ParsedHeader out;
+  out.header.kind = "dimemas";
+  out.header.path = file->path();
+  LineReader lines(file, 0, file->size(), 1);
+  std::string_view line;
+  auto fail = [&](const std::string& message) {
+    throw FormatError(file->path(), lines.line_number(), message);
+  };
+  if (!lines.next(line) || line.substr(0, 10) != "#DIMEMAS:\"")
+    throw FormatError(file->path(), 1, "not a Dimemas trace: the first line must start with #DIMEMAS:\"");
+  std::string_view rest = line.substr(10);
+  std::size_t quote = rest.find('"');
+  if (quote == std::string_view::npos) fail("header: the trace name has no closing quote");
+  out.header.name = std::string(rest.substr(0, quote));
+  rest.remove_prefix(quote + 1);
+  if (rest.empty() || rest.front() != ':') fail("header: ':' expected after the name");
+  rest.remove_prefix(1);
+  // X[,Y]
+  std::size_t colon = rest.find(':');
+  if (colon == std::string_view::npos) fail("header: missing the offsets field");
+  std::string_view offsets = rest.substr(0, colon);
+  rest.remove_prefix(colon + 1);
+  std::size_t comma = offsets.find(',');
+  std::string_view flag = offsets.substr(0, comma);
+  if (flag == "1") {
+    out.offsets = true;
+  } else if (flag != "0") {
+    fail("header: the offsets flag must be 0 or 1, not '" + std::string(flag) + "'");
+  }
+  if (comma != std::string_view::npos) {
+    std::string_view at = offsets.substr(comma + 1);
+    while (!at.empty() && at.back() == ' ') at.remove_suffix(1);
+    auto [p, ec] = std::from_chars(at.data(), at.data() + at.size(), out.offsets_at);
+    if (ec != std::errc() || p != at.data() + at.size())
+      fail("header: the offsets position is not a number: '" + std::string(at) + "'");
+  }
+  if (out.offsets && (out.offsets_at == 0 || out.offsets_at >= file->size()))
+    fail("header: offsets flag set but the offsets position " + std::to_string(out.offsets_at) +
+         " is not inside the file");
+  if (!out.offsets && out.offsets_at != 0) fail("header: an offsets position without the flag");
+  // T(th0,...),C[,...]
+  while (!rest.empty() && rest.back() == ' ') rest.remove_suffix(1);
+  int tasks = 0;
+  auto [p, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), tasks);
+  if (ec != std::errc() || tasks <= 0 || p == rest.data() + rest.size() || *p != '(')
+    fail("header: expected TASKS(threads,...) after the offsets");
+  rest.remove_prefix(static_cast<std::size_t>(p - rest.data()) + 1);
+  std::size_t close = rest.find(')');
+  if (close == std::string_view::npos) fail("header: the thread list has no ')'");
+  std::string_view list = rest.substr(0, close);
+  while (!list.empty()) {
+    std::size_t cut = list.find(',');
+    std::string_view item = list.substr(0, cut);
+    int threads = 0;
+    auto [q, e] = std::from_chars(item.data(), item.data() + item.size(), threads);
+    if (e != std::errc() || q != item.data() + item.size() || threads <= 0)
+      fail("header: thread count '" + std::string(item) + "' is not a positive integer");
+    out.header.threads.push_back(threads);
+    list = cut == std::string_view::npos ? std::string_view() : list.substr(cut + 1);
+  }
+  if (out.header.tasks() != tasks)
+    fail("header: " + std::to_string(tasks) + " tasks but " +
+         std::to_string(out.header.tasks()) + " thread counts");
+
+  // Definitions.
+  out.header_lines = 1;
+  for (;;) {
+    std::uint64_t at = lines.bytes_read();
+    if (!lines.next(line) || line.substr(0, 2) != "d:") {
+      out.records_at = at;
+      break;
+    }
+    ++out.header_lines;
+    Fields f(line.substr(2), ':', lines);
+    int kind = f.integer<int>("definition type");
+    if (kind == 2 || kind == 3) {
+      out.header.notes.push_back(lines.where() + ": " +
+                                 (kind == 2 ? "file" : "one-sided window") +
+                                 " definition ignored (not modelled)");
+      continue;
+    }
+    if (kind != 1) f.fail("unknown definition type " + std::to_string(kind));
+    Communicator comm;
+    comm.id = f.integer<int>("communicator id");
+    if (out.header.communicator(comm.id))
+      f.fail("communicator " + std::to_string(comm.id) + " is defined twice");
+    int size = f.count<int>("communicator size");
+    for (int i = 0; i < size; ++i) {
+      int task = f.integer<int>("task");
+      if (task < 0 || task >= tasks)
+        f.fail("communicator " + std::to_string(comm.id) + ": task " + std::to_string(task) +
+               " does not exist");
+      comm.tasks.push_back(task);
+    }
+    f.expect_end("communicator definition");
+    out.header.communicators.push_back(std::move(comm));
+  }
+  return out;
+}
+
+// Reads the `s:` lines: where each thread's block starts.
+std::vector<std::vector<Block>> read_offsets(const std::shared_ptr<const SharedFile>& file,
+                                             const ParsedHeader& parsed) {
+  const TraceHeader& header = parsed.header;
+  std::vector<std::vector<Block>> blocks(static_cast<std::size_t>(header.tasks()));
+  LineReader lines(file, parsed.offsets_at, file->size());
+  std::string_view line;
+  for (int task = 0; task < header.tasks(); ++task) {
+    if (!lines.next(line))
+      throw FormatError(file->path(), lines.line_number(),
+                        "offsets: missing the s: line of task " + std::to_string(task));
+    if (line.substr(0, 2) != "s:")
+      throw FormatError(file->path(), lines.line_number(),
+                        "offsets: expected an s: line (is the offsets position in the header "
+                        "right?)");
+    Fields f(line.substr(2), ':', lines);
+    if (f.integer<int>("task") != task)
+      f.fail("offsets: expected the s: line of task " + std::to_string(task));
+    for (int thread = 0; thread < header.threads[static_cast<std::size_t>(task)]; ++thread) {
+      auto at = f.integer<std::uint64_t>("offset");
+      if (at < parsed.records_at || at >= parsed.offsets_at)
+        f.fail("offsets: offset " + std::to_string(at) + " of task " + std::to_string(task) +
+               " thread " + std::to_string(thread) + " is outside the records");
+      blocks[static_cast<std::size_t>(task)].push_back(Block{at, parsed.offsets_at});
+    }
+    f.expect_end("offsets line");
+  }
+  return blocks;
+}
+
+// Without offsets: one pass over the records finds each thread's contiguous block.
+std::vector<std::vector<Block>> scan_blocks(const std::shared_ptr<const SharedFile>& file,
+                                            const ParsedHeader& parsed) {
+  const TraceHeader& header = parsed.header;
+  std::vector<std::vector<Block>> blocks(static_cast<std::size_t>(header.tasks()));
+  for (int task = 0; task < header.tasks(); ++task)
+    blocks[static_cast<std::size_t>(task)].resize(
+        static_cast<std::size_t>(header.threads[static_cast<std::size_t>(task)]),
+        Block{~0ull, ~0ull});
+  LineReader lines(file, parsed.records_at, file->size(), parsed.header_lines + 1);
+  std::string_view line, rest;
+  Block* current = nullptr;
+  int op, task, thread;
+  bool at_offsets = false;
+  while (lines.next(line)) {
+    if (line.empty()) continue;
+    if (line.substr(0, 2) == "s:") {
+      at_offsets = true;
+      break;
+    }
+    if (!parse_prefix(line, op, task, thread, rest))
+      throw FormatError(file->path(), lines.line_number(), "malformed record (op:task:thread:...)");
+    if (task < 0 || task >= header.tasks() || thread < 0 ||
+        thread >= header.threads[static_cast<std::size_t>(task)])
+      throw FormatError(file->path(), lines.line_number(),
+                        "record of task " + std::to_string(task) + " thread " +
+                            std::to_string(thread) + ", which the header does not declare");
+    Block* block = &blocks[static_cast<std::size_t>(task)][static_cast<std::size_t>(thread)];
+    if (block == current) continue;
+    if (block->begin != ~0ull)
+      throw FormatError(file->path(), lines.line_number(),
+                        "records of task " + std::to_string(task) + " thread " +
+                            std::to_string(thread) + " are not contiguous");
+    if (current) current->end = lines.line_offset();
+    block->begin = lines.line_offset();
+    current = block;
+  }
+  if (current)
+    current->end = at_offsets ? lines.line_offset() : parsed.records_at + lines.bytes_read();
+  for (auto& task_blocks : blocks)
+    for (Block& b : task_blocks)
+      if (b.begin == ~0ull) b = Block{parsed.records_at, parsed.records_at};  // no records
+  return blocks;
+}
+
+class DimemasStream final : public RecordStream {
+ public:
+  DimemasStream(std::shared_ptr<const SharedFile> file, const TraceHeader& header, int task,
+                int thread, Block block)
+      : lines_(std::move(file), block.begin, block.end),
+        header_(header),
+        task_(task),
+        thread_(thread) {}
+
+  bool next(Record& out) override {
+    std::string_view line, rest;
+    int op, task, thread;
+    for (;;) {
+      if (done_ || !lines_.next(line)) return done_ = true, false;
+      if (line.empty()) continue;
+      if (line.substr(0, 2) == "s:") return done_ = true, false;
+      if (!parse_prefix(line, op, task, thread, rest)) fail("malformed record (op:task:thread:...)");
+      if (task != task_ || thread != thread_) {
+        if (first_) fail("offset of task " + std::to_string(task_) + " thread " +
+                         std::to_string(thread_) + " points to a record of task " +
+                         std::to_string(task) + " thread " + std::to_string(thread));
+        return done_ = true, false;
+      }
+      first_ = false;
+      if (op == 0) {
+        if (!rest.empty()) fail("record 0 (no-op) has fields");
+        continue;
+      }
+      parse(op, rest, out);
+      return true;
+    }
+  }
+
+  std::string where() const override { return lines_.where(); }
+  std::uint64_t bytes_read() const override { return lines_.bytes_read(); }
+
+ private:
+  [[noreturn]] void fail(const std::string& message) const {
+    throw FormatError(lines_.file().path(), lines_.line_number(), message);
+  }
+
+  int peer(Fields& f, const char* name) const {
+    int task = f.integer<int>(name);
+    if (task < 0 || task >= header_.tasks())
+      f.fail(std::string(name) + " " + std::to_string(task) + " is not a task of the trace (0.." +
+             std::to_string(header_.tasks() - 1) + ")");
+    return task;
+  }
+
+  int comm(Fields& f) const {
+    int id = f.integer<int>("communicator");
+    if (header_.communicator(id) == nullptr)
+      f.fail("unknown communicator " + std::to_string(id) + " (no d: line defines it)");
+    return id;
+  }
+
+  void parse(int op, std::string_view rest, Record& out) {
+    Fields f(rest, ':', lines_);
+    out = Record{};
+    switch (op) {
+      case 1:
+      case 11:
+        out.type = RecordType::Burst;
+        out.amount = f.real("duration");
+        if (!(out.amount >= 0)) f.fail("negative burst duration");
+        if (op == 11) out.flags = kAccelerator;
+        f.expect_end("burst (1)");
+        return;
+      case 2: {
+        out.type = RecordType::Send;
+        out.peer = peer(f, "destination task");
+        out.peer_thread = f.integer<int>("destination thread");
+        out.bytes = f.count<std::int64_t>("size");
+        out.tag = f.integer<int>("tag");
+        out.comm = comm(f);
+        std::string_view sync = f.text("synchronism");
+        if (sync.size() != 1 || sync[0] < '0' || sync[0] > '3')
+          f.fail("synchronism must be 0..3 (bit 0 rendezvous, bit 1 immediate), not '" +
+                 std::string(sync) + "'");
+        int bits = sync[0] - '0';
+        if (bits & 1) out.flags |= kRendezvous;
+        if (bits & 2) out.flags |= kImmediate;  // no request: Dimemas cannot wait for sends
+        f.expect_end("send (2)");
+        return;
+      }
+      case 3: {
+        out.type = RecordType::Recv;
+        out.peer = peer(f, "source task");
+        out.peer_thread = f.integer<int>("source thread");
+        out.bytes = f.count<std::int64_t>("size");
+        out.tag = f.integer<int>("tag");
+        out.comm = comm(f);
+        int type = f.integer<int>("receive type");
+        f.expect_end("receive (3)");
+        if (type == 0) return;
+        if (type == 1) {
+          out.flags = kImmediate;
+          out.request = next_request_++;
+          pending_.push_back(PendingRecv{out.peer, out.tag, out.comm, out.request});
+          return;
+        }
+        if (type != 2) f.fail("receive type must be 0 (recv), 1 (irecv) or 2 (wait), not " +
+                              std::to_string(type));
+        auto it = std::find_if(pending_.begin(), pending_.end(), [&](const PendingRecv& p) {
+          return p.source == out.peer && p.tag == out.tag && p.comm == out.comm;
+        });
+        if (it == pending_.end())
+          f.fail("wait (receive type 2) with no earlier immediate receive from task " +
+                 std::to_string(out.peer) + " tag " + std::to_string(out.tag) + " comm " +
+                 std::to_string(out.comm));
+        Record wait;
+        wait.type = RecordType::Wait;
+        wait.request = it->request;
+        pending_.erase(it);
+        out = wait;
+        return;
+      }
+      case 10: {
+        out.type = RecordType::GlobalOp;
+        out.op = f.integer<int>("global operation");
+        if (out.op < 0 || out.op >= kGlobalOpCount)
+          f.fail("unknown global operation " + std::to_string(out.op) + " (0.." +
+                 std::to_string(kGlobalOpCount - 1) + ")");
+        out.comm = comm(f);
+        const Communicator* c = header_.communicator(out.comm);
+        if (std::find(c->tasks.begin(), c->tasks.end(), task_) == c->tasks.end())
+          f.fail("task " + std::to_string(task_) + " is not in communicator " +
+                 std::to_string(out.comm));
+        int root = f.integer<int>("root");  // a flag: 1 = this task is the root
+        out.peer = root == 1 ? task_ : -1;
+        f.integer<int>("root thread");
+        out.bytes = f.count<std::int64_t>("bytes sent");
+        out.bytes_recv = f.count<std::int64_t>("bytes received");
+        if (!f.done()) {
+          int synch = f.integer<int>("synchronism");
+          if (synch == 0) out.flags = kImmediate;
+          else if (synch == 2) out.flags = kCollectiveWait;
+          else if (synch != 1 && synch != 3)
+            f.fail("global operation synchronism must be 0..3, not " + std::to_string(synch));
+        }
+        f.expect_end("global operation (10)");
+        return;
+      }
+      case 20:
+        out.type = RecordType::Event;
+        out.event_type = f.integer<std::uint64_t>("event type");
+        out.event_value = f.integer<std::uint64_t>("event value");
+        f.expect_end("event (20)");
+        return;
+      default:
+        fail("unknown record type " + std::to_string(op) +
+             " (Dimemas 5 has 0, 1, 2, 3, 10, 11 and 20)");
+    }
+  }
+
+  struct PendingRecv {
+    int source, tag, comm;
+    std::uint64_t request;
+  };
+
+  LineReader lines_;
+  const TraceHeader& header_;
+  int task_, thread_;
+  bool first_ = true, done_ = false;
+  std::uint64_t next_request_ = 1;
+  std::vector<PendingRecv> pending_;  // immediate receives not yet waited for, oldest first
+};
+
+class DimemasTrace final : public Trace {
+ public:
+  explicit DimemasTrace(const std::string& path) : file_(SharedFile::open(path)) {
+    ParsedHeader parsed = parse_header(file_);
+    blocks_ = parsed.offsets ? read_offsets(file_, parsed) : scan_blocks(file_, parsed);
+    header_ = std::move(parsed.header);
+  }
+
+  const TraceHeader& header() const override { return header_; }
+
+  std::unique_ptr<RecordStream> open(int task, int thread) const override {
+    if (task < 0 || task >= header_.tasks() || thread < 0 ||
+        thread >= header_.threads[static_cast<std::size_t>(task)])
+      throw std::out_of_range("no stream for task " + std::to_string(task) + " thread " +
+                              std::to_string(thread));
+    return std::make_unique<DimemasStream>(
+        file_, header_, task, thread,
+        blocks_[static_cast<std::size_t>(task)][static_cast<std::size_t>(thread)]);
+  }
+
+  std::uint64_t size_bytes() const override { return file_->size(); }
+
+ private:
+  std::shared_ptr<const SharedFile> file_;
+  TraceHeader header_;
+  std::vector<std::vector<Block>> blocks_;
+};
+
+// ---- Writer --------------------------------------------------------------------------------
+
+constexpr int kOffsetDigits = 15;  // room kept in the header for the offsets position
+
+// Fixed notation, shortest string that reads back as the same double.
+std::string seconds_text(double seconds) {
+  char buffer[64];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, seconds, std::chars_format::fixed);
+  if (ec != std::errc()) throw std::runtime_error("burst duration out of range");
+  return std::string(buffer, end);
+}
+
+class DimemasWriter final : public TraceWriter {
+ public:
+  DimemasWriter(const std::string& path, const TraceHeader& header)
+      : path_(path), header_(header), file_(std::fopen(path.c_str(), "wb")) {
+    if (file_ == nullptr) throw FormatError(path, 0, "cannot create file");
+    offsets_.resize(static_cast<std::size_t>(header.tasks()));
+    write_header(0);
+    for (const Communicator& c : header.communicators) {
+      std::fprintf(file_, "d:1:%d:%zu", c.id, c.tasks.size());
+      for (int task : c.tasks) std::fprintf(file_, ":%d", task);
+      std::fputc('\n', file_);
+    }
+  }
+
+  ~DimemasWriter() override {
+    if (file_) std::fclose(file_);
+  }
+
+  void begin(int task, int thread) override {
+    close_block();
+    task_ = task;
+    thread_ = thread;
+    offsets_[static_cast<std::size_t>(task)].push_back(static_cast<std::uint64_t>(std::ftell(file_)));
+    block_empty_ = true;
+    irecvs_.clear();
+  }
+
+  void write(const Record& r) override {
+    block_empty_ = false;
+    switch (r.type) {
+      case RecordType::Burst: {
+        double seconds = (r.flags & kInstructions) ? r.amount / (header_.mips * 1e6) : r.amount;
+        std::fprintf(file_, "%d:%d:%d:%s\n", (r.flags & kAccelerator) ? 11 : 1, task_, thread_,
+                     seconds_text(seconds).c_str());
+        break;
+      }
+      case RecordType::Send:
+        std::fprintf(file_, "2:%d:%d:%d:%d:%" PRId64 ":%d:%d:%d\n", task_, thread_, r.peer,
+                     r.peer_thread, r.bytes, r.tag, r.comm,
+                     ((r.flags & kRendezvous) ? 1 : 0) | (r.immediate() ? 2 : 0));
+        break;
+      case RecordType::Recv:
+        write_recv(r, r.immediate() ? 1 : 0);
+        if (r.immediate()) irecvs_.emplace(r.request, r);
+        break;
+      case RecordType::Wait: {
+        auto it = irecvs_.find(r.request);
+        if (it == irecvs_.end()) {
+          ++dropped_send_waits_;  // Dimemas cannot wait for a send
+          std::fprintf(file_, "0:%d:%d\n", task_, thread_);
+          break;
+        }
+        write_recv(it->second, 2);
+        irecvs_.erase(it);
+        break;
+      }
+      case RecordType::GlobalOp:
+        std::fprintf(file_, "10:%d:%d:%d:%d:%d:0:%" PRId64 ":%" PRId64 ":%d\n", task_, thread_,
+                     r.op, r.comm, r.peer == task_ ? 1 : 0, r.bytes, r.bytes_recv,
+                     (r.flags & kImmediate) ? 0 : (r.flags & kCollectiveWait) ? 2 : 1);
+        break;
+      case RecordType::Event:
+        std::fprintf(file_, "20:%d:%d:%" PRIu64 ":%" PRIu64 "\n", task_, thread_, r.event_type,
+                     r.event_value);
+        break;
+      case RecordType::Call:  // no Dimemas equivalent; it takes no time either way
+        std::fprintf(file_, "0:%d:%d\n", task_, thread_);
+        break;
+    }
+  }
+
+  void finish() override {
+    close_block();
+    auto offsets_at = static_cast<std::uint64_t>(std::ftell(file_));
+    for (int task = 0; task < header_.tasks(); ++task) {
+      std::fprintf(file_, "s:%d", task);
+      for (std::uint64_t at : offsets_[static_cast<std::size_t>(task)])
+        std::fprintf(file_, ":%" PRIu64, at);
+      std::fputc('\n', file_);
+    }
+    std::fseek(file_, 0, SEEK_SET);
+    write_header(offsets_at);
+    bool failed = std::ferror(file_) != 0;
+    failed |= std::fclose(file_) != 0;
+    file_ = nullptr;
+    if (failed) throw FormatError(path_, 0, "write error");
+    if (dropped_send_waits_ > 0)
+      std::fprintf(stderr,
+                   "note: %s: %" PRIu64 " waits for immediate sends have no Dimemas record; "
+                   "written as no-ops\n", path_.c_str(), dropped_send_waits_);
+  }
+
+ private:
+  // The header keeps its length whatever the offsets position, so it can be rewritten in place.
+  void write_header(std::uint64_t offsets_at) {
+    std::string position = std::to_string(offsets_at);
+    std::string line = "#DIMEMAS:\"" + header_.name + "\":1," + position + ":" +
+                       std::to_string(header_.tasks()) + "(";
+    for (int i = 0; i < header_.tasks(); ++i)
+      line += (i ? "," : "") + std::to_string(header_.threads[static_cast<std::size_t>(i)]);
+    line += ")," + std::to_string(header_.communicators.size());
+    line += std::string(kOffsetDigits - position.size(), ' ');
+    line += '\n';
+    std::fputs(line.c_str(), file_);
+  }
+
+  void write_recv(const Record& r, int type) {
+    std::fprintf(file_, "3:%d:%d:%d:%d:%" PRId64 ":%d:%d:%d\n", task_, thread_, r.peer,
+                 r.peer_thread, r.bytes, r.tag, r.comm, type);
+  }
+
+  // A thread without records still needs a record where its offset points.
+  void close_block() {
+    if (task_ >= 0 && block_empty_) std::fprintf(file_, "0:%d:%d\n", task_, thread_);
+    block_empty_ = false;
+  }
+
+  std::string path_;
+  TraceHeader header_;
+  std::FILE* file_;
+  std::vector<std::vector<std::uint64_t>> offsets_;
+  int task_ = -1, thread_ = -1;
+  bool block_empty_ = false;
+  std::map<std::uint64_t, Record> irecvs_;  // immediate receives not yet waited for
+  std::uint64_t dropped_send_waits_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Trace> open_dimemas(const std::string& path) {
+  return std::make_unique<DimemasTrace>(path);
+}
+
+std::unique_ptr<TraceWriter> make_dimemas_writer(const std::string& path,
+                                                 const TraceHeader& header) {
+  if (header.name.find('"') != std::string::npos)
+    throw std::invalid_argument("a Dimemas trace name cannot contain '\"'");
+  return std::make_unique<DimemasWriter>(path, header);
+}
+
+}  // namespace tareador::trace

@@ -1,0 +1,120 @@
+#include "line_reader.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "tracefmt.h"
+
+namespace tareador::trace {
+
+namespace {
+constexpr std::size_t kBufferSize = 64 * 1024;
+}
+
+std::shared_ptr<const SharedFile> SharedFile::open(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw FormatError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw FormatError(path, 0, "not a regular file");
+  }
+  return std::shared_ptr<const SharedFile>(
+      new SharedFile(path, fd, static_cast<std::uint64_t>(st.st_size)));
+}
+
+SharedFile::SharedFile(std::string path, int fd, std::uint64_t size)
+    : path_(std::move(path)), fd_(fd), size_(size) {}
+
+SharedFile::~SharedFile() { ::close(fd_); }
+
+std::size_t SharedFile::read_at(std::uint64_t offset, char* buffer, std::size_t n) const {
+  std::size_t done = 0;
+  while (done < n) {
+    ssize_t got = ::pread(fd_, buffer + done, n - done, static_cast<off_t>(offset + done));
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw FormatError(path_, 0, std::string("read error: ") + std::strerror(errno));
+    }
+    if (got == 0) break;
+    done += static_cast<std::size_t>(got);
+  }
+  return done;
+}
+
+std::uint64_t SharedFile::line_of(std::uint64_t offset) const {
+  std::uint64_t line = 1;
+  std::vector<char> buffer(kBufferSize);
+  for (std::uint64_t at = 0; at < offset;) {
+    std::size_t n = read_at(at, buffer.data(), std::min<std::uint64_t>(kBufferSize, offset - at));
+    if (n == 0) break;
+    line += static_cast<std::uint64_t>(std::count(buffer.data(), buffer.data() + n, '\n'));
+    at += n;
+  }
+  return line;
+}
+
+LineReader::LineReader(std::shared_ptr<const SharedFile> file, std::uint64_t begin,
+                       std::uint64_t end, std::uint64_t first_line)
+    : file_(std::move(file)),
+      begin_(begin),
+      end_(std::min(end, file_->size())),
+      buffer_offset_(begin),
+      buffer_(kBufferSize),
+      line_offset_(begin),
+      line_end_(begin),
+      first_line_(first_line) {}
+
+// Moves the unread tail to the front and reads more; grows the buffer for very long lines.
+bool LineReader::refill() {
+  if (buffer_offset_ + filled_ >= end_) return false;
+  if (pos_ == 0 && filled_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
+  std::size_t tail = filled_ - pos_;
+  std::memmove(buffer_.data(), buffer_.data() + pos_, tail);
+  buffer_offset_ += pos_;
+  pos_ = 0;
+  std::uint64_t want = std::min<std::uint64_t>(buffer_.size() - tail,
+                                               end_ - (buffer_offset_ + tail));
+  std::size_t got = file_->read_at(buffer_offset_ + tail, buffer_.data() + tail, want);
+  filled_ = tail + got;
+  return got > 0;
+}
+
+bool LineReader::next(std::string_view& line) {
+  const char* start;
+  const char* nl;
+  for (;;) {
+    start = buffer_.data() + pos_;
+    nl = static_cast<const char*>(std::memchr(start, '\n', filled_ - pos_));
+    if (nl != nullptr) break;
+    if (!refill()) {
+      if (pos_ == filled_) return false;  // end of region
+      start = buffer_.data() + pos_;      // a last line without '\n'
+      break;
+    }
+  }
+  std::size_t length = nl ? static_cast<std::size_t>(nl - start) : filled_ - pos_;
+  line_offset_ = buffer_offset_ + pos_;
+  pos_ += length + (nl ? 1 : 0);
+  line_end_ = buffer_offset_ + pos_;
+  ++lines_read_;
+  if (length > 0 && start[length - 1] == '\r') --length;
+  line = std::string_view(start, length);
+  return true;
+}
+
+std::uint64_t LineReader::line_number() const {
+  if (first_line_ == 0) first_line_ = file_->line_of(begin_);
+  return first_line_ + (lines_read_ ? lines_read_ - 1 : 0);
+}
+
+std::string LineReader::where() const {
+  return file_->path() + ":" + std::to_string(line_number());
+}
+
+}  // namespace tareador::trace

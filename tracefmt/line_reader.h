@@ -1,0 +1,68 @@
+// line_reader.h — forward-only line cursors over a region of a file (internal to tracefmt).
+//
+// Every stream of a trace walks its own region of the file with its own small buffer (pread on
+// a shared descriptor), so a replay of P streams holds P buffers, not the trace.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tareador::trace {
+
+// A read-only file shared by the cursors that walk it.
+class SharedFile {
+ public:
+  static std::shared_ptr<const SharedFile> open(const std::string& path);  // throws FormatError
+  ~SharedFile();
+  SharedFile(const SharedFile&) = delete;
+  SharedFile& operator=(const SharedFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::uint64_t size() const { return size_; }
+  // Reads up to `n` bytes at `offset`; returns how many were read (0 at end of file).
+  std::size_t read_at(std::uint64_t offset, char* buffer, std::size_t n) const;
+  // 1-based number of the line holding byte `offset` (counts newlines; used only for errors).
+  std::uint64_t line_of(std::uint64_t offset) const;
+
+ private:
+  SharedFile(std::string path, int fd, std::uint64_t size);
+  std::string path_;
+  int fd_;
+  std::uint64_t size_;
+};
+
+class LineReader {
+ public:
+  // Reads the lines of [begin, end) of `file`. When `first_line` is 0 the line numbers are found
+  // lazily (only when an error needs them).
+  LineReader(std::shared_ptr<const SharedFile> file, std::uint64_t begin, std::uint64_t end,
+             std::uint64_t first_line = 0);
+
+  // The next line, without its '\n' (and '\r'); valid until the next call. False at the end.
+  bool next(std::string_view& line);
+  // Offset in the file of the line last returned.
+  std::uint64_t line_offset() const { return line_offset_; }
+  // 1-based line number of the line last returned.
+  std::uint64_t line_number() const;
+  // file:line of the line last returned.
+  std::string where() const;
+  std::uint64_t bytes_read() const { return line_end_ - begin_; }
+  const SharedFile& file() const { return *file_; }
+
+ private:
+  bool refill();
+
+  std::shared_ptr<const SharedFile> file_;
+  std::uint64_t begin_, end_;
+  std::uint64_t buffer_offset_;  // file offset of buffer_[0]
+  std::vector<char> buffer_;
+  std::size_t pos_ = 0, filled_ = 0;
+  std::uint64_t line_offset_ = 0, line_end_ = 0;
+  std::uint64_t lines_read_ = 0;
+  mutable std::uint64_t first_line_;  // line number at `begin_`; 0 until needed
+};
+
+}  // namespace tareador::trace

@@ -1,0 +1,80 @@
+// The trace model: names of global operations, header queries, dispatch of inputs to readers.
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "tracefmt.h"
+
+namespace tareador::trace {
+
+bool is_trace_set(const std::string& path);
+std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
+                                                   const std::vector<std::string>& kinds);
+
+FormatError::FormatError(std::string file, std::uint64_t line, const std::string& message)
+    : std::runtime_error(file + (line ? ":" + std::to_string(line) : std::string()) + ": " +
+                         message),
+      file_(std::move(file)),
+      line_(line) {}
+
+namespace {
+constexpr std::string_view kGlobalOpNames[kGlobalOpCount] = {
+    "MPI_Barrier",   "MPI_Bcast",          "MPI_Gather",    "MPI_Gatherv",
+    "MPI_Scatter",   "MPI_Scatterv",       "MPI_Allgather", "MPI_Allgatherv",
+    "MPI_Alltoall",  "MPI_Alltoallv",      "MPI_Reduce",    "MPI_Allreduce",
+    "MPI_Reduce_scatter", "MPI_Reduce_scatter_block", "MPI_Scan", "MPI_Alltoallw",
+};
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+}  // namespace
+
+std::string_view global_op_name(int id) {
+  return id >= 0 && id < kGlobalOpCount ? kGlobalOpNames[id] : std::string_view();
+}
+
+int global_op_from_name(std::string_view name) {
+  if (name.size() > 4 && iequals(name.substr(0, 4), "MPI_")) name.remove_prefix(4);
+  if (iequals(name, "Exscan")) return kScan;
+  for (int id = 0; id < kGlobalOpCount; ++id)
+    if (iequals(name, kGlobalOpNames[id].substr(4))) return id;
+  return -1;
+}
+
+const Communicator* TraceHeader::communicator(int id) const {
+  for (const Communicator& c : communicators)
+    if (c.id == id) return &c;
+  return nullptr;
+}
+
+std::vector<std::unique_ptr<Trace>> open_traces(const std::string& path,
+                                                const std::vector<std::string>& kinds) {
+  if (std::filesystem::is_directory(path)) {
+    if (!is_trace_set(path))
+      throw FormatError(path, 0, "directory is not a trace set (no manifest.toml)");
+    return open_trace_set(path, kinds);
+  }
+  std::vector<std::unique_ptr<Trace>> traces;
+  traces.push_back(open_dimemas(path));
+  return traces;
+}
+
+void copy_trace(const Trace& trace, TraceWriter& writer) {
+  const TraceHeader& header = trace.header();
+  Record record;
+  for (int task = 0; task < header.tasks(); ++task) {
+    for (int thread = 0; thread < header.threads[static_cast<std::size_t>(task)]; ++thread) {
+      writer.begin(task, thread);
+      auto stream = trace.open(task, thread);
+      while (stream->next(record)) writer.write(record);
+    }
+  }
+  writer.finish();
+}
+
+}  // namespace tareador::trace

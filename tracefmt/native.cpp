@@ -1,0 +1,563 @@
+// The native trace set (docs/trace-format.md): reader and writer.
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+#include <unordered_set>
+
+#include "fields.h"
+#include "line_reader.h"
+#include "tracefmt.h"
+
+namespace fs = std::filesystem;
+
+namespace tareador::trace {
+
+namespace {
+
+constexpr int kFormatVersion = 1;
+constexpr const char* kFormatName = "tareador-trace-set";
+
+std::string stream_file(const std::string& dir, const std::string& kind, int rank) {
+  return (fs::path(dir) / (kind + "." + std::to_string(rank) + ".trc")).string();
+}
+
+std::string rank_file(const std::string& dir, int rank) {
+  return (fs::path(dir) / ("rank-" + std::to_string(rank) + ".toml")).string();
+}
+
+toml::table parse_toml(const std::string& path) {
+  try {
+    return toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    throw FormatError(path, e.source().begin.line, std::string(e.description()));
+  }
+}
+
+// Reads a required TOML value of type T; errors name the key and its line.
+template <typename T>
+T required(const toml::table& table, const std::string& path, const char* key) {
+  const toml::node* node = table.get(key);
+  if (node == nullptr) throw FormatError(path, 0, std::string("missing key '") + key + "'");
+  std::optional<T> value = node->value<T>();
+  if (!value)
+    throw FormatError(path, node->source().begin.line,
+                      std::string("key '") + key + "' has the wrong type");
+  return *value;
+}
+
+std::vector<std::string> string_array(const toml::table& table, const std::string& path,
+                                      const char* key) {
+  std::vector<std::string> out;
+  const toml::node* node = table.get(key);
+  if (node == nullptr) return out;
+  const toml::array* array = node->as_array();
+  if (array == nullptr)
+    throw FormatError(path, node->source().begin.line,
+                      std::string("key '") + key + "' must be an array of strings");
+  for (const toml::node& item : *array) {
+    std::optional<std::string> text = item.value<std::string>();
+    if (!text)
+      throw FormatError(path, item.source().begin.line,
+                        std::string("key '") + key + "' must hold only strings");
+    out.push_back(*text);
+  }
+  return out;
+}
+
+struct SetManifest {
+  std::string name;
+  int ranks = 0;
+  double mips = 0;
+  std::vector<std::string> kinds;
+};
+
+SetManifest read_set_manifest(const std::string& dir) {
+  std::string path = (fs::path(dir) / "manifest.toml").string();
+  if (!fs::exists(path)) throw FormatError(path, 0, "not a trace set: manifest.toml is missing");
+  toml::table table = parse_toml(path);
+  if (required<std::string>(table, path, "format") != kFormatName)
+    throw FormatError(path, 0, std::string("format is not \"") + kFormatName + "\"");
+  auto version = required<std::int64_t>(table, path, "version");
+  if (version != kFormatVersion)
+    throw FormatError(path, table["version"].node()->source().begin.line,
+                      "trace set version " + std::to_string(version) +
+                          " is not supported (this reader knows version " +
+                          std::to_string(kFormatVersion) + ")");
+  SetManifest m;
+  m.name = required<std::string>(table, path, "name");
+  auto ranks = required<std::int64_t>(table, path, "ranks");
+  if (ranks <= 0 || ranks > (1 << 24))
+    throw FormatError(path, table["ranks"].node()->source().begin.line,
+                      "ranks must be between 1 and 2^24");
+  m.ranks = static_cast<int>(ranks);
+  m.mips = required<double>(table, path, "mips");
+  if (!(m.mips > 0))
+    throw FormatError(path, table["mips"].node()->source().begin.line, "mips must be positive");
+  m.kinds = string_array(table, path, "kinds");
+  for (const std::string& kind : m.kinds)
+    if (std::find(std::begin(kKinds), std::end(kKinds), kind) == std::end(kKinds))
+      throw FormatError(path, table["kinds"].node()->source().begin.line,
+                        "unknown trace kind '" + kind + "'");
+  return m;
+}
+
+// Adds the rank's manifest to `header`: communicators (checked against other ranks'), opaque
+// call names, and a note when the rank is truncated.
+void read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
+                        std::map<int, std::string>& comm_origin) {
+  std::string path = rank_file(dir, rank);
+  if (!fs::exists(path)) {
+    header.notes.push_back("rank " + std::to_string(rank) +
+                           " truncated: no rank manifest (the process died before writing it)");
+    return;
+  }
+  toml::table table = parse_toml(path);
+  if (required<std::int64_t>(table, path, "rank") != rank)
+    throw FormatError(path, table["rank"].node()->source().begin.line,
+                      "rank does not match the file name");
+  std::string status = required<std::string>(table, path, "status");
+  if (status == "truncated") {
+    std::string reason = table["reason"].value_or(std::string("unknown reason"));
+    header.notes.push_back("rank " + std::to_string(rank) + " truncated: " + reason);
+  } else if (status != "complete") {
+    throw FormatError(path, table["status"].node()->source().begin.line,
+                      "status must be \"complete\" or \"truncated\"");
+  }
+  auto threads = table["threads"].value_or<std::int64_t>(1);
+  if (threads != 1)
+    throw FormatError(path, table["threads"].node()->source().begin.line,
+                      "version 1 trace sets have one thread per rank");
+  for (const std::string& name : string_array(table, path, "opaque_calls"))
+    if (std::find(header.call_names.begin(), header.call_names.end(), name) ==
+        header.call_names.end())
+      header.call_names.push_back(name);
+  for (const std::string& warning : string_array(table, path, "warnings"))
+    header.notes.push_back("rank " + std::to_string(rank) + ": " + warning);
+
+  const toml::array* comms = table["communicator"].as_array();
+  if (comms == nullptr) return;
+  for (const toml::node& node : *comms) {
+    const toml::table* comm = node.as_table();
+    std::uint64_t line = node.source().begin.line;
+    if (comm == nullptr) throw FormatError(path, line, "communicator must be a table");
+    Communicator c;
+    c.id = static_cast<int>(required<std::int64_t>(*comm, path, "id"));
+    const toml::array* tasks = (*comm)["tasks"].as_array();
+    if (tasks == nullptr) throw FormatError(path, line, "communicator needs a 'tasks' array");
+    for (const toml::node& t : *tasks) {
+      auto task = t.value<std::int64_t>();
+      if (!task || *task < 0 || *task >= header.tasks())
+        throw FormatError(path, t.source().begin.line,
+                          "communicator " + std::to_string(c.id) + ": task is not a rank of the set");
+      c.tasks.push_back(static_cast<int>(*task));
+    }
+    if (std::find(c.tasks.begin(), c.tasks.end(), rank) == c.tasks.end())
+      throw FormatError(path, line,
+                        "communicator " + std::to_string(c.id) + " does not include this rank");
+    if (const Communicator* known = header.communicator(c.id)) {
+      if (known->tasks != c.tasks)
+        throw FormatError(path, line,
+                          "communicator " + std::to_string(c.id) + " has other members in " +
+                              comm_origin[c.id]);
+      continue;
+    }
+    comm_origin[c.id] = path + ":" + std::to_string(line);
+    header.communicators.push_back(std::move(c));
+  }
+}
+
+Record make_wait(std::uint64_t request, bool joined) {
+  Record r;
+  r.type = RecordType::Wait;
+  r.request = request;
+  r.flags = joined ? kJoinedWait : 0;
+  return r;
+}
+
+class NativeStream final : public RecordStream {
+ public:
+  NativeStream(std::shared_ptr<const SharedFile> file, const TraceHeader& header, int rank)
+      : lines_(file, 0, file->size(), 1), header_(header), rank_(rank) {}
+
+  bool next(Record& out) override {
+    if (!pending_waits_.empty()) {
+      out = make_wait(pending_waits_.back(), true);
+      pending_waits_.pop_back();
+      return true;
+    }
+    std::string_view line;
+    while (lines_.next(line)) {
+      if (line.empty() || line.front() == '#') continue;
+      if (ended_) fail("record after 'end'");
+      if (parse(line, out)) return true;
+    }
+    return false;
+  }
+
+  std::string where() const override { return lines_.where(); }
+  std::uint64_t bytes_read() const override { return lines_.bytes_read(); }
+
+ private:
+  [[noreturn]] void fail(const std::string& message) const {
+    throw FormatError(lines_.file().path(), lines_.line_number(), message);
+  }
+
+  std::uint8_t send_mode(std::string_view mode) const {
+    if (mode == "eager") return 0;
+    if (mode == "rdv") return kRendezvous;
+    if (mode == "sync") return kRendezvous | kProtocolFixed;
+    if (mode == "buf") return kProtocolFixed;
+    fail("unknown send mode '" + std::string(mode) + "' (eager, rdv, sync or buf)");
+  }
+
+  void check_peer(int task, const char* what) const {
+    if (task < 0 || task >= header_.tasks())
+      fail(std::string(what) + " " + std::to_string(task) + " is not a rank of the set (0.." +
+           std::to_string(header_.tasks() - 1) + ")");
+  }
+
+  void check_comm(int comm) const {
+    if (header_.communicator(comm) == nullptr)
+      fail("unknown communicator " + std::to_string(comm));
+  }
+
+  // A request id; 0 is allowed for immediate sends that are never waited for.
+  std::uint64_t new_request(Fields& f, bool zero_allowed) {
+    auto request = f.integer<std::uint64_t>("request");
+    if (request == 0) {
+      if (zero_allowed) return 0;
+      f.fail("request ids start at 1");
+    }
+    if (!outstanding_.insert(request).second)
+      f.fail("request " + std::to_string(request) + " is already outstanding");
+    return request;
+  }
+
+  // Parses one record line into `out`; false for the `end` line.
+  bool parse(std::string_view line, Record& out) {
+    Fields f(line, ' ', lines_);
+    std::string_view op = f.text("record");
+    out = Record{};
+    if (op == "cpu") {
+      out.type = RecordType::Burst;
+      out.flags = kInstructions;
+      out.amount = static_cast<double>(f.integer<std::uint64_t>("instructions"));
+    } else if (op == "send" || op == "isend") {
+      out.type = RecordType::Send;
+      out.peer = f.integer<std::int32_t>("destination");
+      check_peer(out.peer, "destination");
+      out.tag = f.integer<std::int32_t>("tag");
+      out.comm = f.integer<std::int32_t>("comm");
+      check_comm(out.comm);
+      out.bytes = f.count<std::int64_t>("bytes");
+      out.flags = send_mode(f.text("mode"));
+      if (op == "isend") {
+        out.flags |= kImmediate;
+        out.request = new_request(f, true);
+      }
+    } else if (op == "recv" || op == "irecv") {
+      out.type = RecordType::Recv;
+      out.peer = f.integer<std::int32_t>("source");
+      check_peer(out.peer, "source");
+      out.tag = f.integer<std::int32_t>("tag");
+      out.comm = f.integer<std::int32_t>("comm");
+      check_comm(out.comm);
+      out.bytes = f.count<std::int64_t>("bytes");
+      if (op == "irecv") {
+        out.flags = kImmediate;
+        out.request = new_request(f, false);
+      }
+    } else if (op == "wait") {
+      std::vector<std::uint64_t> requests;
+      do {
+        auto request = f.integer<std::uint64_t>("request");
+        if (outstanding_.erase(request) == 0)
+          f.fail("wait for request " + std::to_string(request) + ", which is not outstanding");
+        requests.push_back(request);
+      } while (!f.done());
+      // The first request is returned now, the others (joined to it) by the next calls.
+      pending_waits_.assign(requests.rbegin(), requests.rend() - 1);
+      out = make_wait(requests.front(), false);
+      return true;
+    } else if (op == "coll") {
+      out.type = RecordType::GlobalOp;
+      std::string_view name = f.text("operation");
+      out.op = global_op_from_name(name);
+      if (out.op < 0) f.fail("unknown collective '" + std::string(name) + "'");
+      out.comm = f.integer<std::int32_t>("comm");
+      check_comm(out.comm);
+      int root = f.integer<std::int32_t>("root");
+      if (root != -1) check_peer(root, "root");
+      out.peer = root == rank_ ? rank_ : -1;
+      out.bytes = f.count<std::int64_t>("send bytes");
+      out.bytes_recv = f.count<std::int64_t>("receive bytes");
+    } else if (op == "event") {
+      out.type = RecordType::Event;
+      out.event_type = f.integer<std::uint64_t>("type");
+      out.event_value = f.integer<std::uint64_t>("value");
+    } else if (op == "call") {
+      out.type = RecordType::Call;
+      std::string_view name = f.text("name");
+      auto it = std::find(header_.call_names.begin(), header_.call_names.end(), name);
+      if (it == header_.call_names.end())
+        f.fail("opaque call '" + std::string(name) + "' is not listed in the rank manifest");
+      out.event_value = static_cast<std::uint64_t>(it - header_.call_names.begin());
+    } else if (op == "end") {
+      f.expect_end("end");
+      ended_ = true;
+      return false;
+    } else {
+      f.fail("unknown record '" + std::string(op) + "'");
+    }
+    f.expect_end(std::string(op).c_str());
+    return true;
+  }
+
+  LineReader lines_;
+  const TraceHeader& header_;
+  int rank_;
+  std::unordered_set<std::uint64_t> outstanding_;
+  std::vector<std::uint64_t> pending_waits_;  // joined waits still to return, last first
+  bool ended_ = false;
+};
+
+class NativeTrace final : public Trace {
+ public:
+  NativeTrace(TraceHeader header, std::vector<std::shared_ptr<const SharedFile>> files)
+      : header_(std::move(header)), files_(std::move(files)) {}
+
+  const TraceHeader& header() const override { return header_; }
+
+  std::unique_ptr<RecordStream> open(int task, int thread) const override {
+    if (task < 0 || task >= header_.tasks() || thread != 0)
+      throw std::out_of_range("no stream for task " + std::to_string(task) + " thread " +
+                              std::to_string(thread));
+    return std::make_unique<NativeStream>(files_[static_cast<std::size_t>(task)], header_, task);
+  }
+
+  std::uint64_t size_bytes() const override {
+    std::uint64_t total = 0;
+    for (const auto& f : files_) total += f->size();
+    return total;
+  }
+
+ private:
+  TraceHeader header_;
+  std::vector<std::shared_ptr<const SharedFile>> files_;
+};
+
+// A TOML basic string: quoted, with quotes, backslashes and control characters escaped.
+std::string toml_quote(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string toml_strings(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + toml_quote(items[i]);
+  return out + "]";
+}
+
+class File {
+ public:
+  explicit File(const std::string& path) : path_(path), f_(std::fopen(path.c_str(), "w")) {
+    if (f_ == nullptr) throw FormatError(path, 0, "cannot create file");
+  }
+  ~File() {
+    if (f_) std::fclose(f_);
+  }
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+  std::FILE* get() { return f_; }
+  void close() {
+    bool failed = std::ferror(f_) != 0;
+    failed |= std::fclose(f_) != 0;
+    f_ = nullptr;
+    if (failed) throw FormatError(path_, 0, "write error");
+  }
+
+ private:
+  std::string path_;
+  std::FILE* f_;
+};
+
+class NativeWriter final : public TraceWriter {
+ public:
+  NativeWriter(const std::string& dir, const TraceHeader& header) : dir_(dir), header_(header) {
+    if (std::find(std::begin(kKinds), std::end(kKinds), header.kind) == std::end(kKinds))
+      throw std::invalid_argument("a trace set holds the kinds authentic, overlap-real, "
+                                  "overlap-ideal and tasks, not '" + header.kind + "'");
+    if (!(header.mips > 0)) throw std::invalid_argument("a trace set needs a positive MIPS rate");
+    fs::create_directories(dir);
+    write_manifest();
+  }
+
+  void begin(int task, int thread) override {
+    if (thread != 0)
+      throw std::invalid_argument("native trace sets have one thread per rank");
+    finish_stream();
+    task_ = task;
+    out_ = std::make_unique<File>(stream_file(dir_, header_.kind, task));
+    std::fprintf(out_->get(), "# tareador stream v1 kind=%s rank=%d\n", header_.kind.c_str(),
+                 task);
+  }
+
+  void write(const Record& r) override {
+    std::FILE* f = out_->get();
+    if (r.type == RecordType::Wait && (r.flags & kJoinedWait)) {
+      std::fprintf(f, " %" PRIu64, r.request);  // continues the previous wait line
+      return;
+    }
+    if (wait_open_) std::fputc('\n', f);
+    wait_open_ = false;
+    switch (r.type) {
+      case RecordType::Burst: {
+        double instructions = (r.flags & kInstructions) ? r.amount
+                                                        : r.amount * header_.mips * 1e6;
+        std::fprintf(f, "cpu %.0f\n", std::round(instructions));
+        break;
+      }
+      case RecordType::Send:
+        std::fprintf(f, "%s %d %d %d %" PRId64 " %s", r.immediate() ? "isend" : "send", r.peer,
+                     r.tag, r.comm, r.bytes, mode(r.flags));
+        if (r.immediate()) std::fprintf(f, " %" PRIu64, r.request);
+        std::fputc('\n', f);
+        break;
+      case RecordType::Recv:
+        std::fprintf(f, "%s %d %d %d %" PRId64, r.immediate() ? "irecv" : "recv", r.peer, r.tag,
+                     r.comm, r.bytes);
+        if (r.immediate()) std::fprintf(f, " %" PRIu64, r.request);
+        std::fputc('\n', f);
+        break;
+      case RecordType::Wait:
+        std::fprintf(f, "wait %" PRIu64, r.request);
+        wait_open_ = true;
+        break;
+      case RecordType::GlobalOp:
+        std::fprintf(f, "coll %s %d %d %" PRId64 " %" PRId64 "\n",
+                     std::string(global_op_name(r.op)).c_str(), r.comm, r.peer, r.bytes,
+                     r.bytes_recv);
+        break;
+      case RecordType::Event:
+        std::fprintf(f, "event %" PRIu64 " %" PRIu64 "\n", r.event_type, r.event_value);
+        break;
+      case RecordType::Call:
+        std::fprintf(f, "call %s\n", header_.call_names.at(r.event_value).c_str());
+        break;
+    }
+  }
+
+  void finish() override {
+    finish_stream();
+    for (int task = 0; task < header_.tasks(); ++task) write_rank_manifest(task);
+  }
+
+ private:
+  static const char* mode(std::uint8_t flags) {
+    bool rdv = flags & kRendezvous, fixed = flags & kProtocolFixed;
+    return rdv ? (fixed ? "sync" : "rdv") : (fixed ? "buf" : "eager");
+  }
+
+  void finish_stream() {
+    if (!out_) return;
+    if (wait_open_) std::fputc('\n', out_->get());
+    wait_open_ = false;
+    std::fputs("end\n", out_->get());
+    out_->close();
+    out_.reset();
+  }
+
+  void write_manifest() {
+    File f((fs::path(dir_) / "manifest.toml").string());
+    std::fprintf(f.get(),
+                 "# Tareador trace set: see docs/trace-format.md\n"
+                 "format = \"%s\"\nversion = %d\nname = %s\nranks = %d\nmips = %.17g\n"
+                 "kinds = %s\n",
+                 kFormatName, kFormatVersion, toml_quote(header_.name).c_str(),
+                 header_.tasks(), header_.mips, toml_strings({header_.kind}).c_str());
+    f.close();
+  }
+
+  void write_rank_manifest(int task) {
+    File f(rank_file(dir_, task));
+    std::fprintf(f.get(),
+                 "rank = %d\nstatus = \"complete\"\nreason = \"\"\nthreads = 1\n"
+                 "opaque_calls = %s\n",
+                 task, toml_strings(header_.call_names).c_str());
+    for (const Communicator& c : header_.communicators) {
+      if (std::find(c.tasks.begin(), c.tasks.end(), task) == c.tasks.end()) continue;
+      std::fprintf(f.get(), "\n[[communicator]]\nid = %d\ntasks = [", c.id);
+      for (std::size_t i = 0; i < c.tasks.size(); ++i)
+        std::fprintf(f.get(), "%s%d", i ? ", " : "", c.tasks[i]);
+      std::fputs("]\n", f.get());
+    }
+    f.close();
+  }
+
+  std::string dir_;
+  TraceHeader header_;
+  std::unique_ptr<File> out_;
+  int task_ = -1;
+  bool wait_open_ = false;
+};
+
+}  // namespace
+
+bool is_trace_set(const std::string& path) {
+  return fs::is_directory(path) && fs::exists(fs::path(path) / "manifest.toml");
+}
+
+std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
+                                                   const std::vector<std::string>& kinds) {
+  SetManifest manifest = read_set_manifest(dir);
+  TraceHeader base;
+  base.name = manifest.name;
+  base.path = dir;
+  base.threads.assign(static_cast<std::size_t>(manifest.ranks), 1);
+  base.mips = manifest.mips;
+  std::map<int, std::string> comm_origin;
+  for (int rank = 0; rank < manifest.ranks; ++rank)
+    read_rank_manifest(dir, rank, base, comm_origin);
+
+  std::vector<std::unique_ptr<Trace>> traces;
+  for (const std::string& kind : manifest.kinds) {
+    if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) continue;
+    TraceHeader header = base;
+    header.kind = kind;
+    std::vector<std::shared_ptr<const SharedFile>> files;
+    for (int rank = 0; rank < manifest.ranks; ++rank)
+      files.push_back(SharedFile::open(stream_file(dir, kind, rank)));
+    traces.push_back(std::make_unique<NativeTrace>(std::move(header), std::move(files)));
+  }
+  for (const std::string& kind : kinds)
+    if (std::find(manifest.kinds.begin(), manifest.kinds.end(), kind) == manifest.kinds.end())
+      throw FormatError((fs::path(dir) / "manifest.toml").string(), 0,
+                        "the set has no '" + kind + "' trace");
+  return traces;
+}
+
+std::unique_ptr<TraceWriter> make_native_writer(const std::string& dir,
+                                                const TraceHeader& header) {
+  return std::make_unique<NativeWriter>(dir, header);
+}
+
+}  // namespace tareador::trace

@@ -1,0 +1,237 @@
+// tracefmt.h — Tareador's trace model and the formats it is read from and written to.
+//
+// A trace is, per task (MPI rank) and thread, an ordered stream of records: CPU bursts and
+// MPI activity with Dimemas semantics. Traces are *streamed*: a reader hands out one record at
+// a time per stream, so a replay never holds a whole trace in memory.
+//
+// Formats: Dimemas 5 `.dim` (read/write), the native trace set (a directory written by the
+// Valgrind tool; read/write, see docs/trace-format.md) and Paraver `.prv/.pcf/.row` (write).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace tareador::trace {
+
+// An error in an input file, located at file:line (line 0 when the whole file is at fault).
+class FormatError : public std::runtime_error {
+ public:
+  FormatError(std::string file, std::uint64_t line, const std::string& message);
+  const std::string& file() const { return file_; }
+  std::uint64_t line() const { return line_; }
+
+ private:
+  std::string file_;
+  std::uint64_t line_;
+};
+
+enum class RecordType : std::uint8_t {
+  Burst,     // computation: `amount` seconds, or instructions when kInstructions is set
+  Send,      // to task `peer`: `bytes`, `tag`, `comm`; immediate sends may carry a `request`
+             // (0 = none: Dimemas traces never wait for sends)
+  Recv,      // from task `peer`: `bytes`, `tag`, `comm`; immediate receives carry a `request`
+  Wait,      // block until `request` (an immediate send or receive of this stream) completes
+  GlobalOp,  // collective `op` on `comm`, `bytes` sent and `bytes_recv` received; `peer` is
+             // this task when it is the root, else -1. kImmediate: starts it without waiting
+  Event,     // user event: `event_type` = `event_value`
+  Call,      // an MPI call that is not modelled (opaque): `event_value` names it; costs nothing
+};
+
+// Record::flags
+inline constexpr std::uint8_t kImmediate = 1 << 0;      // Send/Recv: returns at once
+inline constexpr std::uint8_t kRendezvous = 1 << 1;     // Send: waits for the receive to be posted
+inline constexpr std::uint8_t kProtocolFixed = 1 << 2;  // Send: eager_limit does not override
+inline constexpr std::uint8_t kInstructions = 1 << 3;   // Burst: amount is an instruction count
+inline constexpr std::uint8_t kJoinedWait = 1 << 4;     // Wait: continues the previous wait
+                                                        // (one MPI_Waitall), costs no latency
+inline constexpr std::uint8_t kCollectiveWait = 1 << 5; // GlobalOp: waits for this thread's
+                                                        // oldest immediate collective
+inline constexpr std::uint8_t kAccelerator = 1 << 6;    // Burst: runs on an accelerator (Dimemas
+                                                        // record 11)
+
+// One record of a stream. A flat struct rather than a variant: records are copied in the
+// replayer's innermost loop. Which fields mean something depends on `type` (see RecordType).
+struct Record {
+  RecordType type = RecordType::Burst;
+  std::uint8_t flags = 0;
+  std::int32_t op = 0;           // GlobalOp: Dimemas global operation id (GlobalOpId)
+  std::int32_t peer = -1;        // Send: destination; Recv: source; GlobalOp: own task if root
+  std::int32_t peer_thread = -1; // thread of the peer, -1 = any
+  std::int32_t tag = 0;
+  std::int32_t comm = 0;
+  std::int64_t bytes = 0;        // Send/Recv size; GlobalOp: bytes sent
+  std::int64_t bytes_recv = 0;   // GlobalOp: bytes received
+  std::uint64_t request = 0;     // immediate Send/Recv: its request id; Wait: request waited on
+  double amount = 0;             // Burst duration (seconds, or instructions with kInstructions)
+  std::uint64_t event_type = 0;  // Event
+  std::uint64_t event_value = 0; // Event; Call: the opaque call's name index in the header
+
+  bool immediate() const { return flags & kImmediate; }
+};
+
+// Dimemas global operation ids (the ids Dimemas 5 traces use in record 10).
+// The table of the Dimemas 5 simulator (include/define.h); its translators number 13 onwards
+// differently, which only matters for names since every id gets the same model by default.
+enum GlobalOpId : int {
+  kBarrier = 0, kBcast = 1, kGather = 2, kGatherv = 3, kScatter = 4, kScatterv = 5,
+  kAllgather = 6, kAllgatherv = 7, kAlltoall = 8, kAlltoallv = 9, kReduce = 10,
+  kAllreduce = 11, kReduceScatter = 12, kReduceScatterBlock = 13, kScan = 14, kAlltoallw = 15,
+};
+inline constexpr int kGlobalOpCount = 16;
+// "MPI_Allreduce" for kAllreduce; empty for an unknown id.
+std::string_view global_op_name(int id);
+// Inverse of global_op_name, case-insensitive, with or without the "MPI_" prefix; -1 if unknown.
+// MPI_Exscan is modelled as MPI_Scan.
+int global_op_from_name(std::string_view name);
+
+struct Communicator {
+  int id = 0;
+  std::vector<int> tasks;  // members, in rank order within the communicator
+};
+
+// The trace kinds of a trace set (SPEC 3.2). Dimemas files have kind "dimemas".
+inline constexpr std::string_view kKinds[] = {"authentic", "overlap-real", "overlap-ideal",
+                                              "tasks"};
+
+struct TraceHeader {
+  std::string name;                          // application name
+  std::string kind;                          // one of kKinds, or "dimemas"
+  std::string path;                          // file or directory it was read from
+  std::vector<int> threads;                  // threads of each task; size = number of tasks
+  std::vector<Communicator> communicators;
+  double mips = 0;                           // instructions per microsecond, for kInstructions
+  std::vector<std::string> call_names;       // names of opaque calls (Record::event_value)
+  std::vector<std::string> notes;            // e.g. "rank 2 truncated: killed by SIGSEGV"
+
+  int tasks() const { return static_cast<int>(threads.size()); }
+  const Communicator* communicator(int id) const;
+};
+
+// The records of one thread, in order.
+class RecordStream {
+ public:
+  virtual ~RecordStream() = default;
+  // Fills `out` with the next record; false at the end of the stream. Throws FormatError.
+  virtual bool next(Record& out) = 0;
+  // file:line of the record last returned by next(), for reports.
+  virtual std::string where() const = 0;
+  // Bytes of input consumed so far (for progress reports).
+  virtual std::uint64_t bytes_read() const = 0;
+};
+
+// One trace: a `.dim` file, or one kind of a trace set.
+class Trace {
+ public:
+  virtual ~Trace() = default;
+  virtual const TraceHeader& header() const = 0;
+  // Opens an independent cursor on the records of (task, thread).
+  virtual std::unique_ptr<RecordStream> open(int task, int thread) const = 0;
+  // Total input bytes of all streams (for progress reports).
+  virtual std::uint64_t size_bytes() const = 0;
+};
+
+// Opens a `.dim` file, or every trace of a trace set directory (all kinds present when `kinds`
+// is empty). Throws FormatError when the input is malformed.
+std::vector<std::unique_ptr<Trace>> open_traces(const std::string& path,
+                                                const std::vector<std::string>& kinds = {});
+std::unique_ptr<Trace> open_dimemas(const std::string& path);
+
+// Writes a trace one stream at a time: begin(task, thread), records, ..., then finish().
+class TraceWriter {
+ public:
+  virtual ~TraceWriter() = default;
+  virtual void begin(int task, int thread) = 0;
+  virtual void write(const Record& record) = 0;
+  virtual void finish() = 0;
+};
+
+// Dimemas 5 `.dim` writer (with offsets, as Dimemas expects). Instruction bursts are turned into
+// seconds with header.mips.
+std::unique_ptr<TraceWriter> make_dimemas_writer(const std::string& path,
+                                                 const TraceHeader& header);
+// Native trace-set writer: creates `dir` (if needed) and writes the manifest and the streams of
+// `header.kind`. Bursts in seconds are turned into instructions with header.mips.
+std::unique_ptr<TraceWriter> make_native_writer(const std::string& dir, const TraceHeader& header);
+
+// Copies every stream of `trace` into `writer`.
+void copy_trace(const Trace& trace, TraceWriter& writer);
+
+// Reads every record of every stream and checks it against the header (peers, communicators,
+// sizes, matching waits). Returns the problems found, each as "file:line: what is wrong";
+// stops after `max_problems`.
+std::vector<std::string> validate(const Trace& trace, std::size_t max_problems = 100);
+
+// ---- Paraver (.prv / .pcf / .row) ---------------------------------------------------------
+
+struct ParaverState {
+  int value;
+  std::string name;
+  int red, green, blue;
+};
+
+struct ParaverEventType {
+  std::uint64_t type;
+  std::string name;
+  std::vector<std::pair<std::uint64_t, std::string>> values;
+};
+
+// The resources and processes a Paraver trace describes. Ids are 0-based here; the files are
+// 1-based as Paraver wants.
+struct ParaverLayout {
+  std::string application;
+  std::vector<int> cpus_per_node;
+  std::vector<std::string> node_names;  // optional; "node N" by default
+  std::vector<int> task_node;           // node of each task
+  std::vector<int> threads;             // threads of each task
+  std::vector<Communicator> communicators;
+  std::vector<ParaverState> states;     // .pcf STATES
+  std::vector<ParaverEventType> event_types;
+};
+
+struct ParaverCommunication {
+  int send_cpu, send_task, send_thread;
+  std::uint64_t logical_send, physical_send;
+  int recv_cpu, recv_task, recv_thread;
+  std::uint64_t logical_recv, physical_recv;
+  std::int64_t size;
+  std::int64_t tag;
+};
+
+// Writes a Paraver trace. Records may be given in any order: they are sorted (by time, then
+// task, thread, and events before states before communications) with bounded memory, spilling
+// sorted runs to temporary files when needed. Times are in nanoseconds; `cpu` -1 = none.
+class ParaverWriter {
+ public:
+  ParaverWriter(const std::string& prv_path, ParaverLayout layout);
+  ~ParaverWriter();
+  ParaverWriter(const ParaverWriter&) = delete;
+  ParaverWriter& operator=(const ParaverWriter&) = delete;
+
+  void state(int cpu, int task, int thread, std::uint64_t begin, std::uint64_t end, int value);
+  void event(int cpu, int task, int thread, std::uint64_t time, std::uint64_t type,
+             std::uint64_t value);
+  void communication(const ParaverCommunication& c);
+  // Writes the .prv (duration `end_time`), .pcf and .row files.
+  void finish(std::uint64_t end_time);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Paraver's standard states (the Dimemas numbering, 0..29) with their usual colours.
+const std::vector<ParaverState>& paraver_states();
+
+// Extrae's MPI event types (point-to-point, collective, other) with their values' names.
+std::vector<ParaverEventType> paraver_mpi_event_types();
+
+// The Extrae event type and value of an MPI call ("MPI_Send" -> 50000001, 1); {0, 0} if the
+// call is unknown.
+std::pair<std::uint64_t, std::uint64_t> paraver_mpi_event(std::string_view call);
+
+}  // namespace tareador::trace
