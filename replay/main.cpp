@@ -144,7 +144,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "replay: rebuilds the timeline of MPI traces on a configurable machine, with the "
       "semantics of Dimemas 5.5.\nTRACE is a Dimemas .dim file or a Tareador trace-set directory "
-      "(every kind in it, or those given with --kind)."};
+      "(every kind in it, or those given with --kind).", "replay"};
   app.set_version_flag("--version", std::string("replay (tareador) ") + PACKAGE_VERSION);
   Options o;
   app.add_option("traces", o.inputs, "Dimemas .dim traces or trace-set directories")
@@ -155,10 +155,13 @@ int main(int argc, char** argv) {
       ->type_name("CFG");
   std::string keys;
   for (const auto& [key, help] : replay::override_keys()) keys += "\n    " + key + ": " + help;
+  // One value per occurrence, so that `--set k=v TRACE` leaves TRACE alone.
   app.add_option("-s,--set", o.overrides, "override a machine parameter (repeatable):" + keys)
-      ->type_name("KEY=VALUE");
-  app.add_option("-k,--kind", o.kinds, "replay only these kinds of a trace set")
-      ->type_name("KIND");
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+  app.add_option("-k,--kind", o.kinds, "replay only this kind of a trace set (repeatable)")
+      ->type_name("KIND")
+      ->allow_extra_args(false);
   app.add_option("--json", o.json_path, "write a JSON summary to FILE ('-' = stdout)")
       ->type_name("FILE");
   app.add_option("--prv", o.prv_path,
@@ -181,7 +184,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return app.exit(e) == 0 ? 0 : kExitBadInput;  // --help and --version exit 0
   }
   try {
     return run(o);

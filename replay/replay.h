@@ -82,13 +82,6 @@ struct Machine {
 // Reads a Dimemas 5 configuration (#DIMEMAS_CONFIGURATION) or a native TOML machine file
 // (see docs/machine-config.md). Throws trace::FormatError with file:line.
 Machine load_machine(const std::string& path);
-// The two readers load_machine dispatches to.
-Machine load_dimemas_config(const std::string& path);
-Machine load_toml_machine(const std::string& path);
-// Case-insensitive names shared by every input: "none" (or "0"), "constant" ("cte"), "linear"
-// ("lin"), "logarithmic" ("log"); sizes "current" ("curr"), "min", "max", "mean", "2max", "s+r".
-std::optional<CollectiveModel> collective_model_from_name(std::string_view name);
-std::optional<CollectiveSize> collective_size_from_name(std::string_view name);
 // The keys accepted by apply_override, with a one-line description each.
 const std::vector<std::pair<std::string, std::string>>& override_keys();
 // Applies "key=value" (bandwidth, latency, buses, cores, cpu_ratio, eager_limit, ...) to every

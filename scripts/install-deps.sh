@@ -6,7 +6,7 @@ set -euo pipefail
 # One line per concern: adding a dependency is adding a package to one of these lists.
 build_tools=(g++ make autoconf automake libtool pkg-config autoconf-archive)
 libraries=(libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev libboost-dev libboost-graph-dev)
-test_tools=(libgtest-dev)
+test_tools=(libgtest-dev libgmock-dev)
 
 packages=("${build_tools[@]}" "${libraries[@]}" "${test_tools[@]}")
 

@@ -1,0 +1,22 @@
+// config.h — the machine readers behind load_machine, and the collective-model names they
+// share with --set (internal to replay).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "replay.h"
+
+namespace tareador::replay {
+
+// The two readers load_machine dispatches to.
+Machine load_dimemas_config(const std::string& path);
+Machine load_toml_machine(const std::string& path);
+
+// Case-insensitive names shared by every input: "none" (or "0"), "constant" ("cte"), "linear"
+// ("lin"), "logarithmic" ("log"); sizes "current" ("curr"), "min", "max", "mean", "2max", "s+r".
+std::optional<CollectiveModel> collective_model_from_name(std::string_view name);
+std::optional<CollectiveSize> collective_size_from_name(std::string_view name);
+
+}  // namespace tareador::replay
