@@ -62,7 +62,8 @@ struct ThreadSim {
   bool holds_core = false;
   double pending_cpu = 0;
   State pending_state = State::Idle;
-  std::unordered_map<std::uint64_t, std::uint32_t> requests;  // trace id -> RequestSim
+  // Outstanding requests (trace id -> RequestSim); a thread has few, so a flat list is fastest.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> requests;
   std::int32_t blocked_on = kNone;                            // request, message or collective
   std::deque<std::uint32_t> immediate_collectives;             // started, not yet waited for
   std::uint64_t records = 0;
@@ -143,24 +144,16 @@ class Pool {
       std::uint32_t id = free_.back();
       free_.pop_back();
       items_[id] = std::move(value);
-      live_[id] = true;
       return id;
     }
     items_.push_back(std::move(value));
-    live_.push_back(true);
     return static_cast<std::uint32_t>(items_.size() - 1);
   }
-  void remove(std::uint32_t id) {
-    live_[id] = false;
-    free_.push_back(id);
-  }
+  void remove(std::uint32_t id) { free_.push_back(id); }
   T& operator[](std::uint32_t id) { return items_[id]; }
-  bool live(std::uint32_t id) const { return live_[id]; }
-  std::uint32_t capacity() const { return static_cast<std::uint32_t>(items_.size()); }
 
  private:
   std::vector<T> items_;
-  std::vector<bool> live_;
   std::vector<std::uint32_t> free_;
 };
 
@@ -298,7 +291,7 @@ class Engine {
                        Phase::Issue);
       case RecordType::Wait: {
         t.call_begin = now_;
-        auto it = t.requests.find(r.request);
+        auto it = find_request(t, r.request);
         if (it == t.requests.end()) fail(t, "wait for an unknown request");
         double latency = (r.flags & trace::kJoinedWait) ? 0.0 : requests_[it->second].latency;
         return compute(ti, latency_seconds(latency), State::Startup, Phase::Issue);
@@ -424,7 +417,7 @@ class Engine {
       request.comm = r.comm;
       request.latency = pair_latency(t.node, node_of(r.peer));
       std::uint32_t rid = requests_.add(request);
-      if (!t.requests.emplace(r.request, rid).second) fail(t, "request id reused while outstanding");
+      add_request(t, r.request, rid);
       m.send_request = static_cast<std::int32_t>(rid);
     }
     std::uint32_t mid = messages_.add(m);
@@ -496,8 +489,7 @@ class Engine {
     request.comm = r.comm;
     request.latency = pair_latency(node_of(r.peer), t.node);
     std::uint32_t rid = requests_.add(request);
-    if (r.immediate() && !t.requests.emplace(r.request, rid).second)
-      fail(t, "request id reused while outstanding");
+    if (r.immediate()) add_request(t, r.request, rid);
 
     MatchQueue& q = match_queue(MatchKey{t.task, r.peer, r.tag, r.comm});
     PostedRecv p{ti, static_cast<std::int32_t>(rid), now_, kNone};
@@ -523,10 +515,22 @@ class Engine {
 
   bool issue_wait(std::uint32_t ti) {
     ThreadSim& t = threads_[ti];
-    auto it = t.requests.find(t.record.request);
+    auto it = find_request(t, t.record.request);
     std::uint32_t rid = it->second;
-    t.requests.erase(it);
+    *it = t.requests.back();
+    t.requests.pop_back();
     return wait_for(ti, rid);
+  }
+
+  using RequestList = std::vector<std::pair<std::uint64_t, std::uint32_t>>;
+  static RequestList::iterator find_request(ThreadSim& t, std::uint64_t id) {
+    return std::find_if(t.requests.begin(), t.requests.end(),
+                        [id](const auto& entry) { return entry.first == id; });
+  }
+
+  // The readers guarantee that an id is not reused while outstanding.
+  static void add_request(ThreadSim& t, std::uint64_t id, std::uint32_t rid) {
+    t.requests.emplace_back(id, rid);
   }
 
   // Blocks thread `ti` until request `rid` completes (frees it then). False if it blocks.

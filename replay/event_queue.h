@@ -1,9 +1,15 @@
 // event_queue.h — the simulator's agenda: events ordered by time, ties in insertion order (so a
 // replay is deterministic).
+//
+// The agenda is the hottest structure of a replay. An event is 16 bytes whose order is one
+// unsigned 128-bit comparison: the bits of a non-negative double order like the double, and the
+// low word is (sequence, kind, id). A 4-ary heap halves the depth of a binary one.
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 namespace tareador::replay {
@@ -12,63 +18,86 @@ enum class EventKind : std::uint8_t { ThreadReady, TransferDone, CollectiveDone 
 
 struct Event {
   double time;
-  std::uint64_t sequence;
   EventKind kind;
   std::uint32_t id;  // thread, message or collective index
 };
 
 class EventQueue {
  public:
+  static constexpr std::uint32_t kMaxId = (1u << 26) - 1;
+  static constexpr std::uint64_t kMaxSequence = (1ull << 36) - 1;
+
+  // `time` must be >= 0; `id` at most kMaxId.
   void push(double time, EventKind kind, std::uint32_t id) {
-    heap_.push_back(Event{time, next_sequence_++, kind, id});
+    if (id > kMaxId) throw std::length_error("more than 2^26 simultaneous simulation objects");
+    if (next_sequence_ > kMaxSequence) throw std::length_error("more than 2^36 simulation events");
+    std::uint64_t bits;
+    std::memcpy(&bits, &time, sizeof bits);
+    Key key = (static_cast<Key>(bits) << 64) | (next_sequence_++ << 28) |
+              (static_cast<std::uint64_t>(kind) << 26) | id;
+    heap_.push_back(key);
     sift_up(heap_.size() - 1);
   }
 
   bool empty() const { return heap_.empty(); }
+
   // Time of the earliest event; +inf when empty.
   double next_time() const {
-    return heap_.empty() ? std::numeric_limits<double>::infinity() : heap_.front().time;
+    return heap_.empty() ? std::numeric_limits<double>::infinity() : time_of(heap_.front());
   }
 
   Event pop() {
-    Event top = heap_.front();
-    heap_.front() = heap_.back();
+    Key top = heap_.front();
+    Key last = heap_.back();
     heap_.pop_back();
-    if (!heap_.empty()) sift_down(0);
-    return top;
+    if (!heap_.empty()) sift_down(last);
+    auto low = static_cast<std::uint64_t>(top);
+    return Event{time_of(top), static_cast<EventKind>((low >> 26) & 3u),
+                 static_cast<std::uint32_t>(low & kMaxId)};
   }
 
  private:
-  static bool before(const Event& a, const Event& b) {
-    return a.time < b.time || (a.time == b.time && a.sequence < b.sequence);
+  using Key = unsigned __int128;
+
+  static double time_of(Key key) {
+    auto bits = static_cast<std::uint64_t>(key >> 64);
+    double time;
+    std::memcpy(&time, &bits, sizeof time);
+    return time;
   }
 
   void sift_up(std::size_t i) {
-    Event e = heap_[i];
+    Key key = heap_[i];
     while (i > 0) {
-      std::size_t parent = (i - 1) / 2;
-      if (!before(e, heap_[parent])) break;
+      std::size_t parent = (i - 1) / 4;
+      if (heap_[parent] <= key) break;
       heap_[i] = heap_[parent];
       i = parent;
     }
-    heap_[i] = e;
+    heap_[i] = key;
   }
 
-  void sift_down(std::size_t i) {
-    Event e = heap_[i];
-    std::size_t n = heap_.size();
-    for (;;) {
-      std::size_t child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && before(heap_[child + 1], heap_[child])) ++child;
-      if (!before(heap_[child], e)) break;
-      heap_[i] = heap_[child];
-      i = child;
+  // Puts `key` in the hole at the root. Picking the least of four children with selects rather
+  // than branches matters: these comparisons are unpredictable.
+  void sift_down(Key key) {
+    std::size_t n = heap_.size(), i = 0;
+    for (std::size_t first = 1; first < n; first = 4 * i + 1) {
+      std::size_t best = first;
+      if (first + 3 < n) {
+        std::size_t a = first + (heap_[first + 1] < heap_[first]);
+        std::size_t b = first + 2 + (heap_[first + 3] < heap_[first + 2]);
+        best = heap_[b] < heap_[a] ? b : a;
+      } else {
+        for (std::size_t c = first + 1; c < n; ++c) best = heap_[c] < heap_[best] ? c : best;
+      }
+      if (key <= heap_[best]) break;
+      heap_[i] = heap_[best];
+      i = best;
     }
-    heap_[i] = e;
+    heap_[i] = key;
   }
 
-  std::vector<Event> heap_;
+  std::vector<Key> heap_;
   std::uint64_t next_sequence_ = 0;
 };
 

@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <set>
 #include <fstream>
 #include <iostream>
 
@@ -31,15 +33,35 @@ struct Options {
   bool quiet = false;
 };
 
-// OUT.prv for one trace; OUT.KIND.prv when several traces share the option.
-std::string output_path(const std::string& path, const trace::TraceHeader& header,
-                        std::size_t traces) {
-  if (traces == 1 || path.empty() || path == "-") return path;
+// OUT.prv for one trace; with several, OUT.LABEL.prv where LABEL tells them apart (their kind,
+// or input name and kind when kinds repeat).
+std::vector<std::string> output_labels(const std::vector<std::unique_ptr<trace::Trace>>& traces) {
+  std::set<std::string> kinds;
+  for (const auto& t : traces) kinds.insert(t->header().kind);
+  std::vector<std::string> labels;
+  std::set<std::string> seen;
+  for (const auto& t : traces) {
+    const trace::TraceHeader& h = t->header();
+    std::string stem = std::filesystem::path(h.path).stem().string();
+    std::string label = kinds.size() == traces.size() ? h.kind
+                        : h.kind == "dimemas"          ? stem
+                                                       : stem + "." + h.kind;
+    if (!seen.insert(label).second)
+      throw trace::FormatError(h.path, 0,
+                               "its outputs would overwrite those of another input of the same "
+                               "name; replay them one at a time");
+    labels.push_back(label);
+  }
+  return labels;
+}
+
+std::string output_path(const std::string& path, const std::string& label, std::size_t traces) {
+  if (traces == 1) return path;
   std::size_t dot = path.find_last_of('.');
   std::size_t slash = path.find_last_of('/');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
-    return path + "." + header.kind;
-  return path.substr(0, dot) + "." + header.kind + path.substr(dot);
+    return path + "." + label;
+  return path.substr(0, dot) + "." + label + path.substr(dot);
 }
 
 // Progress on stderr, a few times a second, only where someone watches.
@@ -82,17 +104,17 @@ int validate_inputs(const Options& options) {
 }
 
 void write_copies(const Options& options, const trace::Trace& t, const replay::Machine& machine,
-                  std::size_t traces) {
+                  const std::string& label, std::size_t traces) {
   trace::TraceHeader header = t.header();
   if (machine.mips > 0) header.mips = machine.mips;
   if (!options.dim_path.empty()) {
-    auto writer = trace::make_dimemas_writer(output_path(options.dim_path, header, traces), header);
+    auto writer = trace::make_dimemas_writer(output_path(options.dim_path, label, traces), header);
     trace::copy_trace(t, *writer);
   }
   if (!options.native_path.empty()) {
     if (header.kind == "dimemas") header.kind = "authentic";
     if (!(header.mips > 0)) header.mips = 1000;
-    std::string dir = traces == 1 ? options.native_path : options.native_path + "/" + t.header().kind;
+    std::string dir = traces == 1 ? options.native_path : options.native_path + "/" + label;
     auto writer = trace::make_native_writer(dir, header);
     trace::copy_trace(t, *writer);
   }
@@ -110,12 +132,14 @@ int run(const Options& options) {
   if (traces.empty()) throw trace::FormatError(options.inputs.front(), 0, "no trace to replay");
 
   bool show_progress = !options.no_progress && (options.progress || isatty(STDERR_FILENO));
+  std::vector<std::string> labels = output_labels(traces);
   nlohmann::ordered_json json_traces = nlohmann::ordered_json::array();
-  for (const auto& t : traces) {
-    write_copies(options, *t, machine, traces.size());
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    const trace::Trace* t = traces[i].get();
+    write_copies(options, *t, machine, labels[i], traces.size());
     std::unique_ptr<replay::TimelineSink> sink;
     if (!options.prv_path.empty())
-      sink = replay::make_paraver_sink(output_path(options.prv_path, t->header(), traces.size()),
+      sink = replay::make_paraver_sink(output_path(options.prv_path, labels[i], traces.size()),
                                        t->header(), machine);
     Progress progress(show_progress, t->header().name + " (" + t->header().kind + ")");
     replay::SimulationOptions sim;

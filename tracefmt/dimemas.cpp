@@ -12,6 +12,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 
@@ -28,26 +29,42 @@ struct Block {
   std::uint64_t end = 0;  // exclusive; the region a stream may read
 };
 
-// Parses the leading "op:task:thread:" of a record line; false if the line has another shape.
-bool parse_prefix(std::string_view line, int& op, int& task, int& thread,
-                  std::string_view& rest) {
+// The fields of one record line, split as integers as far as they are integers.
+struct LineFields {
+  static constexpr int kMax = 11;
+  std::int64_t value[kMax];
+  int count = 0;          // leading fields that are plain decimal integers
+  bool has_rest = false;  // something follows them (a field that is not an integer, or more)
+  std::string_view rest;  // that something, from the start of its field
+
+  std::string_view rest_field() const { return rest.substr(0, rest.find(':')); }
+};
+
+// The innermost loop of a Dimemas replay: one pass over the line, digits by hand. The byte past
+// the line must not be a digit (LineReader guarantees a '\n' or '\r' there).
+void split_integers(std::string_view line, LineFields& f) {
   const char* p = line.data();
   const char* end = p + line.size();
-  int* targets[3] = {&op, &task, &thread};
-  for (int i = 0; i < 3; ++i) {
-    auto [next, ec] = std::from_chars(p, end, *targets[i]);
-    if (ec != std::errc() || next == p) return false;
-    p = next;
-    if (p == end) {
-      if (i < 2) return false;
-      rest = {};
-      return true;
+  f.count = 0;
+  f.has_rest = false;
+  while (f.count < LineFields::kMax) {
+    const char* start = p;
+    bool negative = p < end && *p == '-';
+    p += negative;
+    const char* digits = p;
+    std::uint64_t x = 0;
+    while (static_cast<unsigned>(*p - '0') < 10u) x = x * 10 + static_cast<unsigned>(*p++ - '0');
+    if (p == digits || p - digits > 18 || (p < end && *p != ':')) {
+      p = start;
+      f.has_rest = true;
+      break;
     }
-    if (*p != ':') return false;
+    f.value[f.count++] = negative ? -static_cast<std::int64_t>(x) : static_cast<std::int64_t>(x);
+    if (p == end) break;
     ++p;
+    if (f.count == LineFields::kMax) f.has_rest = true;
   }
-  rest = std::string_view(p, static_cast<std::size_t>(end - p));
-  return true;
+  f.rest = std::string_view(p, static_cast<std::size_t>(end - p));
 }
 
 struct ParsedHeader {
@@ -199,9 +216,8 @@ std::vector<std::vector<Block>> scan_blocks(const std::shared_ptr<const SharedFi
         static_cast<std::size_t>(header.threads[static_cast<std::size_t>(task)]),
         Block{~0ull, ~0ull});
   LineReader lines(file, parsed.records_at, file->size(), parsed.header_lines + 1);
-  std::string_view line, rest;
+  std::string_view line;
   Block* current = nullptr;
-  int op, task, thread;
   bool at_offsets = false;
   while (lines.next(line)) {
     if (line.empty()) continue;
@@ -209,8 +225,11 @@ std::vector<std::vector<Block>> scan_blocks(const std::shared_ptr<const SharedFi
       at_offsets = true;
       break;
     }
-    if (!parse_prefix(line, op, task, thread, rest))
+    LineFields f;
+    split_integers(line, f);
+    if (f.count < 3)
       throw FormatError(file->path(), lines.line_number(), "malformed record (op:task:thread:...)");
+    std::int64_t task = f.value[1], thread = f.value[2];
     if (task < 0 || task >= header.tasks() || thread < 0 ||
         thread >= header.threads[static_cast<std::size_t>(task)])
       throw FormatError(file->path(), lines.line_number(),
@@ -234,6 +253,25 @@ std::vector<std::vector<Block>> scan_blocks(const std::shared_ptr<const SharedFi
   return blocks;
 }
 
+// What the fields of each record type are called, for error messages.
+struct Shape {
+  const char* record;
+  const char* names[LineFields::kMax];
+};
+constexpr Shape kNoop = {"no-op (0)", {"record type", "task", "thread"}};
+constexpr Shape kBurst = {"burst (1)", {"record type", "task", "thread", "duration"}};
+constexpr Shape kSend = {"send (2)",
+                         {"record type", "task", "thread", "destination task",
+                          "destination thread", "size", "tag", "communicator", "synchronism"}};
+constexpr Shape kRecv = {"receive (3)",
+                         {"record type", "task", "thread", "source task", "source thread", "size",
+                          "tag", "communicator", "receive type"}};
+constexpr Shape kGlobal = {"global operation (10)",
+                           {"record type", "task", "thread", "global operation", "communicator",
+                            "root", "root thread", "bytes sent", "bytes received", "synchronism"}};
+constexpr Shape kEvent = {"event (20)",
+                          {"record type", "task", "thread", "event type", "event value"}};
+
 class DimemasStream final : public RecordStream {
  public:
   DimemasStream(std::shared_ptr<const SharedFile> file, const TraceHeader& header, int task,
@@ -244,13 +282,14 @@ class DimemasStream final : public RecordStream {
         thread_(thread) {}
 
   bool next(Record& out) override {
-    std::string_view line, rest;
-    int op, task, thread;
+    std::string_view line;
     for (;;) {
       if (done_ || !lines_.next(line)) return done_ = true, false;
       if (line.empty()) continue;
       if (line.substr(0, 2) == "s:") return done_ = true, false;
-      if (!parse_prefix(line, op, task, thread, rest)) fail("malformed record (op:task:thread:...)");
+      split_integers(line, f_);
+      if (f_.count < 3) integers(kNoop, 3);  // reports the bad or missing field
+      auto task = f_.value[1], thread = f_.value[2];
       if (task != task_ || thread != thread_) {
         if (first_) fail("offset of task " + std::to_string(task_) + " thread " +
                          std::to_string(thread_) + " points to a record of task " +
@@ -258,11 +297,11 @@ class DimemasStream final : public RecordStream {
         return done_ = true, false;
       }
       first_ = false;
-      if (op == 0) {
-        if (!rest.empty()) fail("record 0 (no-op) has fields");
+      if (f_.value[0] == 0) {
+        integers(kNoop, 3);
         continue;
       }
-      parse(op, rest, out);
+      parse(out);
       return true;
     }
   }
@@ -275,59 +314,98 @@ class DimemasStream final : public RecordStream {
     throw FormatError(lines_.file().path(), lines_.line_number(), message);
   }
 
-  int peer(Fields& f, const char* name) const {
-    int task = f.integer<int>(name);
-    if (task < 0 || task >= header_.tasks())
-      f.fail(std::string(name) + " " + std::to_string(task) + " is not a task of the trace (0.." +
-             std::to_string(header_.tasks() - 1) + ")");
-    return task;
+  // Requires exactly `n` integer fields of `shape`; otherwise says which field is wrong.
+  void integers(const Shape& shape, int n) const {
+    if (f_.count < n) {
+      const char* name = shape.names[f_.count];
+      if (f_.has_rest)
+        fail(std::string("field '") + name + "' is not an integer: '" +
+             std::string(f_.rest_field()) + "'");
+      fail(std::string("missing field '") + name + "'");
+    }
+    if (f_.count > n || f_.has_rest)
+      fail(std::string(shape.record) + " has more fields than expected (" + std::to_string(n) +
+           " expected)");
   }
 
-  int comm(Fields& f) const {
-    int id = f.integer<int>("communicator");
-    if (header_.communicator(id) == nullptr)
-      f.fail("unknown communicator " + std::to_string(id) + " (no d: line defines it)");
+  std::int32_t int32(const Shape& shape, int i) const {
+    std::int64_t v = f_.value[i];
+    if (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max())
+      fail(std::string("field '") + shape.names[i] + "' is out of range: " + std::to_string(v));
+    return static_cast<std::int32_t>(v);
+  }
+
+  std::int64_t count(const Shape& shape, int i) const {
+    if (f_.value[i] < 0)
+      fail(std::string("field '") + shape.names[i] + "' is negative: " + std::to_string(f_.value[i]));
+    return f_.value[i];
+  }
+
+  int peer(const Shape& shape, int i) const {
+    std::int64_t task = f_.value[i];
+    if (task < 0 || task >= header_.tasks())
+      fail(std::string(shape.names[i]) + " " + std::to_string(task) + " is not a task of the trace (0.." +
+           std::to_string(header_.tasks() - 1) + ")");
+    return static_cast<int>(task);
+  }
+
+  int comm(const Shape& shape, int i) {
+    int id = int32(shape, i);
+    if (id != last_comm_) {
+      if (header_.communicator(id) == nullptr)
+        fail("unknown communicator " + std::to_string(id) + " (no d: line defines it)");
+      last_comm_ = id;
+    }
     return id;
   }
 
-  void parse(int op, std::string_view rest, Record& out) {
-    Fields f(rest, ':', lines_);
+  // Records 1 and 11: the duration is the one field that is not an integer.
+  double duration() const {
+    if (f_.count == 4 && !f_.has_rest) return static_cast<double>(f_.value[3]);
+    if (f_.count != 3 || !f_.has_rest) integers(kBurst, 4);
+    if (f_.rest.find(':') != std::string_view::npos)
+      fail("burst has more fields than expected (4 expected)");
+    double seconds = 0;
+    if (!parse_decimal(f_.rest, seconds))
+      fail("field 'duration' is not a number: '" + std::string(f_.rest) + "'");
+    return seconds;
+  }
+
+  void parse(Record& out) {
     out = Record{};
-    switch (op) {
+    switch (f_.value[0]) {
       case 1:
       case 11:
         out.type = RecordType::Burst;
-        out.amount = f.real("duration");
-        if (!(out.amount >= 0)) f.fail("negative burst duration");
-        if (op == 11) out.flags = kAccelerator;
-        f.expect_end("burst (1)");
+        out.amount = duration();
+        if (!(out.amount >= 0)) fail("negative burst duration");
+        if (f_.value[0] == 11) out.flags = kAccelerator;
         return;
       case 2: {
+        integers(kSend, 9);
         out.type = RecordType::Send;
-        out.peer = peer(f, "destination task");
-        out.peer_thread = f.integer<int>("destination thread");
-        out.bytes = f.count<std::int64_t>("size");
-        out.tag = f.integer<int>("tag");
-        out.comm = comm(f);
-        std::string_view sync = f.text("synchronism");
-        if (sync.size() != 1 || sync[0] < '0' || sync[0] > '3')
-          f.fail("synchronism must be 0..3 (bit 0 rendezvous, bit 1 immediate), not '" +
-                 std::string(sync) + "'");
-        int bits = sync[0] - '0';
+        out.peer = peer(kSend, 3);
+        out.peer_thread = int32(kSend, 4);
+        out.bytes = count(kSend, 5);
+        out.tag = int32(kSend, 6);
+        out.comm = comm(kSend, 7);
+        std::int64_t bits = f_.value[8];
+        if (bits < 0 || bits > 3)
+          fail("synchronism must be 0..3 (bit 0 rendezvous, bit 1 immediate), not " +
+               std::to_string(bits));
         if (bits & 1) out.flags |= kRendezvous;
         if (bits & 2) out.flags |= kImmediate;  // no request: Dimemas cannot wait for sends
-        f.expect_end("send (2)");
         return;
       }
       case 3: {
+        integers(kRecv, 9);
         out.type = RecordType::Recv;
-        out.peer = peer(f, "source task");
-        out.peer_thread = f.integer<int>("source thread");
-        out.bytes = f.count<std::int64_t>("size");
-        out.tag = f.integer<int>("tag");
-        out.comm = comm(f);
-        int type = f.integer<int>("receive type");
-        f.expect_end("receive (3)");
+        out.peer = peer(kRecv, 3);
+        out.peer_thread = int32(kRecv, 4);
+        out.bytes = count(kRecv, 5);
+        out.tag = int32(kRecv, 6);
+        out.comm = comm(kRecv, 7);
+        std::int64_t type = f_.value[8];
         if (type == 0) return;
         if (type == 1) {
           out.flags = kImmediate;
@@ -335,15 +413,15 @@ class DimemasStream final : public RecordStream {
           pending_.push_back(PendingRecv{out.peer, out.tag, out.comm, out.request});
           return;
         }
-        if (type != 2) f.fail("receive type must be 0 (recv), 1 (irecv) or 2 (wait), not " +
-                              std::to_string(type));
+        if (type != 2)
+          fail("receive type must be 0 (recv), 1 (irecv) or 2 (wait), not " + std::to_string(type));
         auto it = std::find_if(pending_.begin(), pending_.end(), [&](const PendingRecv& p) {
           return p.source == out.peer && p.tag == out.tag && p.comm == out.comm;
         });
         if (it == pending_.end())
-          f.fail("wait (receive type 2) with no earlier immediate receive from task " +
-                 std::to_string(out.peer) + " tag " + std::to_string(out.tag) + " comm " +
-                 std::to_string(out.comm));
+          fail("wait (receive type 2) with no earlier immediate receive from task " +
+               std::to_string(out.peer) + " tag " + std::to_string(out.tag) + " comm " +
+               std::to_string(out.comm));
         Record wait;
         wait.type = RecordType::Wait;
         wait.request = it->request;
@@ -352,39 +430,35 @@ class DimemasStream final : public RecordStream {
         return;
       }
       case 10: {
+        integers(kGlobal, f_.count == 9 && !f_.has_rest ? 9 : 10);
         out.type = RecordType::GlobalOp;
-        out.op = f.integer<int>("global operation");
+        out.op = int32(kGlobal, 3);
         if (out.op < 0 || out.op >= kGlobalOpCount)
-          f.fail("unknown global operation " + std::to_string(out.op) + " (0.." +
-                 std::to_string(kGlobalOpCount - 1) + ")");
-        out.comm = comm(f);
+          fail("unknown global operation " + std::to_string(out.op) + " (0.." +
+               std::to_string(kGlobalOpCount - 1) + ")");
+        out.comm = comm(kGlobal, 4);
         const Communicator* c = header_.communicator(out.comm);
         if (std::find(c->tasks.begin(), c->tasks.end(), task_) == c->tasks.end())
-          f.fail("task " + std::to_string(task_) + " is not in communicator " +
-                 std::to_string(out.comm));
-        int root = f.integer<int>("root");  // a flag: 1 = this task is the root
-        out.peer = root == 1 ? task_ : -1;
-        f.integer<int>("root thread");
-        out.bytes = f.count<std::int64_t>("bytes sent");
-        out.bytes_recv = f.count<std::int64_t>("bytes received");
-        if (!f.done()) {
-          int synch = f.integer<int>("synchronism");
-          if (synch == 0) out.flags = kImmediate;
-          else if (synch == 2) out.flags = kCollectiveWait;
-          else if (synch != 1 && synch != 3)
-            f.fail("global operation synchronism must be 0..3, not " + std::to_string(synch));
-        }
-        f.expect_end("global operation (10)");
+          fail("task " + std::to_string(task_) + " is not in communicator " +
+               std::to_string(out.comm));
+        out.peer = f_.value[5] == 1 ? task_ : -1;  // the root field is a flag: 1 = this task
+        out.bytes = count(kGlobal, 7);
+        out.bytes_recv = count(kGlobal, 8);
+        std::int64_t synch = f_.count == 10 ? f_.value[9] : 1;
+        if (synch == 0) out.flags = kImmediate;
+        else if (synch == 2) out.flags = kCollectiveWait;
+        else if (synch != 1 && synch != 3)
+          fail("global operation synchronism must be 0..3, not " + std::to_string(synch));
         return;
       }
       case 20:
+        integers(kEvent, 5);
         out.type = RecordType::Event;
-        out.event_type = f.integer<std::uint64_t>("event type");
-        out.event_value = f.integer<std::uint64_t>("event value");
-        f.expect_end("event (20)");
+        out.event_type = static_cast<std::uint64_t>(count(kEvent, 3));
+        out.event_value = static_cast<std::uint64_t>(count(kEvent, 4));
         return;
       default:
-        fail("unknown record type " + std::to_string(op) +
+        fail("unknown record type " + std::to_string(f_.value[0]) +
              " (Dimemas 5 has 0, 1, 2, 3, 10, 11 and 20)");
     }
   }
@@ -397,6 +471,8 @@ class DimemasStream final : public RecordStream {
   LineReader lines_;
   const TraceHeader& header_;
   int task_, thread_;
+  LineFields f_;
+  int last_comm_ = -1;  // the last communicator found in the header (most records repeat it)
   bool first_ = true, done_ = false;
   std::uint64_t next_request_ = 1;
   std::vector<PendingRecv> pending_;  // immediate receives not yet waited for, oldest first

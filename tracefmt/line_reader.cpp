@@ -65,21 +65,26 @@ LineReader::LineReader(std::shared_ptr<const SharedFile> file, std::uint64_t beg
       begin_(begin),
       end_(std::min(end, file_->size())),
       buffer_offset_(begin),
-      buffer_(kBufferSize),
+      buffer_(kBufferSize + 1),
       line_offset_(begin),
       line_end_(begin),
       first_line_(first_line) {}
 
 // Moves the unread tail to the front and reads more; grows the buffer for very long lines.
+// The last byte of the buffer is never filled: it is room for the sentinel after a last line
+// that has no '\n'.
 bool LineReader::refill() {
   if (buffer_offset_ + filled_ >= end_) return false;
-  if (pos_ == 0 && filled_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
+  std::size_t capacity = buffer_.size() - 1;
+  if (pos_ == 0 && filled_ == capacity) {
+    buffer_.resize(2 * capacity + 1);
+    capacity = buffer_.size() - 1;
+  }
   std::size_t tail = filled_ - pos_;
   std::memmove(buffer_.data(), buffer_.data() + pos_, tail);
   buffer_offset_ += pos_;
   pos_ = 0;
-  std::uint64_t want = std::min<std::uint64_t>(buffer_.size() - tail,
-                                               end_ - (buffer_offset_ + tail));
+  std::uint64_t want = std::min<std::uint64_t>(capacity - tail, end_ - (buffer_offset_ + tail));
   std::size_t got = file_->read_at(buffer_offset_ + tail, buffer_.data() + tail, want);
   filled_ = tail + got;
   return got > 0;
@@ -94,7 +99,8 @@ bool LineReader::next(std::string_view& line) {
     if (nl != nullptr) break;
     if (!refill()) {
       if (pos_ == filled_) return false;  // end of region
-      start = buffer_.data() + pos_;      // a last line without '\n'
+      start = buffer_.data() + pos_;      // a last line without '\n': give it one
+      buffer_[filled_] = '\n';
       break;
     }
   }

@@ -42,6 +42,8 @@ class LineReader {
              std::uint64_t first_line = 0);
 
   // The next line, without its '\n' (and '\r'); valid until the next call. False at the end.
+  // The byte just past the line is always readable and is '\n' or '\r', so parsers may scan
+  // digits without checking for the end.
   bool next(std::string_view& line);
   // Offset in the file of the line last returned.
   std::uint64_t line_offset() const { return line_offset_; }

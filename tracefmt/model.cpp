@@ -59,6 +59,9 @@ std::vector<std::unique_ptr<Trace>> open_traces(const std::string& path,
       throw FormatError(path, 0, "directory is not a trace set (no manifest.toml)");
     return open_trace_set(path, kinds);
   }
+  if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), "dimemas") == kinds.end())
+    throw FormatError(path, 0, "a Dimemas trace has kind 'dimemas'; the kinds asked for select "
+                               "traces of a trace set");
   std::vector<std::unique_ptr<Trace>> traces;
   traces.push_back(open_dimemas(path));
   return traces;

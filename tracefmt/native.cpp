@@ -109,21 +109,22 @@ SetManifest read_set_manifest(const std::string& dir) {
 }
 
 // Adds the rank's manifest to `header`: communicators (checked against other ranks'), opaque
-// call names, and a note when the rank is truncated.
-void read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
+// call names, and a note when the rank is truncated. Returns whether it is.
+bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
                         std::map<int, std::string>& comm_origin) {
   std::string path = rank_file(dir, rank);
   if (!fs::exists(path)) {
     header.notes.push_back("rank " + std::to_string(rank) +
                            " truncated: no rank manifest (the process died before writing it)");
-    return;
+    return true;
   }
   toml::table table = parse_toml(path);
   if (required<std::int64_t>(table, path, "rank") != rank)
     throw FormatError(path, table["rank"].node()->source().begin.line,
                       "rank does not match the file name");
   std::string status = required<std::string>(table, path, "status");
-  if (status == "truncated") {
+  bool truncated = status == "truncated";
+  if (truncated) {
     std::string reason = table["reason"].value_or(std::string("unknown reason"));
     header.notes.push_back("rank " + std::to_string(rank) + " truncated: " + reason);
   } else if (status != "complete") {
@@ -142,7 +143,7 @@ void read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
     header.notes.push_back("rank " + std::to_string(rank) + ": " + warning);
 
   const toml::array* comms = table["communicator"].as_array();
-  if (comms == nullptr) return;
+  if (comms == nullptr) return truncated;
   for (const toml::node& node : *comms) {
     const toml::table* comm = node.as_table();
     std::uint64_t line = node.source().begin.line;
@@ -171,6 +172,7 @@ void read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
     comm_origin[c.id] = path + ":" + std::to_string(line);
     header.communicators.push_back(std::move(c));
   }
+  return truncated;
 }
 
 Record make_wait(std::uint64_t request, bool joined) {
@@ -183,8 +185,9 @@ Record make_wait(std::uint64_t request, bool joined) {
 
 class NativeStream final : public RecordStream {
  public:
-  NativeStream(std::shared_ptr<const SharedFile> file, const TraceHeader& header, int rank)
-      : lines_(file, 0, file->size(), 1), header_(header), rank_(rank) {}
+  NativeStream(std::shared_ptr<const SharedFile> file, const TraceHeader& header, int rank,
+               bool truncated)
+      : lines_(file, 0, file->size(), 1), header_(header), rank_(rank), truncated_(truncated) {}
 
   bool next(Record& out) override {
     if (!pending_waits_.empty()) {
@@ -198,6 +201,9 @@ class NativeStream final : public RecordStream {
       if (ended_) fail("record after 'end'");
       if (parse(line, out)) return true;
     }
+    if (!ended_ && !truncated_)
+      fail("the stream stops without its 'end' line, but rank-" + std::to_string(rank_) +
+           ".toml says the rank completed");
     return false;
   }
 
@@ -323,6 +329,7 @@ class NativeStream final : public RecordStream {
   LineReader lines_;
   const TraceHeader& header_;
   int rank_;
+  bool truncated_;  // the rank manifest says the stream stops early
   std::unordered_set<std::uint64_t> outstanding_;
   std::vector<std::uint64_t> pending_waits_;  // joined waits still to return, last first
   bool ended_ = false;
@@ -330,8 +337,9 @@ class NativeStream final : public RecordStream {
 
 class NativeTrace final : public Trace {
  public:
-  NativeTrace(TraceHeader header, std::vector<std::shared_ptr<const SharedFile>> files)
-      : header_(std::move(header)), files_(std::move(files)) {}
+  NativeTrace(TraceHeader header, std::vector<std::shared_ptr<const SharedFile>> files,
+              std::vector<bool> truncated)
+      : header_(std::move(header)), files_(std::move(files)), truncated_(std::move(truncated)) {}
 
   const TraceHeader& header() const override { return header_; }
 
@@ -339,7 +347,8 @@ class NativeTrace final : public Trace {
     if (task < 0 || task >= header_.tasks() || thread != 0)
       throw std::out_of_range("no stream for task " + std::to_string(task) + " thread " +
                               std::to_string(thread));
-    return std::make_unique<NativeStream>(files_[static_cast<std::size_t>(task)], header_, task);
+    return std::make_unique<NativeStream>(files_[static_cast<std::size_t>(task)], header_, task,
+                                          truncated_[static_cast<std::size_t>(task)]);
   }
 
   std::uint64_t size_bytes() const override {
@@ -351,6 +360,7 @@ class NativeTrace final : public Trace {
  private:
   TraceHeader header_;
   std::vector<std::shared_ptr<const SharedFile>> files_;
+  std::vector<bool> truncated_;  // per rank
 };
 
 // A TOML basic string: quoted, with quotes, backslashes and control characters escaped.
@@ -535,8 +545,9 @@ std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
   base.threads.assign(static_cast<std::size_t>(manifest.ranks), 1);
   base.mips = manifest.mips;
   std::map<int, std::string> comm_origin;
+  std::vector<bool> truncated;
   for (int rank = 0; rank < manifest.ranks; ++rank)
-    read_rank_manifest(dir, rank, base, comm_origin);
+    truncated.push_back(read_rank_manifest(dir, rank, base, comm_origin));
 
   std::vector<std::unique_ptr<Trace>> traces;
   for (const std::string& kind : manifest.kinds) {
@@ -546,7 +557,8 @@ std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
     std::vector<std::shared_ptr<const SharedFile>> files;
     for (int rank = 0; rank < manifest.ranks; ++rank)
       files.push_back(SharedFile::open(stream_file(dir, kind, rank)));
-    traces.push_back(std::make_unique<NativeTrace>(std::move(header), std::move(files)));
+    traces.push_back(
+        std::make_unique<NativeTrace>(std::move(header), std::move(files), truncated));
   }
   for (const std::string& kind : kinds)
     if (std::find(manifest.kinds.begin(), manifest.kinds.end(), kind) == manifest.kinds.end())

@@ -14,6 +14,17 @@ struct ChannelCount {
   std::string first_send, first_receive;  // file:line of the first of each
 };
 
+// file:line of the `index`-th collective that `task` calls on `comm`.
+std::string where_collective(const Trace& trace, int task, int comm, std::size_t index) {
+  auto stream = trace.open(task, 0);
+  Record r;
+  while (stream->next(r))
+    if (r.type == RecordType::GlobalOp && !(r.flags & kCollectiveWait) && r.comm == comm &&
+        index-- == 0)
+      return stream->where();
+  return trace.header().path;
+}
+
 }  // namespace
 
 std::vector<std::string> validate(const Trace& trace, std::size_t max_problems) {
@@ -24,9 +35,8 @@ std::vector<std::string> validate(const Trace& trace, std::size_t max_problems) 
   };
   // (source, destination, tag, comm) -> sends and receives, to find unmatched messages.
   std::map<std::tuple<int, int, int, int>, ChannelCount> channels;
-  // comm -> per task: the sequence of collectives it calls, as (count, last location).
+  // comm -> per task: the operations of the collectives it calls, in order.
   std::map<int, std::map<int, std::vector<int>>> collectives;
-  std::map<int, std::map<int, std::string>> collective_where;
 
   Record r;
   for (int task = 0; task < header.tasks(); ++task) {
@@ -49,7 +59,6 @@ std::vector<std::string> validate(const Trace& trace, std::size_t max_problems) 
                      " calls a collective on communicator " + std::to_string(r.comm) +
                      ", which it is not in");
             collectives[r.comm][task].push_back(r.op);
-            collective_where[r.comm][task] = stream->where();
           }
         }
       } catch (const FormatError& e) {
@@ -82,9 +91,11 @@ std::vector<std::string> validate(const Trace& trace, std::size_t max_problems) 
         continue;
       }
       if (ops == *reference) continue;
-      std::string where = it == per_task.end() ? header.path : collective_where[comm_id][task];
       std::size_t i = 0;
       while (i < ops.size() && i < reference->size() && ops[i] == (*reference)[i]) ++i;
+      // Blame the first collective that has no partner: this rank's, unless it has run out.
+      bool this_rank = i < ops.size();
+      std::string where = where_collective(trace, this_rank ? task : reference_task, comm_id, i);
       std::string detail =
           i < ops.size() && i < reference->size()
               ? "collective #" + std::to_string(i) + " is " + std::string(global_op_name(ops[i])) +

@@ -114,6 +114,7 @@ TEST(Native, RejectsBadStreamsWithFileAndLine) {
       {"call MPI_Get_count\nend\n", "authentic.1.trc:1", "not listed in the rank manifest"},
       {"end\ncpu 1\n", "authentic.1.trc:2", "record after 'end'"},
       {"cpu 1 2\nend\n", "authentic.1.trc:1", "more fields than expected"},
+      {"cpu 1\ncpu 2\n", "authentic.1.trc:2", "stops without its 'end' line"},
   };
   for (const Case& c : cases) {
     TempDir dir;

@@ -1,0 +1,574 @@
+#!/usr/bin/env bash
+# End-to-end tests of `replay`, through its command line only.
+#
+# Run by `make check` with REPLAY, GEN_RING, TESTS_DIR and EXAMPLES_DIR set (see Makefile.am);
+# by hand, from anywhere:  tests/e2e/run.sh  (defaults: the build in <source>/build).
+# Prints one line per case (`ok - name` / `not ok - name: why`) and a summary; exits 0 only
+# when every case passes. Scratch files go to a fresh temporary directory, removed on exit.
+set -u
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+REPLAY=${REPLAY:-$top/build/replay/replay}
+GEN_RING=${GEN_RING:-$top/build/bench/gen_ring}
+TESTS_DIR=${TESTS_DIR:-$top/tests}
+EXAMPLES_DIR=${EXAMPLES_DIR:-$top/examples}
+FIX=$TESTS_DIR/fixtures/dimemas
+NOBUS=$FIX/cfg_4n_nobus.cfg
+MN_CFG=$EXAMPLES_DIR/marenostrum.cfg
+MN_TOML=$EXAMPLES_DIR/marenostrum.toml
+TIMEOUT=20   # seconds any one command may take
+
+for tool in "$REPLAY" "$GEN_RING"; do
+  [ -x "$tool" ] || { echo "not ok - setup: $tool is not executable"; exit 1; }
+done
+command -v python3 >/dev/null || { echo "not ok - setup: python3 is required"; exit 1; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/tareador-e2e.XXXXXX") || exit 1
+trap 'rm -rf "$WORK"' EXIT
+trap 'exit 130' INT TERM
+cd "$WORK" || exit 1
+
+# ---- helpers --------------------------------------------------------------------------------
+
+# run CMD...: runs CMD under a timeout; sets RC, OUT (stdout) and ERR (stderr).
+run() {
+  timeout "$TIMEOUT" "$@" >"$WORK/.out" 2>"$WORK/.err"
+  RC=$?
+  OUT=$(cat "$WORK/.out")
+  ERR=$(cat "$WORK/.err")
+}
+replay() { run "$REPLAY" "$@"; }
+
+# Failures of the current case accumulate in WHY; a case passes when WHY stays empty.
+WHY=""
+fail() { local msg="$*"; WHY="${WHY:+$WHY; }${msg//$'\n'/ | }"; }  # one line per case
+
+# assert_rc EXPECTED: the last run's exit status, telling crashes and hangs apart.
+assert_rc() {
+  [ "$RC" -eq "$1" ] && return 0
+  if [ "$RC" -eq 124 ]; then fail "timed out after ${TIMEOUT}s (expected exit $1)"
+  elif [ "$RC" -ge 128 ]; then fail "crashed with signal $((RC - 128)) (expected exit $1): $ERR"
+  else fail "exit $RC, expected $1: $(printf '%s' "$ERR" | head -c 400)"; fi
+  return 1
+}
+assert_eq() {  # ACTUAL EXPECTED WHAT
+  [ "$1" = "$2" ] || { fail "$3: got '$1', expected '$2'"; return 1; }
+}
+assert_near() {  # ACTUAL EXPECTED TOLERANCE WHAT
+  if ! awk -v a="$1" -v b="$2" -v t="$3" \
+      'BEGIN { if (a == "" || b == "") exit 1; d = a - b; if (d < 0) d = -d; exit !(d <= t) }'; then
+    fail "$4: got $1, expected $2 (within $3)"; return 1
+  fi
+}
+assert_not_less() {  # ACTUAL MINIMUM WHAT
+  awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a + 0 >= b + 0) }' ||
+    { fail "$3: got $1, expected at least $2"; return 1; }
+}
+assert_contains() {  # TEXT NEEDLE WHAT
+  case "$1" in *"$2"*) return 0 ;; esac
+  fail "$3: '$2' not in: $(printf '%s' "$1" | head -c 400)"; return 1
+}
+assert_matches() {  # TEXT EXTENDED-REGEX WHAT
+  printf '%s\n' "$1" | grep -Eq -- "$2" ||
+    { fail "$3: /$2/ not in: $(printf '%s' "$1" | head -c 400)"; return 1; }
+}
+assert_file() {  # PATH
+  [ -s "$1" ] || { fail "$(basename "$1") missing or empty"; return 1; }
+}
+assert_same_file() {  # A B WHAT
+  cmp -s "$1" "$2" || { fail "$3: $(basename "$1") and $(basename "$2") differ"; return 1; }
+}
+
+# json FILE EXPR: evaluates the Python expression EXPR on the JSON document `d` in FILE
+# (floats printed with repr, i.e. exactly); prints nothing if FILE is not valid JSON.
+json() {
+  python3 -S - "$1" "$2" <<'EOF' 2>/dev/null
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+    v = eval(sys.argv[2], {"d": d})
+except Exception:
+    sys.exit(1)
+print(repr(v) if isinstance(v, float) else v)
+EOF
+}
+
+# total CFG TRACE [ARGS...]: replays TRACE on CFG with --json and sets TOTAL to
+# traces[0].total_time_s (not in a subshell, so that failures are recorded); 1 on failure.
+total() {
+  local cfg=$1 trace=$2; shift 2
+  TOTAL=""
+  replay -q --config "$cfg" "$trace" --json "$WORK/.total.json" "$@"
+  assert_rc 0 || return 1
+  TOTAL=$(json "$WORK/.total.json" 'd["traces"][0]["total_time_s"]') ||
+    { fail "no traces[0].total_time_s in the JSON of $(basename "$trace")"; return 1; }
+}
+
+# totals CFG TRACE...: replays the TRACEs together on CFG; sets TOTALS to their total_time_s
+# (space-separated, in order); 1 on failure.
+totals() {
+  local cfg=$1; shift
+  TOTALS=""
+  replay -q --config "$cfg" "$@" --json "$WORK/.totals.json"
+  assert_rc 0 || return 1
+  TOTALS=$(json "$WORK/.totals.json" '" ".join(repr(t["total_time_s"]) for t in d["traces"])') ||
+    { fail "no traces[].total_time_s in the JSON"; return 1; }
+}
+
+# tasks_of DIM: the number of tasks in the header of a .dim file.
+tasks_of() { head -1 "$1" | sed -E 's/^#DIMEMAS:"[^"]*":[^:]*:([0-9]+)\(.*/\1/'; }
+
+# expected TRACE CONFIG: the time in expected_times.txt.
+expected() { awk -v t="$1" -v c="$2" '$1 == t && $2 == c { print $3 }' "$FIX/expected_times.txt"; }
+
+# Fixture traces, and the configurations expected_times.txt gives for each.
+fixtures() { awk 'NF == 3 { print $1 }' "$FIX/expected_times.txt" | awk '!seen[$0]++'; }
+configs_of() { awk -v t="$1" '$1 == t { print $2 }' "$FIX/expected_times.txt"; }
+
+# A small hand-written .dim without offsets: mkdim FILE NAME TASKS RECORD... (one per line).
+mkdim() {
+  local file=$1 name=$2 tasks=$3 threads members i; shift 3
+  threads=1 members=0
+  for ((i = 1; i < tasks; i++)); do threads="$threads,1" members="$members:$i"; done
+  {
+    printf '#DIMEMAS:"%s":0:%d(%s),1\n' "$name" "$tasks" "$threads"
+    printf 'd:1:1:%d:%s\n' "$tasks" "$members"
+    printf '%s\n' "$@"
+  } >"$file"
+}
+
+# The pingpong fixture without offsets, line 6 replaced by $2 (lines 1-2 are the header).
+pingpong_with_line6() {
+  mkdim "$1" pp 2 \
+    1:0:0:0.001 2:0:0:1:-1:1000000:1:1:0 3:0:0:1:-1:1000000:2:1:0 "$2" \
+    1:1:0:0 3:1:0:0:-1:1000000:1:1:0 2:1:0:0:-1:1000000:2:1:0 1:1:0:0
+}
+
+# The model of pingpong.dim (two 1e6-byte messages one after the other, 1 ms of compute):
+# compute + 2 * (latency + 1e6 / (bandwidth * 2^20)).
+pingpong_model() {  # COMPUTE LATENCY BANDWIDTH
+  awk -v c="$1" -v l="$2" -v b="$3" 'BEGIN { printf "%.17g\n", c + 2 * (l + 1e6 / (b * 1048576)) }'
+}
+
+# ---- checkers of the output formats (print one problem per line; nothing when fine) ----------
+
+# check_dim FILE TASKS: a Dimemas file with offsets: `#DIMEMAS:"` header whose offset points at
+# the first `s:` line, and it ends with one `s:TASK:OFFSET` line per task, each pointing at the
+# start of a record of that task.
+check_dim() {
+  python3 -S - "$1" "$2" <<'EOF'
+import re, sys
+data = open(sys.argv[1], "rb").read()
+tasks = int(sys.argv[2])
+if not data.startswith(b'#DIMEMAS:"'):
+    print("does not start with #DIMEMAS:\""); sys.exit()
+lines = data.decode().rstrip("\n").split("\n")
+m = re.match(r'#DIMEMAS:"[^"]*":1,(\d+):', lines[0])
+if not m:
+    print("header has no offsets: " + lines[0]); sys.exit()
+tail = lines[-tasks:]
+for t, line in enumerate(tail):
+    m2 = re.fullmatch(r"s:(\d+):(\d+)", line)
+    if not m2 or int(m2.group(1)) != t:
+        print("expected s:%d:OFFSET among the last %d lines, got %r" % (t, tasks, line)); continue
+    off = int(m2.group(2))
+    if not (off == 0 or data[off - 1:off] == b"\n") or not re.match(rb"\d+:%d:" % t, data[off:off + 20]):
+        print("s:%d:%d does not point at a record of task %d (%r)" % (t, off, t, data[off:off + 20]))
+first_s = len("\n".join(lines[:-tasks])) + 1
+if int(m.group(1)) != first_s:
+    print("header offset %s, but the s: lines start at byte %d" % (m.group(1), first_s))
+if lines[-tasks - 1].startswith("s:"):
+    print("more s: lines than tasks")
+EOF
+}
+
+# check_prv FILE JSON: the Paraver header (date; duration = round(total_time_s * 1e9) ns and the
+# tasks of the JSON summary's first trace) and records: `c:` lines, 1: (8 fields), 2: (>= 8,
+# even), 3: (15 fields), sorted by time, none after the end.
+check_prv() {
+  python3 -S - "$1" "$2" <<'EOF'
+import json, re, sys
+path = sys.argv[1]
+summary = json.load(open(sys.argv[2]))["traces"][0]
+duration, tasks = round(summary["total_time_s"] * 1e9), len(summary["ranks"])
+lines = open(path).read().split("\n")
+if lines and lines[-1] == "":
+    lines.pop()
+problems = []
+m = re.match(r"^#Paraver \(../../.. at ..:..\):([0-9]+)_ns:", lines[0]) if lines else None
+if not m:
+    print("bad header: %r" % (lines[0] if lines else "")); sys.exit()
+if int(m.group(1)) != duration:
+    problems.append("header duration %s ns, expected %d" % (m.group(1), duration))
+m2 = re.match(r"^#Paraver [^)]*\):[0-9]+_ns:[^:]*:1:(\d+)\(", lines[0])
+if not m2 or int(m2.group(1)) != tasks:
+    problems.append("header does not describe 1 application of %d tasks: %r" % (tasks, lines[0]))
+last = -1
+expected_fields = {"1": 8, "3": 15}
+for n, line in enumerate(lines[1:], 2):
+    if line.startswith("c:"):
+        continue
+    f = line.split(":")
+    kind = f[0]
+    ok_count = (len(f) == expected_fields[kind]) if kind in expected_fields else \
+               (kind == "2" and len(f) >= 8 and len(f) % 2 == 0)
+    if not ok_count:
+        problems.append("line %d: bad record %r" % (n, line)); continue
+    if not all(x.isdigit() for x in f):
+        problems.append("line %d: non-numeric field in %r" % (n, line)); continue
+    t = int(f[5])
+    if t < last:
+        problems.append("line %d: time %d before the previous record's %d" % (n, t, last))
+    last = max(last, t)
+    times = [t] + ([int(f[6])] if kind == "1" else []) + ([int(f[11]), int(f[12])] if kind == "3" else [])
+    if max(times) > duration:
+        problems.append("line %d: time after the trace's end %d: %r" % (n, duration, line))
+    if kind == "1" and int(f[6]) < t:
+        problems.append("line %d: state ends before it begins: %r" % (n, line))
+for p in problems[:5]:
+    print(p)
+if len(problems) > 5:
+    print("... %d problems" % len(problems))
+EOF
+}
+
+# ---- cases ----------------------------------------------------------------------------------
+
+PASSED=0 FAILED=0
+case_() {  # NAME FUNCTION ARGS...
+  local name=$1; shift
+  WHY=""
+  "$@"
+  if [ -z "$WHY" ]; then
+    echo "ok - $name"; PASSED=$((PASSED + 1))
+  else
+    echo "not ok - $name: $WHY"; FAILED=$((FAILED + 1))
+  fi
+}
+
+# 1. Command line
+t_help() {
+  replay --help; assert_rc 0
+  assert_contains "$OUT" "Usage" "--help"
+  assert_contains "$OUT" "--config" "--help"
+  assert_contains "$OUT" "Exit status" "--help"
+}
+t_version() {
+  replay --version; assert_rc 0
+  assert_matches "$OUT" "replay.*[0-9]+\.[0-9]+" "--version"
+}
+t_unknown_option() {
+  replay --config "$NOBUS" --no-such-option "$FIX/pingpong.dim"; assert_rc 1
+  assert_contains "$ERR" "--no-such-option" "message"
+}
+t_missing_trace() {
+  replay --config "$NOBUS"; assert_rc 1
+  assert_matches "$ERR" "[Tt]race" "message"
+}
+t_missing_config() {
+  replay "$FIX/pingpong.dim"; assert_rc 1
+  assert_contains "$ERR" "--config" "message"
+}
+
+# 2. Expected times of the fixtures (without -q: stdout must be the JSON alone)
+t_expected_time() {  # TRACE CONFIG SECONDS
+  replay --config "$FIX/$2.cfg" "$FIX/$1.dim" --json -
+  assert_rc 0 || return
+  printf '%s\n' "$OUT" >"$WORK/expected.json"
+  local got
+  got=$(json "$WORK/expected.json" 'd["traces"][0]["total_time_s"]') ||
+    { fail "stdout is not JSON with traces[0].total_time_s: $(head -c 200 <<<"$OUT")"; return; }
+  assert_near "$got" "$3" 1e-9 "total_time_s"
+}
+
+# 3. --dim round trip
+t_dim_roundtrip() {  # TRACE
+  local trace=$1 cfg problems
+  replay -q --config "$NOBUS" "$FIX/$trace.dim" --dim "$WORK/$trace.rt.dim"
+  assert_rc 0 || return
+  assert_file "$WORK/$trace.rt.dim" || return
+  problems=$(check_dim "$WORK/$trace.rt.dim" "$(tasks_of "$FIX/$trace.dim")")
+  [ -z "$problems" ] || fail "$trace.rt.dim: $(tr '\n' ' ' <<<"$problems")"
+  for cfg in $(configs_of "$trace"); do
+    totals "$FIX/$cfg.cfg" "$FIX/$trace.dim" "$WORK/$trace.rt.dim" || continue
+    set -- $TOTALS
+    assert_near "${2:-}" "$1" 1e-12 "time of the written .dim on $cfg"
+  done
+  # Writing the written file again gives the same bytes.
+  replay -q --config "$NOBUS" "$WORK/$trace.rt.dim" --dim "$WORK/$trace.rt2.dim"
+  assert_rc 0 && assert_same_file "$WORK/$trace.rt.dim" "$WORK/$trace.rt2.dim" "--dim of the --dim output"
+}
+
+# 4. --native round trip
+t_native_roundtrip() {  # TRACE
+  local trace=$1 dir=$WORK/$1.set cfg r n
+  replay -q --config "$NOBUS" "$FIX/$trace.dim" --native "$dir"
+  assert_rc 0 || return
+  assert_file "$dir/manifest.toml" || return
+  n=$(tasks_of "$FIX/$trace.dim")
+  for ((r = 0; r < n; r++)); do
+    assert_file "$dir/rank-$r.toml"
+    assert_file "$dir/authentic.$r.trc"
+  done
+  for cfg in $(configs_of "$trace"); do
+    totals "$FIX/$cfg.cfg" "$FIX/$trace.dim" "$dir" || continue
+    set -- $TOTALS
+    assert_near "${2:-}" "$1" 1e-9 "time of the native set on $cfg"
+  done
+  replay --validate "$dir"; assert_rc 0
+  assert_contains "$OUT$ERR" "valid" "--validate"
+}
+
+# 5. --prv
+t_prv() {  # TRACE CONFIG
+  local trace=$1 cfg=$2 out=$WORK/$1.$2 tasks problems
+  replay -q --config "$FIX/$cfg.cfg" "$FIX/$trace.dim" --prv "$out.prv" --json "$out.json"
+  assert_rc 0 || return
+  assert_file "$out.prv" && assert_file "$out.pcf" && assert_file "$out.row" || return
+  tasks=$(tasks_of "$FIX/$trace.dim")
+  problems=$(check_prv "$out.prv" "$out.json")
+  [ -z "$problems" ] || fail "$(basename "$out.prv"): $(tr '\n' ' ' <<<"$problems")"
+  assert_contains "$(cat "$out.row")" "LEVEL TASK SIZE $tasks" ".row"
+  assert_contains "$(cat "$out.pcf")" "STATES" ".pcf"
+}
+t_determinism() {  # TRACE CONFIG
+  local i ext
+  for i in 1 2; do
+    replay -q --config "$FIX/$2.cfg" "$FIX/$1.dim" --prv "$WORK/det$i.prv" --json "$WORK/det$i.json"
+    assert_rc 0 || return
+  done
+  for ext in prv pcf row json; do
+    assert_same_file "$WORK/det1.$ext" "$WORK/det2.$ext" "two runs"
+  done
+}
+
+# 6. --set
+t_set_model() {  # OVERRIDE COMPUTE LATENCY BANDWIDTH
+  local got
+  total "$NOBUS" "$FIX/pingpong.dim" --set "$1" || return; got=$TOTAL
+  assert_near "$got" "$(pingpong_model "$2" "$3" "$4")" 1e-9 "pingpong with --set $1"
+}
+t_set_buses() {
+  local got
+  total "$NOBUS" "$FIX/ring_eq.dim" --set buses=1 || return; got=$TOTAL
+  assert_near "$got" "$(expected ring_eq cfg_4n_1bus)" 1e-9 "ring_eq on cfg_4n_nobus with --set buses=1"
+}
+t_set_bad() {  # OVERRIDE KEY
+  replay -q --config "$NOBUS" "$FIX/pingpong.dim" --set "$1"; assert_rc 1
+  assert_contains "$ERR" "$2" "message"
+}
+
+# 7. Bad inputs: exit 1 with FILE:LINE: (never a crash or a hang)
+t_bad_trace() {  # FILE LINE-REGEX: replays FILE, expects an error located at it
+  replay -q --config "$NOBUS" "$WORK/$1"; assert_rc 1
+  assert_matches "$ERR" "$1:$2: " "message"
+}
+t_truncated_fixture() {
+  head -c "$(($(wc -c <"$FIX/pingpong.dim") / 2))" "$FIX/pingpong.dim" >"$WORK/cut.dim"
+  [ "$(tail -c 1 "$WORK/cut.dim")" != "" ] || { fail "the cut fell on a line end"; return; }
+  t_bad_trace cut.dim "[0-9]+"
+}
+t_truncated_line() {  # the last line is cut: its missing fields are reported at that line
+  pingpong_with_line6 "$WORK/ok.dim" 1:0:0:0
+  head -c 150 "$WORK/ok.dim" >"$WORK/cut2.dim"   # ends with "2:1:0:0:-1" on line 9
+  t_bad_trace cut2.dim 9
+}
+t_bad_config() {  # CFG-FILE LINE-REGEX PHRASE
+  replay -q --config "$WORK/$1" "$FIX/pingpong.dim"; assert_rc 1
+  assert_matches "$ERR" "$1:$2 " "message"
+  assert_contains "$ERR" "$3" "message"
+}
+t_no_environment() {
+  grep -v '"environment information"' "$NOBUS" >"$WORK/noenv.cfg"
+  # The whole file is at fault: line 0, which may be left out ("noenv.cfg: ...").
+  t_bad_config noenv.cfg "(0:)?" "environment information"
+}
+t_misspelt_record() {
+  sed 's/"multi node information"/"multi nodes information"/' "$NOBUS" >"$WORK/misspelt.cfg"
+  t_bad_config misspelt.cfg "7:" "multi nodes information"
+}
+t_nonexistent_trace() {
+  replay -q --config "$NOBUS" "$WORK/no-such-trace.dim"; assert_rc 1
+  assert_contains "$ERR" "no-such-trace.dim:" "message"
+}
+t_not_a_set() {
+  mkdir -p "$WORK/notaset" && echo hello >"$WORK/notaset/readme.txt"
+  replay -q --config "$NOBUS" "$WORK/notaset"; assert_rc 1
+  assert_contains "$ERR" "notaset" "message"
+}
+t_bad_manifest_version() {
+  replay -q --config "$NOBUS" "$FIX/ring.dim" --native "$WORK/badver"; assert_rc 0 || return
+  local line
+  line=$(grep -n '^version' "$WORK/badver/manifest.toml" | cut -d: -f1)
+  sed -i 's/^version = .*/version = 99/' "$WORK/badver/manifest.toml"
+  replay -q --config "$NOBUS" "$WORK/badver"; assert_rc 1
+  assert_contains "$ERR" "manifest.toml:$line: " "message"
+}
+
+# 8. Deadlocks: exit 2, the report names the rank and the blocked record
+t_deadlock_recv() {
+  mkdim "$WORK/dl_recv.dim" dl_recv 2 1:0:0:0.001 3:0:0:1:-1:100:5:1:0 1:1:0:0.001
+  replay -q --config "$NOBUS" "$WORK/dl_recv.dim"; assert_rc 2
+  assert_contains "$ERR" "rank 0" "report"
+  assert_contains "$ERR" "dl_recv.dim:4" "report"
+}
+t_deadlock_collective() {
+  mkdim "$WORK/dl_coll.dim" dl_coll 2 1:0:0:0.001 10:0:0:0:1:0:0:0:0 1:0:0:0.001 1:1:0:0.002
+  replay -q --config "$NOBUS" "$WORK/dl_coll.dim"; assert_rc 2
+  assert_contains "$ERR" "rank 0" "report"
+  assert_contains "$ERR" "dl_coll.dim:4" "report"
+  assert_matches "$ERR" "rank(\(s\))?:? 1\b" "report (the missing rank)"
+}
+
+# 9. --validate
+t_validate_unmatched() {
+  mkdim "$WORK/unmatched.dim" unmatched 2 1:0:0:0.001 2:0:0:1:-1:100:5:1:0 1:1:0:0.001
+  replay --validate "$WORK/unmatched.dim"; assert_rc 1
+  assert_contains "$OUT$ERR" "unmatched.dim:4" "report"
+}
+t_validate_collective() {  # --help: "report file:line of each problem"
+  mkdim "$WORK/coll_missing.dim" coll_missing 2 1:0:0:0.001 10:0:0:0:1:0:0:0:0 1:0:0:0.001 1:1:0:0.002
+  replay --validate "$WORK/coll_missing.dim"; assert_rc 1
+  assert_contains "$OUT$ERR" "coll_missing.dim:4" "report"
+}
+t_validate_good() {
+  replay --validate "$FIX/ring.dim"; assert_rc 0
+  assert_contains "$OUT$ERR" "valid" "report"
+}
+
+# 10. A trace set with two kinds
+make_two_kinds() {
+  [ -d "$WORK/two" ] && return 0
+  replay -q --config "$NOBUS" "$FIX/ring.dim" --native "$WORK/two"; assert_rc 0 || return 1
+  local f
+  for f in "$WORK"/two/authentic.*.trc; do cp "$f" "${f/authentic./overlap-ideal.}"; done
+  sed -i 's/^kinds = .*/kinds = ["authentic", "overlap-ideal"]/' "$WORK/two/manifest.toml"
+}
+t_two_kinds_all() {
+  make_two_kinds || return
+  replay -q --config "$NOBUS" "$WORK/two" --json "$WORK/two.json"; assert_rc 0 || return
+  assert_eq "$(json "$WORK/two.json" 'len(d["traces"])')" 2 "traces"
+  assert_eq "$(json "$WORK/two.json" 'sorted(t["kind"] for t in d["traces"])')" \
+    "['authentic', 'overlap-ideal']" "kinds"
+  assert_eq "$(json "$WORK/two.json" 'd["traces"][0]["total_time_s"] == d["traces"][1]["total_time_s"]')" \
+    True "equal times"
+}
+t_two_kinds_one() {
+  make_two_kinds || return
+  replay -q --config "$NOBUS" "$WORK/two" --kind overlap-ideal --json "$WORK/one.json"; assert_rc 0 || return
+  assert_eq "$(json "$WORK/one.json" '[t["kind"] for t in d["traces"]]')" "['overlap-ideal']" "kinds"
+}
+t_two_kinds_prv() {
+  make_two_kinds || return
+  replay -q --config "$NOBUS" "$WORK/two" --prv "$WORK/out.prv"; assert_rc 0 || return
+  local k ext
+  for k in authentic overlap-ideal; do
+    for ext in prv pcf row; do assert_file "$WORK/out.$k.$ext"; done
+  done
+  assert_same_file "$WORK/out.authentic.prv" "$WORK/out.overlap-ideal.prv" "same records, same timeline"
+}
+
+# 11. A larger generated trace
+t_gen_ring() {
+  run "$GEN_RING" 16 20000 "$WORK/gen.dim"; assert_rc 0 || return
+  local one two
+  total "$MN_CFG" "$WORK/gen.dim" || return; one=$TOTAL
+  total "$MN_CFG" "$WORK/gen.dim" --set buses=2 || return; two=$TOTAL
+  assert_not_less "$two" "$one" "total with --set buses=2"
+}
+
+# 12. The two MareNostrum examples are the same machine
+t_toml_vs_cfg() {  # TRACE
+  local trace=$1 stem expr=
+  stem=$(basename "$trace")
+  replay -q --config "$MN_CFG" "$trace" --json "$WORK/$stem.cfg.json"; assert_rc 0 || return
+  replay -q --config "$MN_TOML" "$trace" --json "$WORK/$stem.toml.json"; assert_rc 0 || return
+  expr='[(t["total_time_s"], [sorted(r.items()) for r in t["ranks"]]) for t in d["traces"]]'
+  local a b
+  a=$(json "$WORK/$stem.cfg.json" "$expr") b=$(json "$WORK/$stem.toml.json" "$expr")
+  [ -n "$a" ] && [ "$a" = "$b" ] ||
+    fail "totals differ: cfg $(json "$WORK/$stem.cfg.json" 'd["traces"][0]["total_time_s"]'), toml $(json "$WORK/$stem.toml.json" 'd["traces"][0]["total_time_s"]')"
+}
+
+# 13. Several input traces of the same kind: each trace's output files must survive (distinct
+# OUT.*.prv / OUT.*.dim), or the run must refuse with exit 1; never one silently overwriting another.
+t_outputs_distinct() {
+  mkdir -p "$WORK/multi"
+  replay -q --config "$NOBUS" "$FIX/pingpong.dim" "$FIX/ring.dim" \
+    --prv "$WORK/multi/o.prv" --dim "$WORK/multi/o.dim"
+  if [ "$RC" -eq 1 ]; then
+    assert_matches "$ERR" "o\.(prv|dim)|--prv|--dim" "message"; return
+  fi
+  assert_rc 0 || return
+  local prv dim
+  prv=$(cd "$WORK/multi" && ls -- *.prv 2>/dev/null | tr '\n' ' ')
+  dim=$(cd "$WORK/multi" && ls -- *.dim 2>/dev/null | tr '\n' ' ')
+  assert_eq "$(wc -w <<<"$prv" | tr -d ' ')" 2 "Paraver traces written for 2 inputs ($prv)"
+  assert_eq "$(wc -w <<<"$dim" | tr -d ' ')" 2 "Dimemas traces written for 2 inputs ($dim)"
+}
+
+# ---- the run --------------------------------------------------------------------------------
+
+case_ "--help" t_help
+case_ "--version" t_version
+case_ "unknown option exits 1" t_unknown_option
+case_ "missing TRACE exits 1" t_missing_trace
+case_ "missing --config exits 1" t_missing_config
+
+while read -r trace cfg seconds; do
+  [ -n "${seconds:-}" ] || continue
+  case_ "expected time: $trace on $cfg" t_expected_time "$trace" "$cfg" "$seconds"
+done <"$FIX/expected_times.txt"
+
+for trace in $(fixtures); do case_ "--dim round trip: $trace" t_dim_roundtrip "$trace"; done
+for trace in $(fixtures); do case_ "--native round trip: $trace" t_native_roundtrip "$trace"; done
+for trace in $(fixtures); do case_ "--prv: $trace" t_prv "$trace" cfg_4n_nobus; done
+case_ "--prv: ring_eq on cfg_4n_1bus" t_prv ring_eq cfg_4n_1bus
+case_ "determinism: ring" t_determinism ring cfg_4n_nobus
+case_ "determinism: ring_eq on cfg_4n_1bus" t_determinism ring_eq cfg_4n_1bus
+
+case_ "--set bandwidth=500" t_set_model bandwidth=500 0.001 5e-6 500
+case_ "--set latency=1e-5" t_set_model latency=1e-5 0.001 1e-5 250
+case_ "--set cpu_ratio=2" t_set_model cpu_ratio=2 0.0005 5e-6 250
+case_ "--set buses=1 = cfg_4n_1bus" t_set_buses
+case_ "--set bandwidth=fast exits 1" t_set_bad bandwidth=fast bandwidth
+case_ "--set nosuchkey=1 exits 1" t_set_bad nosuchkey=1 nosuchkey
+
+case_ "bad input: truncated fixture" t_truncated_fixture
+case_ "bad input: truncated last line" t_truncated_line
+pingpong_with_line6 "$WORK/fields.dim" 2:0:0:1:-1:1000000:1:1
+case_ "bad input: missing field" t_bad_trace fields.dim 6
+pingpong_with_line6 "$WORK/extra.dim" 1:0:0:0:5
+case_ "bad input: extra field" t_bad_trace extra.dim 6
+pingpong_with_line6 "$WORK/type7.dim" 7:0:0:1
+case_ "bad input: unknown record type" t_bad_trace type7.dim 6
+pingpong_with_line6 "$WORK/negative.dim" 2:0:0:1:-1:-5:1:1:0
+case_ "bad input: negative size" t_bad_trace negative.dim 6
+pingpong_with_line6 "$WORK/comm.dim" 2:0:0:1:-1:1000000:1:9:0
+case_ "bad input: unknown communicator" t_bad_trace comm.dim 6
+case_ "bad input: config without environment" t_no_environment
+case_ "bad input: config with a misspelt record" t_misspelt_record
+case_ "bad input: non-existent trace" t_nonexistent_trace
+case_ "bad input: directory that is not a trace set" t_not_a_set
+case_ "bad input: trace set of an unknown version" t_bad_manifest_version
+
+case_ "deadlock: receive without a send" t_deadlock_recv
+case_ "deadlock: collective a member never calls" t_deadlock_collective
+
+case_ "--validate: unmatched send" t_validate_unmatched
+case_ "--validate: collective a member never calls" t_validate_collective
+case_ "--validate: good fixture" t_validate_good
+
+case_ "two kinds: all replayed" t_two_kinds_all
+case_ "two kinds: --kind overlap-ideal" t_two_kinds_one
+case_ "two kinds: --prv per kind" t_two_kinds_prv
+
+case_ "gen_ring 16x20000 on MareNostrum, buses=2 not faster" t_gen_ring
+case_ "MareNostrum TOML = Dimemas cfg: ring fixture" t_toml_vs_cfg "$FIX/ring.dim"
+case_ "MareNostrum TOML = Dimemas cfg: gen_ring" t_toml_vs_cfg "$WORK/gen.dim"
+
+case_ "two inputs of one kind: outputs do not overwrite each other" t_outputs_distinct
+
+echo "# $PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
