@@ -128,7 +128,8 @@ int run(const Options& options) {
 
   std::vector<std::unique_ptr<trace::Trace>> traces;
   for (const std::string& input : options.inputs)
-    for (auto& t : trace::open_traces(input, options.kinds)) traces.push_back(std::move(t));
+    for (auto& t : trace::open_traces(input, options.kinds))
+      traces.push_back(trace::prefetch(std::move(t)));  // parse on one core, simulate on another
   if (traces.empty()) throw trace::FormatError(options.inputs.front(), 0, "no trace to replay");
 
   bool show_progress = !options.no_progress && (options.progress || isatty(STDERR_FILENO));

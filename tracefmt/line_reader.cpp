@@ -59,6 +59,10 @@ std::uint64_t SharedFile::line_of(std::uint64_t offset) const {
   return line;
 }
 
+std::string SharedFile::where(std::uint64_t offset) const {
+  return path_ + ":" + std::to_string(line_of(offset));
+}
+
 LineReader::LineReader(std::shared_ptr<const SharedFile> file, std::uint64_t begin,
                        std::uint64_t end, std::uint64_t first_line)
     : file_(std::move(file)),

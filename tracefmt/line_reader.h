@@ -26,6 +26,8 @@ class SharedFile {
   std::size_t read_at(std::uint64_t offset, char* buffer, std::size_t n) const;
   // 1-based number of the line holding byte `offset` (counts newlines; used only for errors).
   std::uint64_t line_of(std::uint64_t offset) const;
+  // "path:line" of byte `offset`.
+  std::string where(std::uint64_t offset) const;
 
  private:
   SharedFile(std::string path, int fd, std::uint64_t size);

@@ -208,6 +208,8 @@ class NativeStream final : public RecordStream {
   }
 
   std::string where() const override { return lines_.where(); }
+  std::uint64_t mark() const override { return lines_.line_offset(); }
+  std::string where(std::uint64_t mark) const override { return lines_.file().where(mark); }
   std::uint64_t bytes_read() const override { return lines_.bytes_read(); }
 
  private:

@@ -120,6 +120,10 @@ class RecordStream {
   virtual bool next(Record& out) = 0;
   // file:line of the record last returned by next(), for reports.
   virtual std::string where() const = 0;
+  // A cheap token for the record last returned, and the file:line of such a token later on.
+  // where(mark) reads nothing that next() changes, so another thread may call it.
+  virtual std::uint64_t mark() const = 0;
+  virtual std::string where(std::uint64_t mark) const = 0;
   // Bytes of input consumed so far (for progress reports).
   virtual std::uint64_t bytes_read() const = 0;
 };
@@ -140,6 +144,11 @@ class Trace {
 std::vector<std::unique_ptr<Trace>> open_traces(const std::string& path,
                                                 const std::vector<std::string>& kinds = {});
 std::unique_ptr<Trace> open_dimemas(const std::string& path);
+
+// The same trace, with its streams read and parsed ahead by a background thread (so that a
+// replay parses on one core and simulates on another). Memory stays bounded: each stream reads
+// ahead at most a few thousand records.
+std::unique_ptr<Trace> prefetch(std::unique_ptr<Trace> trace);
 
 // Writes a trace one stream at a time: begin(task, thread), records, ..., then finish().
 class TraceWriter {
