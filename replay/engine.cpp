@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <unordered_map>
@@ -30,6 +31,7 @@ using trace::RecordType;
 constexpr double kBytesPerMB = 1024.0 * 1024.0;
 constexpr std::int32_t kNone = -1;
 constexpr std::uint64_t kProgressEvery = 1 << 16;
+constexpr std::uint64_t kSafeEvery = 1 << 13;  // records between two safe times for the sink
 
 double transfer_seconds(std::int64_t bytes, double bandwidth_mbs) {
   return bandwidth_mbs > 0 ? static_cast<double>(bytes) / (bandwidth_mbs * kBytesPerMB) : 0.0;
@@ -58,6 +60,7 @@ struct ThreadSim {
   State state = State::Idle;
   double state_begin = 0;
   double call_begin = 0;
+  bool in_call = false;  // between call_begin and the end of its MPI call
   // CPU work queued for a core (only where threads outnumber cores).
   bool holds_core = false;
   double pending_cpu = 0;
@@ -89,6 +92,15 @@ struct MessageSim {
   bool arrived = false, sender_blocked = false, intra = false;
   std::uint8_t held = 0;              // resources held, in acquisition order
   std::uint64_t send_record = 0;      // the sender's record number, for reports
+  std::uint64_t serial = 0;           // unique while undelivered; 0 once delivered
+};
+
+// A message not yet delivered, in the heap that finds the earliest of them.
+struct Undelivered {
+  double logical_send;
+  std::uint32_t message;
+  std::uint64_t serial;
+  bool operator>(const Undelivered& o) const { return logical_send > o.logical_send; }
 };
 
 struct PostedRecv {
@@ -273,16 +285,19 @@ class Engine {
       return false;
     }
     if ((++t.records & (kProgressEvery - 1)) == 0) report_progress();
+    if (sink_ && (++records_since_safe_ & (kSafeEvery - 1)) == 0) report_safe_time();
     const Record& r = t.record;
     switch (r.type) {
       case RecordType::Burst:
         return compute(ti, burst_seconds(t), State::Running, Phase::Fetch);
       case RecordType::Send:
         t.call_begin = now_;
+        t.in_call = true;
         return compute(ti, latency_seconds(pair_latency(t.node, node_of(r.peer))), State::Startup,
                        Phase::Issue);
       case RecordType::Recv:
         t.call_begin = now_;
+        t.in_call = true;
         if (r.immediate()) {
           t.phase = Phase::Issue;
           return true;
@@ -291,6 +306,7 @@ class Engine {
                        Phase::Issue);
       case RecordType::Wait: {
         t.call_begin = now_;
+        t.in_call = true;
         auto it = find_request(t, r.request);
         if (it == t.requests.end()) fail(t, "wait for an unknown request");
         double latency = (r.flags & trace::kJoinedWait) ? 0.0 : requests_[it->second].latency;
@@ -298,6 +314,7 @@ class Engine {
       }
       case RecordType::GlobalOp:
         t.call_begin = now_;
+        t.in_call = true;
         t.phase = Phase::Issue;
         return true;
       case RecordType::Event:
@@ -381,7 +398,26 @@ class Engine {
   }
 
   void end_call(ThreadSim& t) {
+    t.in_call = false;
     if (sink_) sink_->call(t.task, t.thread, t.call_begin, now_, t.record);
+  }
+
+  // Tells the sink the earliest time anything still open began: a thread's current state or
+  // call, or an undelivered message's send.
+  void report_safe_time() {
+    double safe = now_;
+    for (const ThreadSim& t : threads_) {
+      if (t.phase == Phase::Done) continue;
+      safe = std::min(safe, t.state_begin);
+      if (t.in_call) safe = std::min(safe, t.call_begin);
+    }
+    while (!undelivered_.empty() &&
+           messages_[undelivered_.front().message].serial != undelivered_.front().serial) {
+      std::pop_heap(undelivered_.begin(), undelivered_.end(), std::greater<>());
+      undelivered_.pop_back();
+    }
+    if (!undelivered_.empty()) safe = std::min(safe, undelivered_.front().logical_send);
+    sink_->safe_until(safe);
   }
 
   // The current record acts (its latency is paid). Returns false when the thread blocks.
@@ -420,8 +456,12 @@ class Engine {
       add_request(t, r.request, rid);
       m.send_request = static_cast<std::int32_t>(rid);
     }
+    m.serial = ++message_count_;
     std::uint32_t mid = messages_.add(m);
-    ++message_count_;
+    if (sink_) {
+      undelivered_.push_back(Undelivered{m.info.logical_send, mid, m.serial});
+      std::push_heap(undelivered_.begin(), undelivered_.end(), std::greater<>());
+    }
 
     MatchQueue& q = match_queue(MatchKey{r.peer, t.task, r.tag, r.comm});
     if (q.head != kNone && q.receives) {
@@ -613,6 +653,7 @@ class Engine {
     MessageSim& m = messages_[mid];
     if (sink_) sink_->message(m.info);
     complete_request(m.recv_request);
+    m.serial = 0;
     messages_.remove(mid);
   }
 
@@ -869,6 +910,8 @@ class Engine {
   std::vector<std::unordered_map<int, std::uint64_t>> collective_counts_;  // per task, per comm
   std::vector<RankSummary> ranks_;
   std::uint64_t message_count_ = 0, collective_count_ = 0;
+  std::vector<Undelivered> undelivered_;  // min-heap; delivered ones are dropped lazily
+  std::uint64_t records_since_safe_ = 0;
   std::uint64_t total_bytes_ = 1;
 };
 

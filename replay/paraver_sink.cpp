@@ -86,6 +86,8 @@ class ParaverSink final : public TimelineSink {
     event(task, thread, end, type, 0);
   }
 
+  void safe_until(double time) override { writer_->flush_before(nanoseconds(time)); }
+
   void finish(double end_time) override { writer_->finish(nanoseconds(end_time)); }
 
  private:

@@ -125,6 +125,8 @@ class TimelineSink {
   // The MPI call of `record` (a Send, Recv, Wait or GlobalOp) ran from `begin` to `end`.
   virtual void call(int task, int thread, double begin, double end,
                     const trace::Record& record) = 0;
+  // From now on, nothing reported starts before `time` (so sinks that sort may write out).
+  virtual void safe_until(double time) {}
   virtual void finish(double end_time) = 0;
 };
 

@@ -5,11 +5,20 @@
 //   1:cpu:appl:task:thread:begin:end:state
 //   2:cpu:appl:task:thread:time:type:value[:type:value...]
 //   3:cpu:appl:task:thread:lsend:psend:cpu:appl:task:thread:lrecv:precv:size:tag
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
 #include <queue>
+#include <thread>
 
 #include "tracefmt.h"
 
@@ -118,65 +127,102 @@ namespace {
 
 enum Kind : std::uint8_t { kEvent = 0, kRunningState = 1, kState = 2, kComm = 3 };
 
+// Records sort by time, then task, thread and kind (events, running, other states,
+// communications: the order Dimemas writes), then arrival. All of it is one 128-bit key: time
+// in the high word; task, thread and kind in the low word, above kArrivalBits bits that the
+// sort fills with the record's index among the pending ones (which is its arrival order).
+using Key = unsigned __int128;
+constexpr int kArrivalBits = 30, kKindShift = 30, kThreadShift = 32, kTaskShift = 44;
+constexpr int kMaxTasks = 1 << 20, kMaxThreads = 1 << 12;
+
 struct Entry {
-  std::uint64_t time;      // state begin, event time, logical send
-  std::uint64_t sequence;  // order of arrival, for stable ties
+  Key key;                 // without the arrival bits
   std::uint64_t a, b, c;   // state: end, value; event: type, value; comm: psend, lrecv, precv
   std::int64_t size, tag;  // comm
   std::int32_t cpu, task, thread;
   std::int32_t recv_cpu, recv_task, recv_thread;  // comm
-  Kind kind;
+
+  std::uint64_t time() const { return static_cast<std::uint64_t>(key >> 64); }
+  Kind kind() const { return static_cast<Kind>((static_cast<std::uint64_t>(key) >> kKindShift) & 3); }
 };
 
-bool before(const Entry& x, const Entry& y) {
-  if (x.time != y.time) return x.time < y.time;
-  if (x.task != y.task) return x.task < y.task;
-  if (x.thread != y.thread) return x.thread < y.thread;
-  if (x.kind != y.kind) return x.kind < y.kind;
-  return x.sequence < y.sequence;
+Key make_key(std::uint64_t time, int task, int thread, Kind kind) {
+  return (static_cast<Key>(time) << 64) |
+         (static_cast<std::uint64_t>(task) << kTaskShift) |
+         (static_cast<std::uint64_t>(thread) << kThreadShift) |
+         (static_cast<std::uint64_t>(kind) << kKindShift);
 }
 
-constexpr std::size_t kRunEntries = 1 << 18;  // ~24 MB per sorted run in memory
-constexpr std::size_t kMergeBuffer = 1 << 11; // entries read at once from each run
+constexpr std::size_t kPendingEntries = 1 << 18;  // ~24 MB of records waiting to be final
+constexpr std::size_t kMergeBuffer = 1 << 11;     // entries read at once from each spilled run
 
-// Buffered output with hand-made integer formatting (the writer's hot path).
+// Buffered output with hand-made integer formatting (the writer's hot path). The buffer has
+// slack past its flush mark: single characters go in unchecked, numbers and text check after.
 class TextOut {
  public:
-  explicit TextOut(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "wb")) {
+  explicit TextOut(const std::string& path)
+      : path_(path), file_(std::fopen(path.c_str(), "wb")), buffer_(new char[kSize + kSlack]) {
     if (!file_) throw FormatError(path, 0, "cannot create file");
-    buffer_.reserve(kSize + 256);
+    at_ = buffer_.get();
   }
   ~TextOut() {
     if (file_) std::fclose(file_);
   }
+  TextOut(const TextOut&) = delete;
+  TextOut& operator=(const TextOut&) = delete;
+
   void put(std::string_view text) {
-    buffer_.append(text);
+    while (text.size() > kSlack) {  // long text: in pieces
+      put(text.substr(0, kSlack));
+      text.remove_prefix(kSlack);
+    }
+    std::memcpy(at_, text.data(), text.size());
+    at_ += text.size();
     flush_if_full();
   }
-  void put(char c) { buffer_.push_back(c); }
+  void put(char c) { *at_++ = c; }
   void number(std::uint64_t v) {
-    char digits[24];
-    char* p = digits + sizeof digits;
-    do {
-      *--p = static_cast<char>('0' + v % 10);
-      v /= 10;
-    } while (v);
-    buffer_.append(p, static_cast<std::size_t>(digits + sizeof digits - p));
+    static constexpr char kPairs[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    static constexpr std::uint64_t kPowers[20] = {
+        1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+        100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+        10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+        100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull};
+    // Digits from the bit length: log10(2) ~ 1233 / 4096, corrected by one comparison.
+    int guess = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+    int digits = guess + (v >= kPowers[guess]) + (v == 0);
+    char* p = at_ + digits;  // written backwards, straight into the buffer
+    at_ = p;
+    while (v >= 100) {
+      p -= 2;
+      std::memcpy(p, kPairs + 2 * (v % 100), 2);
+      v /= 100;
+    }
+    if (v >= 10) {
+      p -= 2;
+      std::memcpy(p, kPairs + 2 * v, 2);
+    } else {
+      *--p = static_cast<char>('0' + v);
+    }
+    flush_if_full();  // lists of numbers (headers, lines of many events) grow field by field
   }
   void signed_number(std::int64_t v) {
     if (v < 0) {
-      buffer_.push_back('-');
+      put('-');
       number(static_cast<std::uint64_t>(-(v + 1)) + 1);
     } else {
       number(static_cast<std::uint64_t>(v));
     }
   }
   void field(std::uint64_t v) {
-    buffer_.push_back(':');
+    put(':');
     number(v);
   }
   void end_line() {
-    buffer_.push_back('\n');
+    put('\n');
     flush_if_full();
   }
   void close() {
@@ -188,18 +234,19 @@ class TextOut {
   }
 
  private:
-  static constexpr std::size_t kSize = 1 << 20;
+  static constexpr std::size_t kSize = 1 << 20, kSlack = 4096;
   void flush_if_full() {
-    if (buffer_.size() >= kSize) flush();
+    if (at_ >= buffer_.get() + kSize) flush();
   }
   void flush() {
-    if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
-      throw FormatError(path_, 0, "write error");
-    buffer_.clear();
+    std::size_t n = static_cast<std::size_t>(at_ - buffer_.get());
+    if (n && std::fwrite(buffer_.get(), 1, n, file_) != n) throw FormatError(path_, 0, "write error");
+    at_ = buffer_.get();
   }
   std::string path_;
   std::FILE* file_;
-  std::string buffer_;
+  std::unique_ptr<char[]> buffer_;
+  char* at_;
 };
 
 // A sorted run spilled to an anonymous temporary file.
@@ -233,31 +280,289 @@ class Run {
   std::size_t pos_ = 0;
 };
 
+// Appends the contents of `from` to `to`, letting the kernel copy the bytes.
+void append_file(const std::string& from, const std::string& to) {
+  int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) throw FormatError(from, 0, std::string("cannot read: ") + std::strerror(errno));
+  int out = ::open(to.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (out < 0) {
+    ::close(in);
+    throw FormatError(to, 0, std::string("cannot append: ") + std::strerror(errno));
+  }
+  char buffer[1 << 16];
+  bool failed = false;
+  for (;;) {
+    ssize_t n = ::copy_file_range(in, nullptr, out, nullptr, 1 << 30, 0);
+    if (n > 0) continue;
+    if (n == 0) break;
+    // Not supported here (other file systems): copy through a buffer instead.
+    for (;;) {
+      ssize_t got = ::read(in, buffer, sizeof buffer);
+      if (got == 0) break;
+      if (got < 0 || ::write(out, buffer, static_cast<std::size_t>(got)) != got) {
+        failed = true;
+        break;
+      }
+    }
+    break;
+  }
+  failed |= ::close(out) != 0;
+  ::close(in);
+  if (failed) throw FormatError(to, 0, std::string("write error: ") + std::strerror(errno));
+}
+
 std::string replace_extension(const std::string& path, const char* extension) {
   std::string base = path;
   if (base.size() > 4 && base.compare(base.size() - 4, 4, ".prv") == 0) base.resize(base.size() - 4);
   return base + extension;
 }
 
-}  // namespace
-
-struct ParaverWriter::Impl {
-  std::string path;
-  ParaverLayout layout;
+// Records become final in time order when the producer promises (flush_before) that nothing
+// earlier will come; they are then written to a body file. The header, which needs the end
+// time, is written last, in front of the body. When the promise lags (a thread blocked for
+// long) and too many records wait, they are sorted into runs on disk and merged at the end.
+class SortedBody {
+ public:
+  std::string body_path;
+  TextOut body;
   std::vector<Entry> pending;
   std::vector<std::unique_ptr<Run>> runs;
-  std::uint64_t sequence = 0;
+  bool event_line_open = false;  // events at one time and thread share a line
+  Entry last_event{};
 
-  void add(Entry e) {
-    e.sequence = sequence++;
-    pending.push_back(e);
-    if (pending.size() == kRunEntries) spill();
+  explicit SortedBody(const std::string& path) : body_path(path), body(path) {
+    pending.reserve(kPendingEntries);
+  }
+
+  void take(const std::vector<Entry>& entries) {
+    for (const Entry& e : entries) {
+      pending.push_back(e);
+      if (pending.size() == kPendingEntries) spill();
+    }
+  }
+
+  // Indices of the pending records, in output order.
+  std::vector<std::uint32_t> sorted_order() const {
+    std::vector<Key> keys(pending.size());
+    for (std::size_t i = 0; i < pending.size(); ++i) keys[i] = pending[i].key | i;
+    std::sort(keys.begin(), keys.end());
+    std::vector<std::uint32_t> order(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      order[i] = static_cast<std::uint32_t>(keys[i] & ((Key{1} << kArrivalBits) - 1));
+    return order;
   }
 
   void spill() {
-    std::sort(pending.begin(), pending.end(), before);
-    runs.push_back(std::make_unique<Run>(pending));
+    std::vector<std::uint32_t> order = sorted_order();
+    std::vector<Entry> sorted;
+    sorted.reserve(order.size());
+    for (std::uint32_t i : order) sorted.push_back(pending[i]);
+    runs.push_back(std::make_unique<Run>(sorted));
     pending.clear();
+  }
+
+  void flush_before(std::uint64_t bound) {
+    if (!runs.empty()) return;  // spilled runs hold later records: all is merged at the end
+    std::vector<std::uint32_t> order = sorted_order();
+    std::size_t written = 0;
+    while (written < order.size() && pending[order[written]].time() < bound)
+      write(pending[order[written++]]);
+    std::vector<Entry> later;
+    later.reserve(kPendingEntries);
+    for (std::size_t i = written; i < order.size(); ++i) later.push_back(pending[order[i]]);
+    pending.swap(later);
+  }
+
+  void resource(const Entry& e, bool receiver) {
+    body.field(static_cast<std::uint64_t>((receiver ? e.recv_cpu : e.cpu) + 1));
+    body.put(":1");
+    body.field(static_cast<std::uint64_t>((receiver ? e.recv_task : e.task) + 1));
+    body.field(static_cast<std::uint64_t>((receiver ? e.recv_thread : e.thread) + 1));
+  }
+
+  void write(const Entry& e) {
+    Kind kind = e.kind();
+    if (kind == kEvent && event_line_open && e.time() == last_event.time() &&
+        e.task == last_event.task && e.thread == last_event.thread && e.cpu == last_event.cpu) {
+      body.field(e.a);
+      body.field(e.b);
+      return;
+    }
+    if (event_line_open) {
+      body.end_line();
+      event_line_open = false;
+    }
+    switch (kind) {
+      case kEvent:
+        body.put('2');
+        resource(e, false);
+        body.field(e.time());
+        body.field(e.a);
+        body.field(e.b);
+        last_event = e;
+        event_line_open = true;
+        return;
+      case kRunningState:
+      case kState:
+        body.put('1');
+        resource(e, false);
+        body.field(e.time());
+        body.field(e.a);
+        body.field(e.b);
+        break;
+      case kComm:
+        body.put('3');
+        resource(e, false);
+        body.field(e.time());
+        body.field(e.a);
+        resource(e, true);
+        body.field(e.b);
+        body.field(e.c);
+        body.put(':');
+        body.signed_number(e.size);
+        body.put(':');
+        body.signed_number(e.tag);
+        break;
+    }
+    body.end_line();
+  }
+
+  void write_rest() {
+    if (runs.empty()) {
+      for (std::uint32_t i : sorted_order()) write(pending[i]);
+    } else {
+      if (!pending.empty()) spill();
+      auto later = [&](std::size_t x, std::size_t y) {
+        return runs[y]->peek()->key < runs[x]->peek()->key ||
+               (runs[y]->peek()->key == runs[x]->peek()->key && y < x);
+      };
+      std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> heads(later);
+      for (std::size_t i = 0; i < runs.size(); ++i)
+        if (runs[i]->peek()) heads.push(i);
+      while (!heads.empty()) {
+        std::size_t i = heads.top();
+        heads.pop();
+        write(*runs[i]->peek());
+        runs[i]->pop();
+        if (runs[i]->peek()) heads.push(i);
+      }
+    }
+    if (event_line_open) body.end_line();
+    pending.clear();
+    pending.shrink_to_fit();
+    runs.clear();
+    body.close();
+  }
+
+};
+
+
+}  // namespace
+
+// The producer (the replay) hands records over in batches; a writer thread sorts and formats
+// them, so that a replay with Paraver output uses the second core.
+struct ParaverWriter::Impl {
+  static constexpr std::size_t kBatch = 1 << 15, kMaxJobs = 2;
+  struct Job {
+    std::vector<Entry> entries;
+    std::uint64_t bound;
+  };
+
+  std::string path;
+  ParaverLayout layout;
+  SortedBody sorted;  // the writer thread's, until it is joined
+  std::vector<Entry> batch;
+  std::uint64_t bound = 0;  // the latest promise
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<Job> jobs;
+  std::vector<std::vector<Entry>> spare;  // emptied batches, for reuse
+  bool closing = false;
+  std::exception_ptr error;
+  std::thread writer;
+
+  Impl(const std::string& prv_path, ParaverLayout l)
+      : path(prv_path), layout(std::move(l)), sorted(prv_path + ".body") {
+    if (layout.task_node.size() > static_cast<std::size_t>(kMaxTasks))
+      throw std::length_error("Paraver writer: more than 2^20 tasks");
+    for (int threads : layout.threads)
+      if (threads > kMaxThreads) throw std::length_error("Paraver writer: more than 2^12 threads");
+    batch.reserve(kBatch);
+    writer = std::thread([this] { run(); });
+  }
+
+  ~Impl() { join(); }
+
+  void add(const Entry& e) {
+    batch.push_back(e);
+    if (batch.size() == kBatch) submit();
+  }
+
+  void promise(std::uint64_t time) {
+    bound = time;
+    if (batch.size() >= kBatch / 4) submit();  // small batches are not worth a hand-over
+  }
+
+  void submit() {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return jobs.size() < kMaxJobs || error; });
+    if (error) std::rethrow_exception(error);
+    jobs.push_back(Job{std::move(batch), bound});
+    if (spare.empty()) {
+      batch = {};
+      batch.reserve(kBatch);
+    } else {
+      batch = std::move(spare.back());
+      spare.pop_back();
+    }
+    changed.notify_all();
+  }
+
+  void run() {
+    for (;;) {
+      Job job;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        changed.wait(lock, [&] { return !jobs.empty() || closing; });
+        if (jobs.empty()) return;
+        job = std::move(jobs.front());
+        jobs.pop_front();
+        changed.notify_all();
+      }
+      try {
+        sorted.take(job.entries);
+        sorted.flush_before(job.bound);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        error = std::current_exception();
+        changed.notify_all();
+        return;
+      }
+      job.entries.clear();
+      std::lock_guard<std::mutex> lock(mutex);
+      spare.push_back(std::move(job.entries));
+    }
+  }
+
+  // Hands over the last batch and waits for the writer thread to be done with everything.
+  void join() {
+    if (!writer.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      closing = true;
+    }
+    changed.notify_all();
+    writer.join();
+  }
+
+  void finish(std::uint64_t end_time) {
+    submit();
+    join();
+    if (error) std::rethrow_exception(error);
+    sorted.write_rest();
+    write_prv(end_time);
+    write_pcf();
+    write_row();
   }
 
   void write_prv(std::uint64_t end_time);
@@ -266,44 +571,41 @@ struct ParaverWriter::Impl {
 };
 
 ParaverWriter::ParaverWriter(const std::string& prv_path, ParaverLayout layout)
-    : impl_(std::make_unique<Impl>()) {
-  impl_->path = prv_path;
-  impl_->layout = std::move(layout);
-  impl_->pending.reserve(kRunEntries);
-}
+    : impl_(std::make_unique<Impl>(prv_path, std::move(layout))) {}
 
-ParaverWriter::~ParaverWriter() = default;
+ParaverWriter::~ParaverWriter() {
+  impl_->join();
+  std::remove(impl_->sorted.body_path.c_str());
+}
 
 void ParaverWriter::state(int cpu, int task, int thread, std::uint64_t begin, std::uint64_t end,
                           int value) {
   if (end <= begin) return;  // Paraver drops empty states
   Entry e{};
-  e.time = begin;
+  e.key = make_key(begin, task, thread, value == 1 ? kRunningState : kState);
   e.a = end;
   e.b = static_cast<std::uint64_t>(value);
   e.cpu = cpu;
   e.task = task;
   e.thread = thread;
-  e.kind = value == 1 ? kRunningState : kState;
   impl_->add(e);
 }
 
 void ParaverWriter::event(int cpu, int task, int thread, std::uint64_t time, std::uint64_t type,
                           std::uint64_t value) {
   Entry e{};
-  e.time = time;
+  e.key = make_key(time, task, thread, kEvent);
   e.a = type;
   e.b = value;
   e.cpu = cpu;
   e.task = task;
   e.thread = thread;
-  e.kind = kEvent;
   impl_->add(e);
 }
 
 void ParaverWriter::communication(const ParaverCommunication& c) {
   Entry e{};
-  e.time = c.logical_send;
+  e.key = make_key(c.logical_send, c.send_task, c.send_thread, kComm);
   e.a = c.physical_send;
   e.b = c.logical_recv;
   e.c = c.physical_recv;
@@ -315,124 +617,50 @@ void ParaverWriter::communication(const ParaverCommunication& c) {
   e.recv_cpu = c.recv_cpu;
   e.recv_task = c.recv_task;
   e.recv_thread = c.recv_thread;
-  e.kind = kComm;
   impl_->add(e);
 }
 
-void ParaverWriter::finish(std::uint64_t end_time) {
-  impl_->write_prv(end_time);
-  impl_->write_pcf();
-  impl_->write_row();
-}
+void ParaverWriter::flush_before(std::uint64_t time) { impl_->promise(time); }
 
+void ParaverWriter::finish(std::uint64_t end_time) { impl_->finish(end_time); }
+
+// The header, then the body appended by the kernel (no copy through this process).
 void ParaverWriter::Impl::write_prv(std::uint64_t end_time) {
-  TextOut out(path);
-  // Header. The date is fixed so that the same replay gives the same bytes.
-  out.put("#Paraver (01/01/70 at 00:00):");
-  out.number(end_time);
-  out.put("_ns:");
-  out.number(layout.cpus_per_node.size());
-  out.put('(');
-  for (std::size_t n = 0; n < layout.cpus_per_node.size(); ++n) {
-    if (n) out.put(',');
-    out.number(static_cast<std::uint64_t>(layout.cpus_per_node[n]));
-  }
-  out.put("):1:");
-  out.number(layout.task_node.size());
-  out.put('(');
-  for (std::size_t t = 0; t < layout.task_node.size(); ++t) {
-    if (t) out.put(',');
-    out.number(static_cast<std::uint64_t>(layout.threads[t]));
-    out.put(':');
-    out.number(static_cast<std::uint64_t>(layout.task_node[t] + 1));
-  }
-  out.put("),");
-  out.number(layout.communicators.size());
-  out.end_line();
-  for (const Communicator& c : layout.communicators) {
-    out.put("c:1");
-    out.field(static_cast<std::uint64_t>(c.id));
-    out.field(c.tasks.size());
-    for (int task : c.tasks) out.field(static_cast<std::uint64_t>(task + 1));
-    out.end_line();
-  }
-
-  auto resource = [&](const Entry& e, bool receiver) {
-    out.field(static_cast<std::uint64_t>((receiver ? e.recv_cpu : e.cpu) + 1));
-    out.put(":1");
-    out.field(static_cast<std::uint64_t>((receiver ? e.recv_task : e.task) + 1));
-    out.field(static_cast<std::uint64_t>((receiver ? e.recv_thread : e.thread) + 1));
-  };
-  const Entry* open_event = nullptr;  // events at one time and thread share a line
-  Entry last_event{};
-  auto write = [&](const Entry& e) {
-    if (e.kind == kEvent && open_event && e.time == last_event.time &&
-        e.task == last_event.task && e.thread == last_event.thread && e.cpu == last_event.cpu) {
-      out.field(e.a);
-      out.field(e.b);
-      return;
+  {
+    TextOut out(path);
+    // The date is fixed so that the same replay gives the same bytes.
+    out.put("#Paraver (01/01/70 at 00:00):");
+    out.number(end_time);
+    out.put("_ns:");
+    out.number(layout.cpus_per_node.size());
+    out.put('(');
+    for (std::size_t n = 0; n < layout.cpus_per_node.size(); ++n) {
+      if (n) out.put(',');
+      out.number(static_cast<std::uint64_t>(layout.cpus_per_node[n]));
     }
-    if (open_event) {
+    out.put("):1:");
+    out.number(layout.task_node.size());
+    out.put('(');
+    for (std::size_t t = 0; t < layout.task_node.size(); ++t) {
+      if (t) out.put(',');
+      out.number(static_cast<std::uint64_t>(layout.threads[t]));
+      out.put(':');
+      out.number(static_cast<std::uint64_t>(layout.task_node[t] + 1));
+    }
+    out.put("),");
+    out.number(layout.communicators.size());
+    out.end_line();
+    for (const Communicator& c : layout.communicators) {
+      out.put("c:1");
+      out.field(static_cast<std::uint64_t>(c.id));
+      out.field(c.tasks.size());
+      for (int task : c.tasks) out.field(static_cast<std::uint64_t>(task + 1));
       out.end_line();
-      open_event = nullptr;
     }
-    switch (e.kind) {
-      case kEvent:
-        out.put('2');
-        resource(e, false);
-        out.field(e.time);
-        out.field(e.a);
-        out.field(e.b);
-        last_event = e;
-        open_event = &last_event;
-        return;
-      case kRunningState:
-      case kState:
-        out.put('1');
-        resource(e, false);
-        out.field(e.time);
-        out.field(e.a);
-        out.field(e.b);
-        break;
-      case kComm:
-        out.put('3');
-        resource(e, false);
-        out.field(e.time);
-        out.field(e.a);
-        resource(e, true);
-        out.field(e.b);
-        out.field(e.c);
-        out.put(':');
-        out.signed_number(e.size);
-        out.put(':');
-        out.signed_number(e.tag);
-        break;
-    }
-    out.end_line();
-  };
-
-  if (runs.empty()) {
-    std::sort(pending.begin(), pending.end(), before);
-    for (const Entry& e : pending) write(e);
-  } else {
-    if (!pending.empty()) spill();
-    auto later = [&](std::size_t x, std::size_t y) { return before(*runs[y]->peek(), *runs[x]->peek()); };
-    std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> heads(later);
-    for (std::size_t i = 0; i < runs.size(); ++i)
-      if (runs[i]->peek()) heads.push(i);
-    while (!heads.empty()) {
-      std::size_t i = heads.top();
-      heads.pop();
-      write(*runs[i]->peek());
-      runs[i]->pop();
-      if (runs[i]->peek()) heads.push(i);
-    }
+    out.close();
   }
-  if (open_event) out.end_line();
-  pending.clear();
-  pending.shrink_to_fit();
-  runs.clear();
-  out.close();
+  append_file(sorted.body_path, path);
+  std::remove(sorted.body_path.c_str());
 }
 
 void ParaverWriter::Impl::write_pcf() const {

@@ -214,6 +214,7 @@ struct ParaverCommunication {
 // Writes a Paraver trace. Records may be given in any order: they are sorted (by time, then
 // task, thread, and events before states before communications) with bounded memory, spilling
 // sorted runs to temporary files when needed. Times are in nanoseconds; `cpu` -1 = none.
+// While writing, PATH.body holds the records; finish() puts the header in front of them.
 class ParaverWriter {
  public:
   ParaverWriter(const std::string& prv_path, ParaverLayout layout);
@@ -225,6 +226,9 @@ class ParaverWriter {
   void event(int cpu, int task, int thread, std::uint64_t time, std::uint64_t type,
              std::uint64_t value);
   void communication(const ParaverCommunication& c);
+  // A promise: no record given from now on starts before `time`. Lets the writer write what
+  // is final and forget it; without promises, records wait (on disk if many) until finish().
+  void flush_before(std::uint64_t time);
   // Writes the .prv (duration `end_time`), .pcf and .row files.
   void finish(std::uint64_t end_time);
 
