@@ -9,4 +9,5 @@ if ! make -s -j"$(nproc)" check; then
   cat test-suite.log >&2 || true
   exit 1
 fi
+"$top/tests/install/check-install.sh" "$top/build"
 echo "check.sh: all tests passed"
