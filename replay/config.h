@@ -10,6 +10,9 @@
 
 namespace tareador::replay {
 
+// `text` without leading and trailing white space.
+std::string_view trim(std::string_view text);
+
 // The two readers load_machine dispatches to.
 Machine load_dimemas_config(const std::string& path);
 Machine load_toml_machine(const std::string& path);

@@ -20,14 +20,6 @@ namespace {
 
 using trace::FormatError;
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-    text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-    text.remove_suffix(1);
-  return text;
-}
-
 std::string shown(const toml::node& node) {
   std::ostringstream out;
   node.visit([&](const auto& value) { out << value; });

@@ -272,11 +272,11 @@ constexpr Shape kGlobal = {"global operation (10)",
 constexpr Shape kEvent = {"event (20)",
                           {"record type", "task", "thread", "event type", "event value"}};
 
-class DimemasStream final : public RecordStream {
+class DimemasStream final : public LineRecordStream {
  public:
   DimemasStream(std::shared_ptr<const SharedFile> file, const TraceHeader& header, int task,
                 int thread, Block block)
-      : lines_(std::move(file), block.begin, block.end),
+      : LineRecordStream(std::move(file), block.begin, block.end),
         header_(header),
         task_(task),
         thread_(thread) {}
@@ -306,15 +306,8 @@ class DimemasStream final : public RecordStream {
     }
   }
 
-  std::string where() const override { return lines_.where(); }
-  std::uint64_t mark() const override { return lines_.line_offset(); }
-  std::string where(std::uint64_t mark) const override { return lines_.file().where(mark); }
-  std::uint64_t bytes_read() const override { return lines_.bytes_read(); }
 
  private:
-  [[noreturn]] void fail(const std::string& message) const {
-    throw FormatError(lines_.file().path(), lines_.line_number(), message);
-  }
 
   // Requires exactly `n` integer fields of `shape`; otherwise says which field is wrong.
   void integers(const Shape& shape, int n) const {
@@ -373,6 +366,17 @@ class DimemasStream final : public RecordStream {
     return seconds;
   }
 
+  // Records 2 and 3: peer task and thread, size, tag and communicator in fields 3 to 7.
+  void point_to_point(RecordType type, const Shape& shape, Record& out) {
+    integers(shape, 9);
+    out.type = type;
+    out.peer = peer(shape, 3);
+    out.peer_thread = int32(shape, 4);
+    out.bytes = count(shape, 5);
+    out.tag = int32(shape, 6);
+    out.comm = comm(shape, 7);
+  }
+
   void parse(Record& out) {
     out = Record{};
     switch (f_.value[0]) {
@@ -384,13 +388,7 @@ class DimemasStream final : public RecordStream {
         if (f_.value[0] == 11) out.flags = kAccelerator;
         return;
       case 2: {
-        integers(kSend, 9);
-        out.type = RecordType::Send;
-        out.peer = peer(kSend, 3);
-        out.peer_thread = int32(kSend, 4);
-        out.bytes = count(kSend, 5);
-        out.tag = int32(kSend, 6);
-        out.comm = comm(kSend, 7);
+        point_to_point(RecordType::Send, kSend, out);
         std::int64_t bits = f_.value[8];
         if (bits < 0 || bits > 3)
           fail("synchronism must be 0..3 (bit 0 rendezvous, bit 1 immediate), not " +
@@ -400,13 +398,7 @@ class DimemasStream final : public RecordStream {
         return;
       }
       case 3: {
-        integers(kRecv, 9);
-        out.type = RecordType::Recv;
-        out.peer = peer(kRecv, 3);
-        out.peer_thread = int32(kRecv, 4);
-        out.bytes = count(kRecv, 5);
-        out.tag = int32(kRecv, 6);
-        out.comm = comm(kRecv, 7);
+        point_to_point(RecordType::Recv, kRecv, out);
         std::int64_t type = f_.value[8];
         if (type == 0) return;
         if (type == 1) {
@@ -470,7 +462,6 @@ class DimemasStream final : public RecordStream {
     std::uint64_t request;
   };
 
-  LineReader lines_;
   const TraceHeader& header_;
   int task_, thread_;
   LineFields f_;

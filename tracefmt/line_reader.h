@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tracefmt.h"
+
 namespace tareador::trace {
 
 // A read-only file shared by the cursors that walk it.
@@ -67,6 +69,27 @@ class LineReader {
   std::uint64_t line_offset_ = 0, line_end_ = 0;
   std::uint64_t lines_read_ = 0;
   mutable std::uint64_t first_line_;  // line number at `begin_`; 0 until needed
+};
+
+// A stream of records read line by line: it locates its records for reports.
+class LineRecordStream : public RecordStream {
+ public:
+  LineRecordStream(std::shared_ptr<const SharedFile> file, std::uint64_t begin, std::uint64_t end,
+                   std::uint64_t first_line = 0)
+      : lines_(std::move(file), begin, end, first_line) {}
+
+  std::string where() const override { return lines_.where(); }
+  std::uint64_t mark() const override { return lines_.line_offset(); }
+  std::string where(std::uint64_t mark) const override { return lines_.file().where(mark); }
+  std::uint64_t bytes_read() const override { return lines_.bytes_read(); }
+
+ protected:
+  // Throws FormatError at the line last read.
+  [[noreturn]] void fail(const std::string& message) const {
+    throw FormatError(lines_.file().path(), lines_.line_number(), message);
+  }
+
+  LineReader lines_;
 };
 
 }  // namespace tareador::trace

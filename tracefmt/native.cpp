@@ -183,11 +183,14 @@ Record make_wait(std::uint64_t request, bool joined) {
   return r;
 }
 
-class NativeStream final : public RecordStream {
+class NativeStream final : public LineRecordStream {
  public:
   NativeStream(std::shared_ptr<const SharedFile> file, const TraceHeader& header, int rank,
                bool truncated)
-      : lines_(file, 0, file->size(), 1), header_(header), rank_(rank), truncated_(truncated) {}
+      : LineRecordStream(file, 0, file->size(), 1),
+        header_(header),
+        rank_(rank),
+        truncated_(truncated) {}
 
   bool next(Record& out) override {
     if (!pending_waits_.empty()) {
@@ -207,15 +210,8 @@ class NativeStream final : public RecordStream {
     return false;
   }
 
-  std::string where() const override { return lines_.where(); }
-  std::uint64_t mark() const override { return lines_.line_offset(); }
-  std::string where(std::uint64_t mark) const override { return lines_.file().where(mark); }
-  std::uint64_t bytes_read() const override { return lines_.bytes_read(); }
 
  private:
-  [[noreturn]] void fail(const std::string& message) const {
-    throw FormatError(lines_.file().path(), lines_.line_number(), message);
-  }
 
   std::uint8_t send_mode(std::string_view mode) const {
     if (mode == "eager") return 0;
@@ -248,6 +244,17 @@ class NativeStream final : public RecordStream {
     return request;
   }
 
+  // send/isend/recv/irecv: PEER TAG COMM BYTES.
+  void point_to_point(Fields& f, RecordType type, const char* peer, Record& out) const {
+    out.type = type;
+    out.peer = f.integer<std::int32_t>(peer);
+    check_peer(out.peer, peer);
+    out.tag = f.integer<std::int32_t>("tag");
+    out.comm = f.integer<std::int32_t>("comm");
+    check_comm(out.comm);
+    out.bytes = f.count<std::int64_t>("bytes");
+  }
+
   // Parses one record line into `out`; false for the `end` line.
   bool parse(std::string_view line, Record& out) {
     Fields f(line, ' ', lines_);
@@ -258,26 +265,14 @@ class NativeStream final : public RecordStream {
       out.flags = kInstructions;
       out.amount = static_cast<double>(f.integer<std::uint64_t>("instructions"));
     } else if (op == "send" || op == "isend") {
-      out.type = RecordType::Send;
-      out.peer = f.integer<std::int32_t>("destination");
-      check_peer(out.peer, "destination");
-      out.tag = f.integer<std::int32_t>("tag");
-      out.comm = f.integer<std::int32_t>("comm");
-      check_comm(out.comm);
-      out.bytes = f.count<std::int64_t>("bytes");
+      point_to_point(f, RecordType::Send, "destination", out);
       out.flags = send_mode(f.text("mode"));
       if (op == "isend") {
         out.flags |= kImmediate;
         out.request = new_request(f, true);
       }
     } else if (op == "recv" || op == "irecv") {
-      out.type = RecordType::Recv;
-      out.peer = f.integer<std::int32_t>("source");
-      check_peer(out.peer, "source");
-      out.tag = f.integer<std::int32_t>("tag");
-      out.comm = f.integer<std::int32_t>("comm");
-      check_comm(out.comm);
-      out.bytes = f.count<std::int64_t>("bytes");
+      point_to_point(f, RecordType::Recv, "source", out);
       if (op == "irecv") {
         out.flags = kImmediate;
         out.request = new_request(f, false);
@@ -328,7 +323,6 @@ class NativeStream final : public RecordStream {
     return true;
   }
 
-  LineReader lines_;
   const TraceHeader& header_;
   int rank_;
   bool truncated_;  // the rank manifest says the stream stops early

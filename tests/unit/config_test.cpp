@@ -226,14 +226,16 @@ TEST(DimemasConfig, PredefinedMappings) {
   EXPECT_EQ(three.tasks_per_node, 3);
 }
 
-struct BadConfig {
+// A bad machine file: its name, content, and the line and phrase its error must have.
+struct BadInput {
   const char* name;
   std::string content;
   std::uint64_t line;
   const char* phrase;
 };
 
-std::ostream& operator<<(std::ostream& out, const BadConfig& c) { return out << c.name; }
+std::ostream& operator<<(std::ostream& out, const BadInput& c) { return out << c.name; }
+using BadConfig = BadInput;
 
 class DimemasBadConfig : public ::testing::TestWithParam<BadConfig> {};
 
@@ -476,14 +478,7 @@ TEST(TomlMachine, MappingPolicies) {
   EXPECT_EQ(mapping("tasks_per_node = 3").tasks_per_node, 3);
 }
 
-struct BadToml {
-  const char* name;
-  std::string content;
-  std::uint64_t line;
-  const char* phrase;
-};
-
-std::ostream& operator<<(std::ostream& out, const BadToml& c) { return out << c.name; }
+using BadToml = BadInput;
 
 class TomlBadMachine : public ::testing::TestWithParam<BadToml> {};
 

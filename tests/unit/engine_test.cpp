@@ -1,4 +1,5 @@
 // The network and CPU model of the replayer against hand-computed times (Dimemas 5.5 rules).
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "test_util.h"
@@ -10,6 +11,7 @@ using testing::machine;
 using testing::simulate_dim;
 using testing::TempDir;
 using testing::transfer;
+using ::testing::HasSubstr;
 
 constexpr double L = 5e-6;     // latency of the test machines
 constexpr double BW = 250;     // MB/s
@@ -294,44 +296,34 @@ TEST(Engine, ImmediateCollectiveCompletesAtItsWait) {
   EXPECT_NEAR(r.ranks[0].compute, 0.001, kNs);
 }
 
-TEST(Engine, ReceiveWithoutSendIsADeadlockNamingTheRankAndRecord) {
+// The report of the deadlock that simulating `body` on `tasks` tasks must end in.
+std::string deadlock_report(int tasks, const std::string& body) {
   TempDir dir;
   try {
-    simulate_dim(dir, 2, "1:0:0:0.001\n3:1:0:0:-1:10:7:1:0\n", machine(2, BW, L));
-    FAIL() << "no deadlock reported";
+    simulate_dim(dir, tasks, body, machine(tasks, BW, L));
   } catch (const replay::DeadlockError& e) {
-    std::string what = e.what();
-    EXPECT_NE(what.find("rank 1 is blocked at"), std::string::npos) << what;
-    EXPECT_NE(what.find("t.dim:4"), std::string::npos) << what;
-    EXPECT_NE(what.find("waiting for a message from rank 0 (tag 7, comm 1)"), std::string::npos)
-        << what;
+    return e.what();
   }
+  ADD_FAILURE() << "no deadlock reported";
+  return "";
+}
+
+TEST(Engine, ReceiveWithoutSendIsADeadlockNamingTheRankAndRecord) {
+  std::string report = deadlock_report(2, "1:0:0:0.001\n3:1:0:0:-1:10:7:1:0\n");
+  EXPECT_THAT(report, HasSubstr("rank 1 is blocked at"));
+  EXPECT_THAT(report, HasSubstr("t.dim:4"));
+  EXPECT_THAT(report, HasSubstr("waiting for a message from rank 0 (tag 7, comm 1)"));
 }
 
 TEST(Engine, SendThatNoReceiveMatchesIsReported) {
-  TempDir dir;
-  try {
-    simulate_dim(dir, 2, "2:0:0:1:-1:10:3:1:0\n1:1:0:0.001\n", machine(2, BW, L));
-    FAIL() << "no deadlock reported";
-  } catch (const replay::DeadlockError& e) {
-    std::string what = e.what();
-    EXPECT_NE(what.find("rank 0 sent 1 message(s) to rank 1 (tag 3, comm 1)"), std::string::npos)
-        << what;
-  }
+  EXPECT_THAT(deadlock_report(2, "2:0:0:1:-1:10:3:1:0\n1:1:0:0.001\n"),
+              HasSubstr("rank 0 sent 1 message(s) to rank 1 (tag 3, comm 1)"));
 }
 
 TEST(Engine, CollectiveWithAMissingMemberNamesIt) {
-  TempDir dir;
-  try {
-    simulate_dim(dir, 3, "10:0:0:0:1:0:0:0:0\n10:1:0:0:1:0:0:0:0\n1:2:0:0.001\n",
-                 machine(3, BW, L));
-    FAIL() << "no deadlock reported";
-  } catch (const replay::DeadlockError& e) {
-    std::string what = e.what();
-    EXPECT_NE(what.find("MPI_Barrier #0 on comm 1 never completed: 2 of 3 arrived; missing rank(s) 2"),
-              std::string::npos)
-        << what;
-  }
+  EXPECT_THAT(deadlock_report(3, "10:0:0:0:1:0:0:0:0\n10:1:0:0:1:0:0:0:0\n1:2:0:0.001\n"),
+              HasSubstr("MPI_Barrier #0 on comm 1 never completed: 2 of 3 arrived; missing "
+                        "rank(s) 2"));
 }
 
 TEST(Engine, MismatchedCollectivesAreAnInputError) {
