@@ -828,6 +828,7 @@ class Engine {
       report += "\n  " + problems[i];
     if (problems.size() > kMaxLines)
       report += "\n  ... and " + std::to_string(problems.size() - kMaxLines) + " more";
+    for (const std::string& note : header_.notes) report += "\n  note: " + note;
     throw DeadlockError(report);
   }
 

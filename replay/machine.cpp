@@ -250,4 +250,14 @@ void apply_override(Machine& machine, std::string_view key_value) {
                               "'; valid keys: " + valid_keys());
 }
 
+void make_network_ideal(Machine& machine) {
+  machine.bandwidth = 0;
+  machine.buses = 0;
+  for (Node& node : machine.nodes) {
+    node.latency = 0;
+    node.input_links = node.output_links = 0;
+    node.intra = IntraNode{};
+  }
+}
+
 }  // namespace tareador::replay

@@ -29,6 +29,7 @@ struct Options {
   std::vector<std::string> inputs;
   std::string json_path, prv_path, dim_path, native_path;
   bool validate = false;
+  bool ideal = false;
   bool progress = false, no_progress = false;
   bool quiet = false;
 };
@@ -125,6 +126,7 @@ int run(const Options& options) {
   if (options.config.empty()) throw CLI::RequiredError("--config");
   replay::Machine machine = replay::load_machine(options.config);
   for (const std::string& kv : options.overrides) replay::apply_override(machine, kv);
+  if (options.ideal) replay::make_network_ideal(machine);
 
   std::vector<std::unique_ptr<trace::Trace>> traces;
   for (const std::string& input : options.inputs)
@@ -184,6 +186,9 @@ int main(int argc, char** argv) {
   app.add_option("-s,--set", o.overrides, "override a machine parameter (repeatable):" + keys)
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
+  app.add_flag("--ideal", o.ideal,
+               "an ideal network: no latency, instantaneous transfers, unlimited buses and links "
+               "(after --set)");
   app.add_option("-k,--kind", o.kinds, "replay only this kind of a trace set (repeatable)")
       ->type_name("KIND")
       ->allow_extra_args(false);

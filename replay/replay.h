@@ -87,6 +87,9 @@ const std::vector<std::pair<std::string, std::string>>& override_keys();
 // Applies "key=value" (bandwidth, latency, buses, cores, cpu_ratio, eager_limit, ...) to every
 // node. Throws std::invalid_argument naming the key or value at fault.
 void apply_override(Machine& machine, std::string_view key_value);
+// Makes the network ideal: no latency, instantaneous transfers, unlimited buses and links,
+// inside nodes and between them (so a replay shows the program's own critical path).
+void make_network_ideal(Machine& machine);
 
 // ---- Simulation ---------------------------------------------------------------------------
 

@@ -7,8 +7,10 @@ set -euo pipefail
 build_tools=(g++ make autoconf automake libtool pkg-config autoconf-archive)
 libraries=(libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev libboost-dev libboost-graph-dev)
 test_tools=(libgtest-dev libgmock-dev)
+# The Valgrind tool builds against Debian's valgrind; MPI programs run on both Open MPI and MPICH.
+tool=(valgrind gfortran libopenmpi-dev openmpi-bin libmpich-dev mpich)
 
-packages=("${build_tools[@]}" "${libraries[@]}" "${test_tools[@]}")
+packages=("${build_tools[@]}" "${libraries[@]}" "${test_tools[@]}" "${tool[@]}")
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,26 @@
+/* faults — a run that does not reach MPI_Finalize: `faults segv` makes rank 1 dereference
+   NULL, `faults abort` makes it call MPI_Abort. The trace stops there, marked truncated.
+   Usage: faults segv|abort (2 or more ranks) */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "work.h"
+
+int main(int argc, char** argv)
+{
+   int rank;
+   static double data[1024];
+   MPI_Init(&argc, &argv);
+   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+   work(data, 1024, 10);
+   MPI_Barrier(MPI_COMM_WORLD);
+   if (rank == 1 && argc > 1 && strcmp(argv[1], "abort") == 0) MPI_Abort(MPI_COMM_WORLD, 3);
+   if (rank == 1 && argc > 1 && strcmp(argv[1], "segv") == 0) {
+      volatile int* nowhere = NULL;
+      *nowhere = 1;
+   }
+   MPI_Barrier(MPI_COMM_WORLD);
+   MPI_Finalize();
+   return 0;
+}

@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# Regression tests of the Valgrind tool, in the Valgrind style: run a small MPI program under
+# the tool and compare the trace it leaves with the one it must leave (tests/vg/expected/).
+# Burst lengths are blanked in that comparison (they are stable for one binary, but Open MPI and
+# MPICH builds are different binaries), and checked for stability by running twice.
+#
+# Environment (set by `make check`): TAREADOR, REPLAY, EXAMPLES_BUILD (the built
+# examples/mpi), TESTS_DIR, EXAMPLES_DIR.
+set -u
+: "${TAREADOR:?}" "${REPLAY:?}" "${EXAMPLES_BUILD:?}" "${TESTS_DIR:?}" "${EXAMPLES_DIR:?}"
+# Open MPI refuses root (CI runs as root), oversubscribed cores, and ptrace-based copies.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+
+expected="$TESTS_DIR/vg/expected"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+passed=0
+failed=0
+ok() { echo "ok - $1"; passed=$((passed + 1)); }
+not_ok() { echo "not ok - $1: $2"; failed=$((failed + 1)); }
+
+mpis=()
+command -v mpirun.openmpi >/dev/null && [ -d "$EXAMPLES_BUILD/openmpi" ] && mpis+=(openmpi)
+command -v mpiexec.mpich >/dev/null && [ -d "$EXAMPLES_BUILD/mpich" ] && mpis+=(mpich)
+[ ${#mpis[@]} -gt 0 ] || { echo "not ok - no MPI and examples to test with"; exit 1; }
+
+launcher() { [ "$1" = openmpi ] && echo mpirun.openmpi || echo mpiexec.mpich; }
+
+# run MPI EXAMPLE RANKS DIR [ARGS...]: mpirun -np RANKS tareador EXAMPLE, into DIR.
+run() {
+  local mpi=$1 example=$2 ranks=$3 dir=$4
+  shift 4
+  rm -rf "$dir"
+  timeout 300 "$(launcher "$mpi")" -np "$ranks" "$TAREADOR" --trace-dir="$dir" \
+    "$EXAMPLES_BUILD/$mpi/$example" "$@" >"$dir.log" 2>&1
+}
+
+# run_children MPI EXAMPLE RANKS DIR: tareador --trace-children=yes mpirun -np RANKS EXAMPLE.
+run_children() {
+  local mpi=$1 example=$2 ranks=$3 dir=$4
+  rm -rf "$dir"
+  timeout 300 "$TAREADOR" --trace-children=yes --trace-dir="$dir" "$(launcher "$mpi")" \
+    -np "$ranks" "$EXAMPLES_BUILD/$mpi/$example" >"$dir.log" 2>&1
+}
+
+# The trace set DIR of EXAMPLE matches the expected streams, is valid and replays.
+check_set() {
+  local name=$1 dir=$2 example=$3 ranks=$4 r
+  for ((r = 0; r < ranks; r++)); do
+    if [ ! -f "$dir/authentic.$r.trc" ]; then
+      not_ok "$name" "no stream for rank $r ($(tail -3 "$dir.log" | tr '\n' ' '))"
+      return
+    fi
+    if ! diff <(sed 's/^cpu [0-9]*$/cpu/' "$dir/authentic.$r.trc") "$expected/$example.$r.trc" \
+        >"$scratch/diff" 2>&1; then
+      not_ok "$name" "rank $r differs from the expected trace: $(head -8 "$scratch/diff" | tr '\n' '|')"
+      return
+    fi
+  done
+  grep -q 'status = "complete"' "$dir/rank-0.toml" || { not_ok "$name" "rank 0 not complete"; return; }
+  "$REPLAY" --validate "$dir" >"$scratch/validate" 2>&1 ||
+    { not_ok "$name" "not valid: $(head -3 "$scratch/validate" | tr '\n' ' ')"; return; }
+  "$REPLAY" -q --config "$EXAMPLES_DIR/marenostrum.cfg" "$dir" >"$scratch/replay" 2>&1 ||
+    { not_ok "$name" "replay failed: $(head -3 "$scratch/replay" | tr '\n' ' ')"; return; }
+  ok "$name"
+}
+
+# ---- Every example, with each MPI --------------------------------------------------------------
+examples=("ring 4" "imbalance 3" "pipeline 3" "pingpong 2" "collectives 4" "wildcard 3" "ring_f 3")
+for mpi in "${mpis[@]}"; do
+  for spec in "${examples[@]}"; do
+    read -r example ranks <<<"$spec"
+    [ -x "$EXAMPLES_BUILD/$mpi/$example" ] || { not_ok "$example ($mpi)" "not built"; continue; }
+    run "$mpi" "$example" "$ranks" "$scratch/$mpi-$example"
+    check_set "$example ($mpi): $(launcher "$mpi") -np $ranks tareador $example" \
+      "$scratch/$mpi-$example" "$example" "$ranks"
+  done
+done
+
+# ---- The other launch form gives the same set, and no trace of the launcher ----------------------
+for mpi in "${mpis[@]}"; do
+  dir="$scratch/$mpi-children"
+  run_children "$mpi" ring 4 "$dir"
+  check_set "ring ($mpi): tareador --trace-children=yes $(launcher "$mpi") -np 4 ring" "$dir" ring 4
+  if ls "$dir" | grep -qvE '^(manifest\.toml|rank-[0-3]\.toml|authentic\.[0-3]\.trc)$'; then
+    not_ok "no trace of the launcher ($mpi)" "unexpected files: $(ls "$dir" | tr '\n' ' ')"
+  else
+    ok "no trace of the launcher ($mpi)"
+  fi
+done
+
+# ---- Bursts are exact: the same run twice gives the same bytes -----------------------------------
+mpi=${mpis[0]}
+run "$mpi" ring 4 "$scratch/again" && run "$mpi" ring 4 "$scratch/again2"
+if diff -r "$scratch/again" "$scratch/again2" >/dev/null; then
+  ok "the same binary and input give the same trace, bursts included"
+else
+  not_ok "repeatable bursts" "two runs of ring differ"
+fi
+
+# ---- Replaying on an ideal network gives the critical path of the bursts ------------------------
+critical_path() {
+  python3 - "$1" <<'PY'
+# A zero-cost network by hand: a receive or wait completes when the matching send was issued.
+import re, sys
+d = sys.argv[1]
+mips = float(re.search(r"mips = ([0-9.]+)", open(d + "/manifest.toml").read()).group(1))
+ranks = int(re.search(r"ranks = ([0-9]+)", open(d + "/manifest.toml").read()).group(1))
+streams = [[l.split() for l in open(f"{d}/authentic.{r}.trc") if l.strip() and l[0] != "#"]
+           for r in range(ranks)]
+pos, clock, sent, matched, pending = [0] * ranks, [0.0] * ranks, {}, {}, [{} for _ in range(ranks)]
+def sent_time(key, k):
+    times = sent.get(key, [])
+    return times[k] if k < len(times) else None
+progress = True
+while progress:
+    progress = False
+    for r in range(ranks):
+        while pos[r] < len(streams[r]):
+            rec = streams[r][pos[r]]
+            op = rec[0]
+            if op == "cpu":
+                clock[r] += int(rec[1]) / (mips * 1e6)
+            elif op in ("send", "isend"):
+                sent.setdefault((r, int(rec[1]), rec[2], rec[3]), []).append(clock[r])
+            elif op in ("recv", "irecv"):
+                key = (int(rec[1]), r, rec[2], rec[3])
+                k = matched.get(key, 0)
+                if op == "recv":
+                    t = sent_time(key, k)
+                    if t is None: break
+                    clock[r] = max(clock[r], t)
+                else:
+                    pending[r][rec[5]] = (key, k)
+                matched[key] = k + 1
+            elif op == "wait":
+                times = [sent_time(*pending[r][q]) if q in pending[r] else clock[r] for q in rec[1:]]
+                if None in times: break
+                clock[r] = max([clock[r]] + times)
+            pos[r] += 1
+            progress = True
+print(f"{max(clock):.12f}")
+PY
+}
+dir="$scratch/$mpi-ring"
+expected_time=$(critical_path "$dir")
+replayed=$("$REPLAY" --config "$EXAMPLES_DIR/marenostrum.cfg" --ideal "$dir" --json - |
+  python3 -c 'import json,sys; print("%.12f" % json.load(sys.stdin)["traces"][0]["total_time_s"])')
+if [ -n "$expected_time" ] && [ "$expected_time" = "$replayed" ]; then
+  ok "ring on an ideal network: total time = critical path of the bursts ($replayed s)"
+else
+  not_ok "ideal network" "replayed $replayed s, critical path $expected_time s"
+fi
+
+# ---- Runs that stop early leave valid, truncated traces -----------------------------------------
+for mpi in "${mpis[@]}"; do
+  for fault in segv abort; do
+    dir="$scratch/$mpi-$fault"
+    run "$mpi" faults 2 "$dir" "$fault"
+    want=$([ "$fault" = segv ] && echo 'killed by signal 11' || echo 'MPI_Abort with error code 3')
+    if ! grep -q 'status = "truncated"' "$dir/rank-1.toml" 2>/dev/null ||
+       ! grep -q "$want" "$dir/rank-1.toml"; then
+      not_ok "faults $fault ($mpi)" "rank 1 not marked truncated with '$want': $(cat "$dir/rank-1.toml" 2>&1 | tr '\n' ' ')"
+      continue
+    fi
+    # The set reads and replays up to where it stops: to its end when the ranks stopped at the
+    # same point (exit 0), or to a deadlock report (exit 2); never a format error (exit 1).
+    # Either way the output says which rank is truncated.
+    "$REPLAY" --config "$EXAMPLES_DIR/marenostrum.cfg" "$dir" --json - >"$scratch/out" 2>&1
+    status=$?
+    if { [ $status -eq 0 ] || [ $status -eq 2 ]; } && grep -q "rank 1 truncated: $want" "$scratch/out"; then
+      ok "faults $fault ($mpi): truncated trace, marked, replayable up to the fault (exit $status)"
+    else
+      not_ok "faults $fault ($mpi)" "replay exit $status: $(head -4 "$scratch/out" | tr '\n' ' ')"
+    fi
+  done
+done
+
+# ---- A program without MPI: a note, no trace ----------------------------------------------------
+"$TAREADOR" --trace-dir="$scratch/none" /bin/true >"$scratch/none.log" 2>&1
+if [ ! -e "$scratch/none" ] && grep -q "called neither MPI_Init nor tareador_ON: nothing traced" "$scratch/none.log"; then
+  ok "a program without MPI gets a note and no trace"
+else
+  not_ok "program without MPI" "$(tail -2 "$scratch/none.log" | tr '\n' ' ')"
+fi
+
+# ---- --trace-dir expands %p as valgrind's --log-file does ----------------------------------------
+run "${mpis[0]}" pingpong 2 "$scratch/pid-%p"
+if ls -d "$scratch"/pid-[0-9]* >/dev/null 2>&1; then
+  ok "--trace-dir expands %p"
+else
+  not_ok "--trace-dir %p" "$(ls "$scratch" | tr '\n' ' ')"
+fi
+
+echo "# $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,52 @@
+/* tr_clreq.h — the requests the client side (the MPI wrappers of the preload library, and
+   tareador.h) makes to the tool, and the events it passes along. Shared by both sides, so it
+   uses only C types that mean the same in the client and in the tool. */
+#ifndef TR_CLREQ_H
+#define TR_CLREQ_H
+
+#include "valgrind.h"
+
+typedef enum {
+   /* The public API of tareador.h (tasks; handled from the task issue on). */
+   TR_REQ_ON = VG_USERREQ_TOOL_BASE('T', 'R'),
+   TR_REQ_OFF,
+   TR_REQ_START_TASK,
+   TR_REQ_END_TASK,
+   TR_REQ_DISABLE_OBJECT,
+   TR_REQ_ENABLE_OBJECT,
+
+   /* The MPI wrappers. */
+   TR_REQ_MPI_INIT = VG_USERREQ_TOOL_BASE('T', 'R') + 0x100, /* rank, size, dir buf, len */
+   TR_REQ_MPI_ENTER,     /* an MPI call starts: the burst before it ends here */
+   TR_REQ_MPI_EXIT,      /* it ends: events, count, name of the call */
+   TR_REQ_MPI_FINALIZE,  /* the trace is complete */
+   TR_REQ_MPI_ABORT,     /* errorcode: the trace ends here, truncated */
+   TR_REQ_COMM_DEF,      /* id, size, world ranks (int*) */
+   TR_REQ_WARN           /* a warning for the rank manifest (const char*) */
+} TrRequest;
+
+/* What an MPI call did, as the trace records it. */
+typedef enum {
+   TR_EV_SEND,     /* peer, tag, comm, bytes, mode, immediate, request */
+   TR_EV_RECV,     /* peer (-1: not known yet), tag, comm, bytes, immediate, request */
+   TR_EV_WAIT,     /* request; joined: part of the previous wait (one MPI call) */
+   TR_EV_RESOLVE,  /* request: the source and tag of an immediate receive posted as unknown */
+   TR_EV_COLL,     /* op (Dimemas id), comm, root (world rank or -1), bytes, bytes_recv */
+   TR_EV_CALL      /* an MPI call that is not modelled: name */
+} TrEventKind;
+
+typedef enum { TR_MODE_EAGER, TR_MODE_RDV, TR_MODE_SYNC, TR_MODE_BUF } TrSendMode;
+
+typedef struct {
+   int kind;
+   int immediate;
+   int joined;
+   int mode;
+   int peer, tag, comm;
+   int op, root;
+   long long bytes, bytes_recv;
+   long long request;
+   const char* name;
+} TrEvent;
+
+#endif

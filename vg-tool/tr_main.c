@@ -1,0 +1,211 @@
+/* tr_main.c — the Valgrind tool `tareador`: registration, options, the requests of the MPI
+   wrappers (its preload library), and the end of the run.
+
+   A process is traced from MPI_Init (or tareador_ON) on. Its bursts are the guest instructions
+   its thread executes between MPI calls; the wrappers say when a call starts and ends and what
+   it did, and the trace records that. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+
+#include "tr_clreq.h"
+#include "tr_count.h"
+#include "tr_trace.h"
+
+/* ---- Options ----------------------------------------------------------------------------- */
+
+static const HChar* clo_trace_dir = "tareador-out";
+static Long clo_mips = 1000; /* instructions per microsecond: 1 per ns; calibrate with
+                                tareador-calibrate for real seconds */
+
+static Bool tr_process_cmd_line_option(const HChar* arg)
+{
+   if VG_STR_CLO (arg, "--trace-dir", clo_trace_dir) {
+   } else if VG_BINT_CLO (arg, "--mips", clo_mips, 1, 1000000000) {
+   } else {
+      return False;
+   }
+   return True;
+}
+
+static void tr_print_usage(void)
+{
+   VG_(printf)(
+      "    --trace-dir=DIR          write the trace set into DIR [tareador-out]; %%p is the\n"
+      "                             process id, %%q{VAR} the value of the variable VAR\n"
+      "    --mips=N                 instructions per microsecond of this machine, for the\n"
+      "                             replayer to turn bursts into seconds [1000]\n");
+}
+
+static void tr_print_debug_usage(void) { VG_(printf)("    (none)\n"); }
+
+/* ---- The traced thread ------------------------------------------------------------------- */
+
+static HChar* trace_dir;              /* --trace-dir expanded */
+static ThreadId traced = VG_INVALID_THREADID;
+static ULong last_exit;               /* instruction count when the last MPI call returned */
+static ULong burst;                   /* instructions outside MPI calls not yet in the trace */
+static Bool in_call;
+
+static const HChar* program_name(void)
+{
+   const HChar* name = VG_(args_the_exename) ? VG_(args_the_exename) : "program";
+   const HChar* slash = VG_(strrchr)(name, '/');
+   return slash ? slash + 1 : name;
+}
+
+static void start_tracing(ThreadId tid, Int rank, Int ranks)
+{
+   if (tr_trace_is_open()) return;
+   tr_trace_open(trace_dir, rank, ranks, (ULong)clo_mips, program_name());
+   traced = tid;
+   last_exit = tr_count_thread(tid);
+}
+
+static Bool from_traced_thread(ThreadId tid)
+{
+   if (tid == traced) return True;
+   tr_trace_warning("MPI called from more than one thread: only the first thread's calls are traced");
+   return False;
+}
+
+static void end_burst(void)
+{
+   tr_trace_burst(burst);
+   burst = 0;
+}
+
+static void call_starts(ThreadId tid)
+{
+   if (!tr_trace_is_open() || !from_traced_thread(tid)) return;
+   burst += tr_count_thread(tid) - last_exit;
+   in_call = True;
+}
+
+/* A call that leaves no record (creating a communicator, waiting for a request posted before
+   tracing) does not split the burst around it; its own instructions are left out all the same. */
+static void call_ends(ThreadId tid, const TrEvent* events, Int n)
+{
+   Int i;
+   if (!tr_trace_is_open() || !from_traced_thread(tid)) return;
+   if (n > 0) end_burst();
+   for (i = 0; i < n; i++) tr_trace_event(&events[i]);
+   tr_trace_count_mpi_call();
+   last_exit = tr_count_thread(tid);
+   in_call = False;
+}
+
+static Bool tr_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
+{
+   HChar reason[64];
+   switch (args[0]) {
+      case TR_REQ_MPI_INIT:
+         start_tracing(tid, (Int)args[1], (Int)args[2]);
+         break;
+      case TR_REQ_MPI_ENTER:
+         call_starts(tid);
+         break;
+      case TR_REQ_MPI_EXIT:
+         call_ends(tid, (const TrEvent*)args[1], (Int)args[2]);
+         break;
+      case TR_REQ_MPI_FINALIZE:
+         end_burst();
+         tr_trace_close(True, "");
+         break;
+      case TR_REQ_MPI_ABORT:
+         VG_(sprintf)(reason, "MPI_Abort with error code %d", (Int)args[1]);
+         end_burst();
+         tr_trace_close(False, reason);
+         break;
+      case TR_REQ_COMM_DEF:
+         if (tr_trace_is_open()) tr_trace_communicator((Int)args[1], (Int)args[2], (const Int*)args[3]);
+         break;
+      case TR_REQ_WARN:
+         if (tr_trace_is_open()) tr_trace_warning((const HChar*)args[1]);
+         break;
+      default:
+         return False;
+   }
+   *ret = 0;
+   return True;
+}
+
+/* ---- Start and end ----------------------------------------------------------------------- */
+
+/* How the process ends, for the manifest of a trace that stops early: a tool learns of neither
+   the exit status nor a fatal signal, so it watches the exit syscall and the signals delivered. */
+static Bool exit_called;
+static Int exit_status;
+static Int last_fault_signal;
+
+static void tr_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs)
+{
+   if (syscallno == __NR_exit_group || syscallno == __NR_exit) {
+      exit_called = True;
+      exit_status = (Int)args[0];
+   }
+}
+
+static void tr_post_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs, SysRes res) {}
+
+static void tr_pre_deliver_signal(ThreadId tid, Int signal, Bool alt_stack)
+{
+   if (signal == VKI_SIGSEGV || signal == VKI_SIGBUS || signal == VKI_SIGFPE ||
+       signal == VKI_SIGILL || signal == VKI_SIGABRT || signal == VKI_SIGTERM ||
+       signal == VKI_SIGINT)
+      last_fault_signal = signal;
+}
+
+static void tr_post_clo_init(void)
+{
+   trace_dir = VG_(expand_file_name)("--trace-dir", clo_trace_dir);
+   tr_count_init();
+}
+
+static void tr_fini(Int exitcode)
+{
+   HChar reason[96];
+   if (traced == VG_INVALID_THREADID) {
+      VG_(umsg)("tareador: %s called neither MPI_Init nor tareador_ON: nothing traced\n",
+                program_name());
+      return;
+   }
+   if (exit_called)
+      VG_(sprintf)(reason, "exited with status %d without MPI_Finalize%s", exit_status,
+                   in_call ? ", inside an MPI call" : "");
+   else if (last_fault_signal)
+      VG_(sprintf)(reason, "killed by signal %d%s", last_fault_signal,
+                   in_call ? ", inside an MPI call" : "");
+   else
+      VG_(sprintf)(reason, "killed by a signal%s", in_call ? ", inside an MPI call" : "");
+   tr_trace_close(False, reason);
+}
+
+static void tr_pre_clo_init(void)
+{
+   VG_(details_name)("tareador");
+   VG_(details_version)("0.1.0");
+   VG_(details_description)("MPI and task traces for what-if replay");
+   VG_(details_copyright_author)("Copyright (C) the Tareador authors.");
+   VG_(details_bug_reports_to)("the Tareador issue tracker");
+   VG_(details_avg_translation_sizeB)(275);
+
+   VG_(basic_tool_funcs)(tr_post_clo_init, tr_count_instrument, tr_fini);
+   VG_(needs_command_line_options)(tr_process_cmd_line_option, tr_print_usage,
+                                   tr_print_debug_usage);
+   VG_(needs_client_requests)(tr_handle_client_request);
+   VG_(track_start_client_code)(tr_count_switch);
+   VG_(needs_syscall_wrapper)(tr_pre_syscall, tr_post_syscall);
+   VG_(track_pre_deliver_signal)(tr_pre_deliver_signal);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(tr_pre_clo_init)

@@ -1,0 +1,583 @@
+/* tr_mpi_dialect.c — what the modelled MPI calls do, as trace events. Built once per MPI
+   against its mpi.h (tareador-mpi-openmpi-amd64-linux.so, tareador-mpi-mpich-amd64-linux.so)
+   and loaded by the preload library; it calls the MPI library through the PMPI_ names, which
+   the wrappers pass through (they are inside a traced call).
+
+   Ranks in the trace are world ranks; communicators have ids that all their members agree on
+   (MPI_COMM_WORLD is 0); immediate operations get request ids; a receive from MPI_ANY_SOURCE
+   or MPI_ANY_TAG is resolved when it completes (the status says from whom). */
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tr_clreq.h"
+#include "tr_dialect.h"
+#include "valgrind.h"
+
+typedef unsigned long UW;
+
+/* ---- Communicators ------------------------------------------------------------------------ */
+
+typedef struct {
+   MPI_Comm handle;
+   int id;
+   int size;
+   int* world;  /* world rank of each member, in communicator rank order */
+} Comm;
+
+static Comm* comms;
+static int n_comms, max_comms;
+static int world_rank, world_size;
+static int comms_created;  /* ids handed out by this rank (as the lowest member) */
+
+static Comm* find_comm(MPI_Comm handle)
+{
+   int i;
+   for (i = 0; i < n_comms; i++)
+      if (comms[i].handle == handle) return &comms[i];
+   return NULL;
+}
+
+static Comm* add_comm(MPI_Comm handle, int id, int size, int* world)
+{
+   if (n_comms == max_comms) {
+      max_comms = max_comms ? 2 * max_comms : 8;
+      comms = realloc(comms, max_comms * sizeof(Comm));
+   }
+   comms[n_comms] = (Comm){handle, id, size, world};
+   VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_COMM_DEF, id, size, world, 0, 0);
+   return &comms[n_comms++];
+}
+
+static void warn(const char* text) { VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_WARN, text, 0, 0, 0, 0); }
+
+/* The ids of communicators this rank creates: its world rank in the high part, a count in the
+   low part, so that no two ranks hand out the same id. */
+#define COMMS_PER_RANK 4096
+
+/* Registers a communicator just created (a collective call of all its members): its lowest
+   world rank names it and the others learn the id from it. */
+static void register_comm(MPI_Comm handle)
+{
+   int size, rank, i, lowest = 0, inter = 0, id;
+   int *ranks, *world;
+   MPI_Group group, world_group;
+   if (handle == MPI_COMM_NULL) return;
+   PMPI_Comm_test_inter(handle, &inter);
+   if (inter) {
+      warn("intercommunicators are not modelled: calls on them are recorded as opaque");
+      return;
+   }
+   PMPI_Comm_size(handle, &size);
+   PMPI_Comm_rank(handle, &rank);
+   ranks = malloc(size * sizeof(int));
+   world = malloc(size * sizeof(int));
+   for (i = 0; i < size; i++) ranks[i] = i;
+   PMPI_Comm_group(handle, &group);
+   PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+   PMPI_Group_translate_ranks(group, size, ranks, world_group, world);
+   PMPI_Group_free(&group);
+   PMPI_Group_free(&world_group);
+   free(ranks);
+   for (i = 1; i < size; i++)
+      if (world[i] < world[lowest]) lowest = i;
+   id = 0;
+   if (rank == lowest) {
+      if (++comms_created >= COMMS_PER_RANK) warn("more than 4095 communicators: ids repeat");
+      id = (world_rank + 1) * COMMS_PER_RANK + comms_created % COMMS_PER_RANK;
+   }
+   PMPI_Bcast(&id, 1, MPI_INT, lowest, handle);
+   add_comm(handle, id, size, world);
+}
+
+/* The communicator of a call; MPI_COMM_SELF is known without asking anyone. NULL: unknown
+   (an intercommunicator, or made by a call the trace does not model). */
+static Comm* comm_of(MPI_Comm handle)
+{
+   Comm* c = find_comm(handle);
+   int* self;
+   if (c || handle != MPI_COMM_SELF) return c;
+   self = malloc(sizeof(int));
+   *self = world_rank;
+   return add_comm(handle, (world_rank + 1) * COMMS_PER_RANK, 1, self);
+}
+
+static void forget_comm(MPI_Comm handle)
+{
+   Comm* c = find_comm(handle);
+   if (!c) return;
+   free(c->world);
+   *c = comms[--n_comms];
+}
+
+/* ---- Requests ---------------------------------------------------------------------------- */
+
+/* Immediate operations in flight: MPI_Request handle -> request id (open addressing). */
+typedef struct {
+   MPI_Request handle;
+   long long id;     /* 0: free slot */
+   int unresolved;   /* an immediate receive from MPI_ANY_SOURCE / MPI_ANY_TAG */
+   Comm* comm;
+   int used;         /* ever used: keeps probing past freed slots */
+} Request;
+
+static Request* requests;
+static size_t request_slots, requests_live, requests_used; /* used: live + freed slots */
+static long long next_request_id = 1;
+
+static size_t slot_of(MPI_Request handle)
+{
+   uintptr_t key = 0;
+   memcpy(&key, &handle, sizeof handle < sizeof key ? sizeof handle : sizeof key);
+   key ^= key >> 17;
+   key *= 0x9E3779B97F4A7C15ull;
+   return (size_t)(key >> 20) & (request_slots - 1);
+}
+
+static Request* find_request(MPI_Request handle)
+{
+   size_t i;
+   if (!request_slots) return NULL;
+   for (i = slot_of(handle); requests[i].used; i = (i + 1) & (request_slots - 1))
+      if (requests[i].id && requests[i].handle == handle) return &requests[i];
+   return NULL;
+}
+
+static void grow_requests(void);
+
+static long long add_request(MPI_Request handle, int unresolved, Comm* comm)
+{
+   size_t i;
+   /* Freed slots still make probes longer: rebuild before they fill the table. */
+   if (4 * (requests_used + 1) > 3 * request_slots) grow_requests();
+   for (i = slot_of(handle); requests[i].id; i = (i + 1) & (request_slots - 1)) {}
+   if (!requests[i].used) requests_used++;
+   requests[i] = (Request){handle, next_request_id, unresolved, comm, 1};
+   requests_live++;
+   return next_request_id++;
+}
+
+/* Rebuilds the table without freed slots, twice as big if half of it is live. */
+static void grow_requests(void)
+{
+   Request* old = requests;
+   size_t old_slots = request_slots, i;
+   if (!request_slots) request_slots = 64;
+   else if (2 * requests_live >= request_slots) request_slots *= 2;
+   requests = calloc(request_slots, sizeof(Request));
+   requests_live = 0;
+   for (i = 0; i < old_slots; i++)
+      if (old[i].id) {
+         size_t j;
+         for (j = slot_of(old[i].handle); requests[j].id; j = (j + 1) & (request_slots - 1)) {}
+         requests[j] = old[i];
+         requests_live++;
+      }
+   requests_used = requests_live;
+   free(old);
+}
+
+static void remove_request(Request* r)
+{
+   r->id = 0;
+   requests_live--;
+}
+
+/* ---- Events of the current call ---------------------------------------------------------- */
+
+static TrEvent* events;
+static int n_events, max_events;
+
+static TrEvent* new_event(int kind)
+{
+   if (n_events == max_events) {
+      max_events = max_events ? 2 * max_events : 16;
+      events = realloc(events, max_events * sizeof(TrEvent));
+   }
+   memset(&events[n_events], 0, sizeof(TrEvent));
+   events[n_events].kind = kind;
+   return &events[n_events++];
+}
+
+static long long bytes(int count, MPI_Datatype type)
+{
+   int size = 0;
+   if (count <= 0 || type == MPI_DATATYPE_NULL) return 0;
+   PMPI_Type_size(type, &size);
+   return (long long)count * size;
+}
+
+static long long sum_bytes(const int* counts, int n, MPI_Datatype type)
+{
+   long long total = 0;
+   int i;
+   for (i = 0; i < n; i++) total += counts[i];
+   return total * bytes(1, type);
+}
+
+static void send_event(Comm* c, int dest, int tag, long long n, int mode, MPI_Request* request)
+{
+   TrEvent* e;
+   if (dest == MPI_PROC_NULL) return;
+   e = new_event(TR_EV_SEND);
+   e->peer = c->world[dest];
+   e->tag = tag;
+   e->comm = c->id;
+   e->bytes = n;
+   e->mode = mode;
+   if (request) {
+      e->immediate = 1;
+      e->request = add_request(*request, 0, c);
+   }
+}
+
+/* A receive that completed with `status`. */
+static void recv_event(Comm* c, const MPI_Status* status, MPI_Datatype type, int count)
+{
+   TrEvent* e;
+   int received = MPI_UNDEFINED;
+   if (status->MPI_SOURCE == MPI_PROC_NULL) return;
+   PMPI_Get_count(status, type, &received);
+   e = new_event(TR_EV_RECV);
+   e->peer = c->world[status->MPI_SOURCE];
+   e->tag = status->MPI_TAG;
+   e->comm = c->id;
+   e->bytes = bytes(received == MPI_UNDEFINED ? count : received, type);
+}
+
+/* The wait events of requests that completed (their handles before the call, the statuses). */
+static void completed(const MPI_Request* handles, const int* which, int n, const MPI_Status* statuses)
+{
+   int i, joined = 0;
+   for (i = 0; i < n; i++) {
+      int k = which ? which[i] : i;
+      Request* r = find_request(handles[k]);
+      TrEvent* e;
+      if (!r) continue; /* persistent, or posted before tracing: not in the trace */
+      if (r->unresolved) {
+         e = new_event(TR_EV_RESOLVE);
+         e->request = r->id;
+         e->peer = r->comm->world[statuses[i].MPI_SOURCE];
+         e->tag = statuses[i].MPI_TAG;
+      }
+      e = new_event(TR_EV_WAIT);
+      e->request = r->id;
+      e->joined = joined;
+      joined = 1;
+      remove_request(r);
+   }
+}
+
+/* ---- Calls ------------------------------------------------------------------------------- */
+
+#define ARG(i, type) ((type)args[i])
+#define CALL_ORIGINAL(result, a)                                                             \
+   CALL_FN_W_12W(result, fn, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9],    \
+                 a[10], a[11])
+
+static const char* const kCallName[] = {
+#define X(name, arguments) "MPI_" #name,
+#include "tr_mpi_modelled.def"
+#undef X
+};
+
+/* The communicator argument of each call that has one. */
+static int comm_argument(TrCall call)
+{
+   switch (call) {
+      case TR_CALL_Send: case TR_CALL_Ssend: case TR_CALL_Bsend: case TR_CALL_Rsend:
+      case TR_CALL_Isend: case TR_CALL_Issend: case TR_CALL_Ibsend: case TR_CALL_Irsend:
+      case TR_CALL_Recv: case TR_CALL_Irecv: case TR_CALL_Allreduce: case TR_CALL_Scan:
+      case TR_CALL_Exscan: case TR_CALL_Reduce_scatter: case TR_CALL_Reduce_scatter_block:
+         return 5;
+      case TR_CALL_Barrier: return 0;
+      case TR_CALL_Bcast: return 4;
+      case TR_CALL_Reduce: case TR_CALL_Allgather: case TR_CALL_Alltoall: return 6;
+      case TR_CALL_Gather: case TR_CALL_Scatter: case TR_CALL_Allgatherv: case TR_CALL_Sendrecv_replace:
+         return 7;
+      case TR_CALL_Gatherv: case TR_CALL_Scatterv: case TR_CALL_Alltoallv: return 8;
+      case TR_CALL_Sendrecv: return 10;
+      default: return -1;
+   }
+}
+
+static int send_mode(TrCall call)
+{
+   switch (call) {
+      case TR_CALL_Ssend: case TR_CALL_Issend: return TR_MODE_SYNC;
+      case TR_CALL_Bsend: case TR_CALL_Ibsend: return TR_MODE_BUF;
+      default: return TR_MODE_EAGER; /* standard and ready sends: the replayer's eager limit decides */
+   }
+}
+
+/* Bytes sent and received by this rank in collective `call` (MPI semantics, per rank). */
+static void collective_event(TrCall call, const UW* args, Comm* c)
+{
+   int P = c->size, rank = 0, root = -1;
+   long long sent = 0, received = 0;
+   TrEvent* e;
+   PMPI_Comm_rank(ARG(comm_argument(call), MPI_Comm), &rank);
+   switch (call) {
+      case TR_CALL_Barrier: break;
+      case TR_CALL_Bcast:
+         root = ARG(3, int);
+         if (rank == root) sent = bytes(ARG(1, int), ARG(2, MPI_Datatype));
+         else received = bytes(ARG(1, int), ARG(2, MPI_Datatype));
+         break;
+      case TR_CALL_Reduce:
+         root = ARG(5, int);
+         sent = bytes(ARG(2, int), ARG(3, MPI_Datatype));
+         if (rank == root) received = sent;
+         break;
+      case TR_CALL_Allreduce: case TR_CALL_Scan: case TR_CALL_Exscan:
+         sent = received = bytes(ARG(2, int), ARG(3, MPI_Datatype));
+         break;
+      case TR_CALL_Gather: case TR_CALL_Gatherv:
+         root = ARG(call == TR_CALL_Gather ? 6 : 7, int);
+         sent = ARG(0, void*) == MPI_IN_PLACE ? 0 : bytes(ARG(1, int), ARG(2, MPI_Datatype));
+         if (rank == root)
+            received = call == TR_CALL_Gather ? P * bytes(ARG(4, int), ARG(5, MPI_Datatype))
+                                              : sum_bytes(ARG(4, const int*), P, ARG(6, MPI_Datatype));
+         break;
+      case TR_CALL_Scatter: case TR_CALL_Scatterv: {
+         int recv_at = call == TR_CALL_Scatter ? 3 : 4;
+         root = ARG(call == TR_CALL_Scatter ? 6 : 7, int);
+         if (rank == root)
+            sent = call == TR_CALL_Scatter ? P * bytes(ARG(1, int), ARG(2, MPI_Datatype))
+                                           : sum_bytes(ARG(1, const int*), P, ARG(3, MPI_Datatype));
+         received = ARG(recv_at, void*) == MPI_IN_PLACE
+                       ? 0 : bytes(ARG(recv_at + 1, int), ARG(recv_at + 2, MPI_Datatype));
+         break;
+      }
+      case TR_CALL_Allgather:
+         received = P * bytes(ARG(4, int), ARG(5, MPI_Datatype));
+         sent = ARG(0, void*) == MPI_IN_PLACE ? received / P : bytes(ARG(1, int), ARG(2, MPI_Datatype));
+         break;
+      case TR_CALL_Allgatherv:
+         received = sum_bytes(ARG(4, const int*), P, ARG(6, MPI_Datatype));
+         sent = ARG(0, void*) == MPI_IN_PLACE ? bytes(ARG(4, const int*)[rank], ARG(6, MPI_Datatype))
+                                              : bytes(ARG(1, int), ARG(2, MPI_Datatype));
+         break;
+      case TR_CALL_Alltoall:
+         received = P * bytes(ARG(4, int), ARG(5, MPI_Datatype));
+         sent = ARG(0, void*) == MPI_IN_PLACE ? received : P * bytes(ARG(1, int), ARG(2, MPI_Datatype));
+         break;
+      case TR_CALL_Alltoallv:
+         received = sum_bytes(ARG(5, const int*), P, ARG(7, MPI_Datatype));
+         sent = ARG(0, void*) == MPI_IN_PLACE ? received : sum_bytes(ARG(1, const int*), P, ARG(3, MPI_Datatype));
+         break;
+      case TR_CALL_Reduce_scatter:
+         sent = sum_bytes(ARG(2, const int*), P, ARG(3, MPI_Datatype));
+         received = bytes(ARG(2, const int*)[rank], ARG(3, MPI_Datatype));
+         break;
+      case TR_CALL_Reduce_scatter_block:
+         received = bytes(ARG(2, int), ARG(3, MPI_Datatype));
+         sent = P * received;
+         break;
+      default: break;
+   }
+   e = new_event(TR_EV_COLL);
+   e->name = kCallName[call];
+   e->comm = c->id;
+   e->root = root >= 0 ? c->world[root] : -1;
+   e->bytes = sent;
+   e->bytes_recv = received;
+}
+
+static void enter(void) { VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ENTER, 0, 0, 0, 0, 0); }
+
+static void leave(void)
+{
+   VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_EXIT, events, n_events, 0, 0, 0);
+   n_events = 0;
+}
+
+static void opaque(const char* name)
+{
+   TrEvent* e = new_event(TR_EV_CALL);
+   e->name = name;
+}
+
+/* A copy of `n` request handles, before the call overwrites them. */
+static MPI_Request* copy_handles(const MPI_Request* handles, int n)
+{
+   MPI_Request* copy = malloc((n > 0 ? n : 1) * sizeof(MPI_Request));
+   memcpy(copy, handles, n * sizeof(MPI_Request));
+   return copy;
+}
+
+static MPI_Status* statuses_for(MPI_Status* given, int n, MPI_Status** own)
+{
+   *own = NULL;
+   if (given != MPI_STATUSES_IGNORE) return given;
+   return *own = malloc((n > 0 ? n : 1) * sizeof(MPI_Status));
+}
+
+static unsigned long start_tracing(OrigFn fn, const UW* args)
+{
+   UW result;
+   int* world;
+   int i;
+   CALL_ORIGINAL(result, args);
+   PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+   PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+   VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_INIT, world_rank, world_size, 0, 0, 0);
+   world = malloc(world_size * sizeof(int));
+   for (i = 0; i < world_size; i++) world[i] = i;
+   add_comm(MPI_COMM_WORLD, 0, world_size, world);
+   return result;
+}
+
+static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
+{
+   UW a[TR_MAX_ARGS];
+   UW result;
+   MPI_Status status, *own = NULL;
+   MPI_Request* handles = NULL;
+   Comm* c = NULL;
+   int arg = comm_argument(call);
+
+   if (call == TR_CALL_Init || call == TR_CALL_Init_thread) return start_tracing(fn, args);
+   memcpy(a, args, sizeof a);
+   enter();
+   if (arg >= 0 && !(c = comm_of(ARG(arg, MPI_Comm)))) {
+      /* A communicator the trace does not know: the call is opaque. */
+      CALL_ORIGINAL(result, a);
+      opaque(kCallName[call]);
+      leave();
+      return result;
+   }
+   switch (call) {
+      case TR_CALL_Finalize:
+         VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_FINALIZE, 0, 0, 0, 0, 0);
+         CALL_ORIGINAL(result, a);
+         return result;
+      case TR_CALL_Abort:
+         VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ABORT, ARG(1, int), 0, 0, 0, 0);
+         CALL_ORIGINAL(result, a);
+         return result;
+      case TR_CALL_Send: case TR_CALL_Ssend: case TR_CALL_Bsend: case TR_CALL_Rsend:
+         send_event(c, ARG(3, int), ARG(4, int), bytes(ARG(1, int), ARG(2, MPI_Datatype)),
+                    send_mode(call), NULL);
+         CALL_ORIGINAL(result, a);
+         break;
+      case TR_CALL_Isend: case TR_CALL_Issend: case TR_CALL_Ibsend: case TR_CALL_Irsend:
+         CALL_ORIGINAL(result, a);
+         send_event(c, ARG(3, int), ARG(4, int), bytes(ARG(1, int), ARG(2, MPI_Datatype)),
+                    send_mode(call), ARG(6, MPI_Request*));
+         break;
+      case TR_CALL_Recv:
+         if (ARG(6, MPI_Status*) == MPI_STATUS_IGNORE) a[6] = (UW)&status;
+         CALL_ORIGINAL(result, a);
+         recv_event(c, (MPI_Status*)a[6], ARG(2, MPI_Datatype), ARG(1, int));
+         break;
+      case TR_CALL_Irecv: {
+         int source = ARG(3, int), tag = ARG(4, int);
+         TrEvent* e;
+         CALL_ORIGINAL(result, a);
+         if (source == MPI_PROC_NULL) break;
+         e = new_event(TR_EV_RECV);
+         e->immediate = 1;
+         e->peer = source == MPI_ANY_SOURCE ? -1 : c->world[source];
+         e->tag = tag == MPI_ANY_TAG ? -1 : tag;
+         e->comm = c->id;
+         e->bytes = bytes(ARG(1, int), ARG(2, MPI_Datatype));
+         e->request = add_request(*ARG(6, MPI_Request*), source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG, c);
+         if (e->peer < 0) e->peer = -1; /* resolved when it completes */
+         break;
+      }
+      case TR_CALL_Sendrecv: case TR_CALL_Sendrecv_replace: {
+         /* An immediate send and receive, then one wait for both. */
+         int replace = call == TR_CALL_Sendrecv_replace;
+         int status_at = replace ? 8 : 11;
+         int first = n_events, last, i;
+         if (ARG(status_at, MPI_Status*) == MPI_STATUS_IGNORE) a[status_at] = (UW)&status;
+         CALL_ORIGINAL(result, a);
+         send_event(c, ARG(3, int), ARG(4, int), bytes(ARG(1, int), ARG(2, MPI_Datatype)),
+                    TR_MODE_EAGER, NULL);
+         recv_event(c, (MPI_Status*)a[status_at], ARG(replace ? 2 : 7, MPI_Datatype),
+                    ARG(replace ? 1 : 6, int));
+         last = n_events;
+         for (i = first; i < last; i++) {
+            events[i].immediate = 1;
+            events[i].request = next_request_id++;
+         }
+         for (i = first; i < last; i++) {
+            long long request = events[i].request;
+            TrEvent* wait = new_event(TR_EV_WAIT);
+            wait->request = request;
+            wait->joined = i != first;
+         }
+         break;
+      }
+      case TR_CALL_Wait: case TR_CALL_Test: {
+         int status_at = call == TR_CALL_Wait ? 1 : 2;
+         handles = copy_handles(ARG(0, MPI_Request*), 1);
+         if (ARG(status_at, MPI_Status*) == MPI_STATUS_IGNORE) a[status_at] = (UW)&status;
+         CALL_ORIGINAL(result, a);
+         if (call == TR_CALL_Wait || *ARG(1, int*))
+            completed(handles, NULL, 1, (MPI_Status*)a[status_at]);
+         break;
+      }
+      case TR_CALL_Waitall: case TR_CALL_Testall: {
+         int n = ARG(0, int), status_at = call == TR_CALL_Waitall ? 2 : 3;
+         handles = copy_handles(ARG(1, MPI_Request*), n);
+         a[status_at] = (UW)statuses_for(ARG(status_at, MPI_Status*), n, &own);
+         CALL_ORIGINAL(result, a);
+         if (call == TR_CALL_Waitall || *ARG(2, int*))
+            completed(handles, NULL, n, (MPI_Status*)a[status_at]);
+         break;
+      }
+      case TR_CALL_Waitany: case TR_CALL_Testany: {
+         int status_at = call == TR_CALL_Waitany ? 3 : 4;
+         handles = copy_handles(ARG(1, MPI_Request*), ARG(0, int));
+         if (ARG(status_at, MPI_Status*) == MPI_STATUS_IGNORE) a[status_at] = (UW)&status;
+         CALL_ORIGINAL(result, a);
+         if ((call == TR_CALL_Waitany || *ARG(3, int*)) && *ARG(2, int*) != MPI_UNDEFINED)
+            completed(handles, ARG(2, int*), 1, (MPI_Status*)a[status_at]);
+         break;
+      }
+      case TR_CALL_Waitsome: case TR_CALL_Testsome: {
+         int n = ARG(0, int);
+         handles = copy_handles(ARG(1, MPI_Request*), n);
+         a[4] = (UW)statuses_for(ARG(4, MPI_Status*), n, &own);
+         CALL_ORIGINAL(result, a);
+         if (*ARG(2, int*) != MPI_UNDEFINED)
+            completed(handles, ARG(3, int*), *ARG(2, int*), (MPI_Status*)a[4]);
+         break;
+      }
+      case TR_CALL_Request_free: {
+         Request* r = find_request(*ARG(0, MPI_Request*));
+         if (r) remove_request(r);
+         CALL_ORIGINAL(result, a);
+         break;
+      }
+      case TR_CALL_Comm_split: case TR_CALL_Comm_dup: case TR_CALL_Comm_create:
+      case TR_CALL_Comm_split_type: case TR_CALL_Comm_create_group: case TR_CALL_Cart_create:
+      case TR_CALL_Cart_sub: {
+         static const int newcomm_at[TR_CALL_COUNT] = {
+            [TR_CALL_Comm_split] = 3, [TR_CALL_Comm_dup] = 1, [TR_CALL_Comm_create] = 2,
+            [TR_CALL_Comm_split_type] = 4, [TR_CALL_Comm_create_group] = 3,
+            [TR_CALL_Cart_create] = 5, [TR_CALL_Cart_sub] = 2};
+         CALL_ORIGINAL(result, a);
+         if (result == MPI_SUCCESS) register_comm(*(MPI_Comm*)a[newcomm_at[call]]);
+         break;
+      }
+      case TR_CALL_Comm_free:
+         forget_comm(*ARG(0, MPI_Comm*));
+         CALL_ORIGINAL(result, a);
+         break;
+      default: /* collectives */
+         CALL_ORIGINAL(result, a);
+         collective_event(call, args, c);
+         break;
+   }
+   free(handles);
+   free(own);
+   leave();
+   return result;
+}
+
+const TrDialect tareador_mpi_dialect = {dialect_call};

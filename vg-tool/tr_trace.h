@@ -1,0 +1,26 @@
+/* tr_trace.h — writing this process's part of a trace set (docs/trace-format.md): its stream,
+   its rank manifest and, for rank 0, the set's manifest. */
+#ifndef TR_TRACE_H
+#define TR_TRACE_H
+
+#include "pub_tool_basics.h"
+
+#include "tr_clreq.h"
+
+/* Creates `dir` if needed and opens the stream of `rank` of `ranks`. */
+void tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HChar* program);
+Bool tr_trace_is_open(void);
+
+void tr_trace_burst(ULong instructions);
+/* Events of one MPI call, in order. Receives of unknown source hold back what follows them
+   until a TR_EV_RESOLVE names the source. */
+void tr_trace_event(const TrEvent* event);
+void tr_trace_communicator(Int id, Int size, const Int* world_ranks);
+void tr_trace_warning(const HChar* text);
+void tr_trace_count_mpi_call(void);
+
+/* Ends the stream: `complete` writes its `end` line; otherwise the manifest says why it stops.
+   Writes the rank manifest and prints the one-line summary. Only the first call counts. */
+void tr_trace_close(Bool complete, const HChar* reason);
+
+#endif
