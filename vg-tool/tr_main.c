@@ -168,7 +168,6 @@ static void tr_pre_deliver_signal(ThreadId tid, Int signal, Bool alt_stack)
 static void tr_post_clo_init(void)
 {
    trace_dir = VG_(expand_file_name)("--trace-dir", clo_trace_dir);
-   tr_count_init();
 }
 
 static void tr_fini(Int exitcode)
@@ -203,7 +202,6 @@ static void tr_pre_clo_init(void)
    VG_(needs_command_line_options)(tr_process_cmd_line_option, tr_print_usage,
                                    tr_print_debug_usage);
    VG_(needs_client_requests)(tr_handle_client_request);
-   VG_(track_start_client_code)(tr_count_switch);
    VG_(needs_syscall_wrapper)(tr_pre_syscall, tr_post_syscall);
    VG_(track_pre_deliver_signal)(tr_pre_deliver_signal);
 }

@@ -40,15 +40,27 @@ static Comm* find_comm(MPI_Comm handle)
    return NULL;
 }
 
-static Comm* add_comm(MPI_Comm handle, int id, int size, int* world)
+/* Keeps a communicator; announce_comm tells the tool. */
+static Comm* store_comm(MPI_Comm handle, int id, int size, int* world)
 {
    if (n_comms == max_comms) {
       max_comms = max_comms ? 2 * max_comms : 8;
       comms = realloc(comms, max_comms * sizeof(Comm));
    }
    comms[n_comms] = (Comm){handle, id, size, world};
-   VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_COMM_DEF, id, size, world, 0, 0);
    return &comms[n_comms++];
+}
+
+static void announce_comm(const Comm* c)
+{
+   VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_COMM_DEF, c->id, c->size, c->world, 0, 0);
+}
+
+static Comm* add_comm(MPI_Comm handle, int id, int size, int* world)
+{
+   Comm* c = store_comm(handle, id, size, world);
+   announce_comm(c);
+   return c;
 }
 
 static void warn(const char* text) { VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_WARN, text, 0, 0, 0, 0); }
@@ -415,18 +427,22 @@ static MPI_Status* statuses_for(MPI_Status* given, int n, MPI_Status** own)
    return *own = malloc((n > 0 ? n : 1) * sizeof(MPI_Status));
 }
 
+/* Everything is prepared before the trace starts: what runs after it starts is the first
+   burst, and allocations (whose cost depends on what MPI_Init allocated) would make it vary. */
 static unsigned long start_tracing(OrigFn fn, const UW* args)
 {
    UW result;
    int* world;
+   const Comm* c;
    int i;
    CALL_ORIGINAL(result, args);
    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
    PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
-   VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_INIT, world_rank, world_size, 0, 0, 0);
    world = malloc(world_size * sizeof(int));
    for (i = 0; i < world_size; i++) world[i] = i;
-   add_comm(MPI_COMM_WORLD, 0, world_size, world);
+   c = store_comm(MPI_COMM_WORLD, 0, world_size, world);
+   VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_INIT, world_rank, world_size, 0, 0, 0);
+   announce_comm(c);
    return result;
 }
 

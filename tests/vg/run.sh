@@ -5,9 +5,10 @@
 # MPICH builds are different binaries), and checked for stability by running twice.
 #
 # Environment (set by `make check`): TAREADOR, REPLAY, EXAMPLES_BUILD (the built
-# examples/mpi), TESTS_DIR, EXAMPLES_DIR.
+# examples/mpi), VG_TESTS_BUILD (the built tests/vg programs), TESTS_DIR, EXAMPLES_DIR.
 set -u
 : "${TAREADOR:?}" "${REPLAY:?}" "${EXAMPLES_BUILD:?}" "${TESTS_DIR:?}" "${EXAMPLES_DIR:?}"
+: "${VG_TESTS_BUILD:?}"
 # Open MPI refuses root (CI runs as root), oversubscribed cores, and ptrace-based copies.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
@@ -93,11 +94,26 @@ done
 # ---- Bursts are exact: the same run twice gives the same bytes -----------------------------------
 mpi=${mpis[0]}
 run "$mpi" ring 4 "$scratch/again" && run "$mpi" ring 4 "$scratch/again2"
-if diff -r "$scratch/again" "$scratch/again2" >/dev/null; then
+if diff -r "$scratch/again" "$scratch/again2" >"$scratch/again.diff"; then
   ok "the same binary and input give the same trace, bursts included"
 else
-  not_ok "repeatable bursts" "two runs of ring differ"
+  not_ok "repeatable bursts" "two runs of ring differ: $(head -12 "$scratch/again.diff" | tr '\n' '|')"
 fi
+
+# ---- Bursts count exactly the instructions run between MPI calls ---------------------------------
+for mpi in "${mpis[@]}"; do
+  dir="$scratch/$mpi-nops"
+  rm -rf "$dir"
+  timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" "$VG_TESTS_BUILD/$mpi/nops" \
+    >"$dir.log" 2>&1
+  bursts=$(grep '^cpu' "$dir/authentic.0.trc" 2>/dev/null | sed -n '2,3s/^cpu //p' | tr '\n' ' ')
+  read -r first second <<<"$bursts"
+  if [ -n "${second:-}" ] && [ $((second - first)) -eq 2000 ]; then
+    ok "bursts are exact ($mpi): 1000 and 3000 no-ops differ by 2000 instructions ($first, $second)"
+  else
+    not_ok "exact bursts ($mpi)" "bursts '$bursts' of $(cat "$dir/authentic.0.trc" 2>&1 | tr '\n' '|')"
+  fi
+done
 
 # ---- Replaying on an ideal network gives the critical path of the bursts ------------------------
 critical_path() {
@@ -191,6 +207,32 @@ if ls -d "$scratch"/pid-[0-9]* >/dev/null 2>&1; then
   ok "--trace-dir expands %p"
 else
   not_ok "--trace-dir %p" "$(ls "$scratch" | tr '\n' ' ')"
+fi
+
+# ---- Calibration: the replay of a compute-bound run on the calibrated machine predicts it ------
+# (within 25%). Calibrated on one size, checked on twice that size. Native times are medians of
+# three runs of what a trace covers (MPI_Init to MPI_Finalize).
+mpi=${mpis[0]}
+calibrate="$(dirname "$TAREADOR")/tareador-calibrate"
+timing_lib=$(sed -n "s/.*LD_PRELOAD='\([^']*\)'.*/\1/p" "$calibrate")
+if "$calibrate" -n 2 -m "$(launcher "$mpi")" -o "$scratch/here.toml" \
+     "$EXAMPLES_BUILD/$mpi/ring" 1500 >"$scratch/calibrate.log" 2>&1; then
+  run "$mpi" ring 2 "$scratch/big" 3000
+  predicted=$("$REPLAY" --config "$scratch/here.toml" "$scratch/big" --json - |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["traces"][0]["total_time_s"])')
+  for i in 1 2 3; do
+    env LD_PRELOAD="$timing_lib" TAREADOR_TIMING_FILE="$scratch/native$i" \
+      "$(launcher "$mpi")" -np 2 "$EXAMPLES_BUILD/$mpi/ring" 3000 >/dev/null 2>&1
+    sort -n "$scratch/native$i" | tail -1
+  done | sort -n | sed -n 2p >"$scratch/native"
+  native=$(cat "$scratch/native")
+  if awk -v p="$predicted" -v n="$native" 'BEGIN { d = (p - n) / n; exit !(d < 0.25 && d > -0.25) }'; then
+    ok "calibrated replay of ring predicts its native run: $predicted s vs $native s"
+  else
+    not_ok "calibration" "predicted $predicted s, native $native s ($(cat "$scratch/calibrate.log" | tr '\n' ' '))"
+  fi
+else
+  not_ok "calibration" "tareador-calibrate failed: $(tail -3 "$scratch/calibrate.log" | tr '\n' ' ')"
 fi
 
 echo "# $passed passed, $failed failed"
