@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job on an embedded example: replay a 16-rank MPI trace on MareNostrum (as the
-# thesis modelled it), ask two "what if" questions of it, and leave a Paraver trace and a JSON
-# summary in demo-out/. Installs what is missing and builds first.
+# The main job on embedded examples: trace an MPI program under the Valgrind tool with 4 ranks
+# and replay its authentic trace on MareNostrum (as the thesis modelled it) and on an ideal
+# network; then ask "what if" questions of a 16-rank trace. Leaves trace sets, Paraver traces
+# and JSON summaries in demo-out/. Installs what is missing and builds first.
 set -euo pipefail
 top=$(cd "$(dirname "$0")" && pwd)
 "$top/scripts/build.sh"
@@ -10,7 +11,30 @@ replay="$top/build/replay/replay"
 trace="$top/examples/traces/jacobi16.dim"
 machine="$top/examples/marenostrum.cfg"
 out="$top/demo-out"
+rm -rf "$out"
 mkdir -p "$out"
+
+# ---- 1. Trace a program, replay it ---------------------------------------------------------
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export HWLOC_COMPONENTS=-x86  # hwloc cannot read CPUID under valgrind: do not try
+if [ -x "$top/build/examples/mpi/openmpi/imbalance" ]; then
+  mpirun=mpirun.openmpi; program="$top/build/examples/mpi/openmpi/imbalance"
+else
+  mpirun=mpiexec.mpich; program="$top/build/examples/mpi/mpich/imbalance"
+fi
+echo
+echo "== $mpirun -np 4 tareador examples/mpi/imbalance 8   (micro-imbalanced: one slow rank per iteration)"
+"$mpirun" -np 4 "$top/build/vg-tool/tareador" -q --trace-dir="$out/imbalance" "$program" 8
+echo
+echo "== its authentic trace on MareNostrum, one rank per node (messages cross Myrinet)"
+"$replay" --config "$machine" --set tasks_per_node=1 "$out/imbalance" \
+  --prv "$out/imbalance-marenostrum.prv"
+echo
+echo "== and on an ideal network (no latency, infinite bandwidth): what the imbalance alone costs"
+"$replay" --config "$machine" --set tasks_per_node=1 --ideal "$out/imbalance" \
+  --prv "$out/imbalance-ideal.prv"
+
+# ---- 2. What if, on a 16-rank trace -----------------------------------------------------------
 
 echo
 echo "== jacobi16 (16 ranks, halo exchange + allreduce) on MareNostrum: examples/marenostrum.cfg"
@@ -33,5 +57,7 @@ whatif "1 ms latency" --set latency=1e-3
 
 echo
 echo "Outputs in $out:"
-echo "  jacobi16.prv (+ .pcf, .row)  Paraver trace of the simulated run (open it with wxParaver)"
-echo "  jacobi16.json                summary: total time and per-rank compute / communication / waiting / idle"
+echo "  imbalance/                        the trace set the tool wrote (docs/trace-format.md)"
+echo "  imbalance-{marenostrum,ideal}.prv  Paraver traces of its two replays (+ .pcf, .row)"
+echo "  jacobi16.prv (+ .pcf, .row)        Paraver trace of the 16-rank replay (open with wxParaver)"
+echo "  jacobi16.json                      summary: total time, per-rank compute/communication/waiting/idle"

@@ -11,6 +11,7 @@ iterations=${2:-3000}
 repeat=${REPEAT:-3}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+export HWLOC_COMPONENTS=-x86  # hwloc cannot read CPUID under valgrind: do not try
 if command -v mpirun.openmpi >/dev/null && [ -x "$build/examples/mpi/openmpi/ring" ]; then
   mpirun=mpirun.openmpi; program="$build/examples/mpi/openmpi/ring"
 else

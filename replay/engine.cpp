@@ -85,7 +85,7 @@ struct RequestSim {
 struct MessageSim {
   Message info{};
   std::uint32_t sender = 0;
-  std::int32_t send_request = kNone;  // an immediate rendezvous send completes on arrival
+  std::int32_t send_request = kNone;  // an immediate rendezvous send, which completes on arrival
   std::int32_t recv_request = kNone;  // the matched receive
   std::int32_t next = kNone;          // next message in its match queue
   bool rendezvous = false, matched = false, requested = false, started = false;
@@ -454,7 +454,9 @@ class Engine {
       request.latency = pair_latency(t.node, node_of(r.peer));
       std::uint32_t rid = requests_.add(request);
       add_request(t, r.request, rid);
-      m.send_request = static_cast<std::int32_t>(rid);
+      // Only a rendezvous send completes later; an eager one's request may be waited for (and
+      // its slot reused) while the transfer still runs.
+      if (rendezvous) m.send_request = static_cast<std::int32_t>(rid);
     }
     m.serial = ++message_count_;
     std::uint32_t mid = messages_.add(m);

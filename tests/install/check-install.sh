@@ -12,7 +12,8 @@ make -s -C "$build" install DESTDIR="$stage" >"$stage/install.log" 2>&1 ||
   { cat "$stage/install.log" >&2; echo "check-install: make install failed" >&2; exit 1; }
 prefix=$(sed -n 's/^prefix=//p' "$build/tareador.pc")
 root="$stage$prefix"
-for f in bin/replay include/tareador/tracefmt.h include/tareador/replay.h lib/pkgconfig/tareador.pc; do
+for f in bin/replay bin/tareador bin/tareador-calibrate include/tareador/tracefmt.h \
+         include/tareador/replay.h lib/pkgconfig/tareador.pc; do
   [ -e "$root/$f" ] || { echo "check-install: $f was not installed" >&2; exit 1; }
 done
 
@@ -34,4 +35,18 @@ got=$(LD_LIBRARY_PATH="$root/lib" "$stage/consumer" "$fixtures/cfg_4n_nobus.cfg"
 [ "$got" = "0.008639395" ] || { echo "check-install: consumer printed '$got', expected 0.008639395" >&2; exit 1; }
 LD_LIBRARY_PATH="$root/lib" "$root/bin/replay" --version | grep -q '^replay (tareador) ' ||
   { echo "check-install: installed replay --version failed" >&2; exit 1; }
-echo "check-install: headers, libraries, pkg-config file and replay install and work"
+# The installed tool: valgrind finds it (and the stock files, linked beside it) through the
+# VALGRIND_LIB the installed `tareador` command sets; here, its staged copy.
+toolexec=$(sed -n "s/^VALGRIND_LIB='\(.*\)'$/\1/p" "$root/bin/tareador")
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+for mpi in openmpi mpich; do
+  program="$build/examples/mpi/$mpi/ring"
+  [ -x "$program" ] || continue
+  launcher=$([ $mpi = openmpi ] && echo mpirun.openmpi || echo mpiexec.mpich)
+  VALGRIND_LIB="$stage$toolexec" "$launcher" -np 2 valgrind --tool=tareador \
+    --trace-dir="$stage/set-$mpi" "$program" >"$stage/tool.log" 2>&1 ||
+    { cat "$stage/tool.log" >&2; echo "check-install: the installed tool failed ($mpi)" >&2; exit 1; }
+  LD_LIBRARY_PATH="$root/lib" "$root/bin/replay" --validate "$stage/set-$mpi" >/dev/null ||
+    { echo "check-install: the installed tool's trace ($mpi) is not valid" >&2; exit 1; }
+done
+echo "check-install: headers, libraries, pkg-config file, replay and the tool install and work"

@@ -94,6 +94,24 @@ TEST(Native, WaitallListsSeveralRequestsAndCostsOneLatency) {
   EXPECT_EQ(r1[3].flags, trace::kJoinedWait);
 }
 
+TEST(Native, AnEagerSendWaitedForBeforeItsTransferEndsCompletesNothingElse) {
+  // Rank 0 waits for its eager isend at once (complete), then for a receive that only a late
+  // message satisfies, then computes. The first transfer ending (after 3.8 ms) must not
+  // complete that receive (its request took the freed request's place).
+  TempDir dir;
+  std::string set = make_set(
+      dir,
+      "cpu 5000000\nsend 0 2 1 8 eager\nirecv 0 10 1 1048576 1\nwait 1\nend\n");
+  dir.write("set/authentic.0.trc",
+            "isend 1 10 1 1048576 eager 7\nwait 7\nirecv 1 2 1 8 8\nwait 8\ncpu 10000000\n"
+            "end\n");
+  auto traces = trace::open_traces(set);
+  replay::Machine m = testing::machine(2, 250, 5e-6);
+  replay::Result r = replay::simulate(*traces[0], m);
+  // Rank 1's message leaves after 5 ms of computing and its latency; rank 0 then computes 10 ms.
+  EXPECT_NEAR(r.ranks[0].end, 0.005 + 5e-6 + testing::transfer(8, 250) + 0.010, 1e-12);
+}
+
 TEST(Native, RejectsBadStreamsWithFileAndLine) {
   struct Case {
     std::string stream;
