@@ -200,29 +200,32 @@ static void write_line(const HChar* line)
    put(&rank_state.stream, line);
 }
 
+/* send/isend/recv/irecv: PEER TAG COMM BYTES [MODE] [REQUEST]. */
+static void write_point_to_point(const TrEvent* e)
+{
+   HChar line[256];
+   Bool send = e->kind == TR_EV_SEND;
+   VG_(sprintf)(line, "%s%s %d %d %d %lld", e->immediate ? "i" : "", send ? "send" : "recv",
+                e->peer, e->tag, e->comm, e->bytes);
+   write_line(line);
+   if (send) {
+      put(&rank_state.stream, " ");
+      put(&rank_state.stream, mode_name(e->mode));
+   }
+   if (e->immediate) {
+      VG_(sprintf)(line, " %lld", e->request);
+      put(&rank_state.stream, line);
+   }
+   put(&rank_state.stream, "\n");
+}
+
 static void write_event(const TrEvent* e)
 {
    HChar line[256];
    switch (e->kind) {
       case TR_EV_SEND:
-         VG_(sprintf)(line, "%s %d %d %d %lld %s", e->immediate ? "isend" : "send", e->peer,
-                      e->tag, e->comm, e->bytes, mode_name(e->mode));
-         write_line(line);
-         if (e->immediate) {
-            VG_(sprintf)(line, " %lld", e->request);
-            put(&rank_state.stream, line);
-         }
-         put(&rank_state.stream, "\n");
-         break;
       case TR_EV_RECV:
-         VG_(sprintf)(line, "%s %d %d %d %lld", e->immediate ? "irecv" : "recv", e->peer, e->tag,
-                      e->comm, e->bytes);
-         write_line(line);
-         if (e->immediate) {
-            VG_(sprintf)(line, " %lld", e->request);
-            put(&rank_state.stream, line);
-         }
-         put(&rank_state.stream, "\n");
+         write_point_to_point(e);
          break;
       case TR_EV_WAIT:
          if (e->joined && wait_open) {
