@@ -30,6 +30,7 @@ struct Options {
   std::string json_path, prv_path, dim_path, native_path;
   bool validate = false;
   bool ideal = false;
+  bool no_save = false;
   bool progress = false, no_progress = false;
   bool quiet = false;
 };
@@ -121,6 +122,25 @@ void write_copies(const Options& options, const trace::Trace& t, const replay::M
   }
 }
 
+// Where a replay of a trace-set kind is kept in the set (for the viewer): SET/replay/KIND.prv,
+// with its .pcf, .row and the JSON summary KIND.json. Empty for a Dimemas file.
+std::string saved_timeline(const trace::TraceHeader& header) {
+  if (header.kind == "dimemas") return {};
+  std::filesystem::path dir = std::filesystem::path(header.path) / "replay";
+  std::filesystem::create_directories(dir);
+  return (dir / (header.kind + ".prv")).string();
+}
+
+void write_json(const std::string& path, const nlohmann::ordered_json& doc) {
+  if (path == "-") {
+    std::cout << doc.dump(2) << "\n";
+    return;
+  }
+  std::ofstream out(path);
+  out << doc.dump(2) << "\n";
+  if (!out) throw trace::FormatError(path, 0, "cannot write the JSON summary");
+}
+
 int run(const Options& options) {
   if (options.validate) return validate_inputs(options);
   if (options.config.empty()) throw CLI::RequiredError("--config");
@@ -140,10 +160,11 @@ int run(const Options& options) {
   for (std::size_t i = 0; i < traces.size(); ++i) {
     const trace::Trace* t = traces[i].get();
     write_copies(options, *t, machine, labels[i], traces.size());
+    std::string prv = options.prv_path.empty()
+                          ? (options.no_save ? std::string() : saved_timeline(t->header()))
+                          : output_path(options.prv_path, labels[i], traces.size());
     std::unique_ptr<replay::TimelineSink> sink;
-    if (!options.prv_path.empty())
-      sink = replay::make_paraver_sink(output_path(options.prv_path, labels[i], traces.size()),
-                                       t->header(), machine);
+    if (!prv.empty()) sink = replay::make_paraver_sink(prv, t->header(), machine);
     Progress progress(show_progress, t->header().name + " (" + t->header().kind + ")");
     replay::SimulationOptions sim;
     sim.sink = sink.get();
@@ -151,17 +172,12 @@ int run(const Options& options) {
     replay::Result result = replay::simulate(*t, machine, sim);
     if (!options.quiet && options.json_path != "-") replay::print_summary(std::cout, result);
     json_traces.push_back(replay::to_json(result));
+    if (options.prv_path.empty() && !prv.empty())
+      write_json(prv.substr(0, prv.size() - 4) + ".json",
+                 {{"config", options.config}, {"traces", {json_traces.back()}}});
   }
-  if (!options.json_path.empty()) {
-    nlohmann::ordered_json doc = {{"config", options.config}, {"traces", json_traces}};
-    if (options.json_path == "-") {
-      std::cout << doc.dump(2) << "\n";
-    } else {
-      std::ofstream out(options.json_path);
-      out << doc.dump(2) << "\n";
-      if (!out) throw trace::FormatError(options.json_path, 0, "cannot write the JSON summary");
-    }
-  }
+  if (!options.json_path.empty())
+    write_json(options.json_path, {{"config", options.config}, {"traces", json_traces}});
   return 0;
 }
 
@@ -205,6 +221,9 @@ int main(int argc, char** argv) {
   app.add_flag("--validate", o.validate,
                "check the traces (every record, matching sends and receives, collectives) and "
                "report file:line of each problem; no simulation");
+  app.add_flag("--no-save", o.no_save,
+               "do not keep the replay of a trace set in it (SET/replay/KIND.prv, .pcf, .row, "
+               ".json: what tareador-view shows); --prv writes elsewhere instead");
   app.add_flag("--progress", o.progress, "show progress even when stderr is not a terminal");
   app.add_flag("--no-progress", o.no_progress, "never show progress");
   app.add_flag("-q,--quiet", o.quiet, "do not print the summary table");

@@ -9,8 +9,13 @@ libraries=(libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev libboo
 test_tools=(libgtest-dev libgmock-dev)
 # The Valgrind tool builds against Debian's valgrind; MPI programs run on both Open MPI and MPICH.
 tool=(valgrind gfortran libopenmpi-dev openmpi-bin libmpich-dev mpich)
+# Task graphs are drawn with Graphviz's library; the viewer is Qt 6 (tested offscreen and under
+# Xvfb).
+graphs=(libgraphviz-dev)
+viewer=(qt6-base-dev qt6-svg-dev xvfb xauth)
 
-packages=("${build_tools[@]}" "${libraries[@]}" "${test_tools[@]}" "${tool[@]}")
+packages=("${build_tools[@]}" "${libraries[@]}" "${test_tools[@]}" "${tool[@]}" "${graphs[@]}"
+          "${viewer[@]}")
 
 missing=()
 for p in "${packages[@]}"; do

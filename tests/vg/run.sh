@@ -85,7 +85,7 @@ for mpi in "${mpis[@]}"; do
   dir="$scratch/$mpi-children"
   run_children "$mpi" ring 4 "$dir"
   check_set "ring ($mpi): tareador --trace-children=yes $(launcher "$mpi") -np 4 ring" "$dir" ring 4
-  if ls "$dir" | grep -qvE '^(manifest\.toml|rank-[0-3]\.toml|authentic\.[0-3]\.trc)$'; then
+  if ls "$dir" | grep -qvE '^(manifest\.toml|rank-[0-3]\.toml|authentic\.[0-3]\.trc|replay)$'; then
     not_ok "no trace of the launcher ($mpi)" "unexpected files: $(ls "$dir" | tr '\n' ' ')"
   else
     ok "no trace of the launcher ($mpi)"
