@@ -8,12 +8,16 @@
 //    blocking rendezvous sender waits until its transfer starts;
 //  * messages match on (source, tag, communicator) in FIFO order;
 //  * collectives start when the last member arrives and last the model's fan-in + fan-out.
+// Tasks traces (kind "tasks") run in task mode: each thread is a task instance, which holds a
+// core of its node from its start to its end (docs/replay-tasks.md); everything else is the same.
 #include <algorithm>
 #include <cmath>
 #include <deque>
 #include <functional>
 #include <map>
+#include <set>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 #include "collectives.h"
@@ -42,6 +46,7 @@ double latency_seconds(double latency) { return latency < 1e-9 ? 0.0 : latency; 
 
 enum class Phase : std::uint8_t {
   Fetch,    // takes its next record
+  Start,    // starts the record it has taken (task mode: once it holds a core)
   Issue,    // the latency of the current record is paid: the record acts now
   Resume,   // a blocking call completed: it ends, then Fetch
   Blocked,  // waits for the model to wake it
@@ -49,7 +54,11 @@ enum class Phase : std::uint8_t {
 };
 
 // What a blocked thread waits for (for deadlock reports).
-enum class Waiting : std::uint8_t { Nothing, Core, Request, SendStart, Collective };
+enum class Waiting : std::uint8_t {
+  Nothing, Core, Request, SendStart, Collective,
+  Dependency,  // task mode: an `after` whose source instance has not ended
+  Posting,     // task mode: a wait for a request another instance has not posted yet
+};
 
 struct ThreadSim {
   int task = 0, thread = 0, node = 0;
@@ -71,6 +80,34 @@ struct ThreadSim {
   std::deque<std::uint32_t> immediate_collectives;             // started, not yet waited for
   std::uint64_t records = 0;
   double end = 0;
+  // ---- task mode (a thread is a task instance) ----
+  int core = -1;                 // core of the node it holds, -1 = none
+  int state_core = -1;           // core held when the current state began
+  int last_core = 0;             // the core it held last (for rows when it holds none)
+  bool created = false, started = false, mpi = false;
+  bool preempted = false;        // lost its core in the middle of a timer
+  bool wants_preempt = false;    // woken from MPI (policy mpi): may preempt
+  double remaining = 0;          // a preempted thread's time left until its timer
+  State saved_state = State::Idle;
+  std::uint32_t generation = 0;  // timers of older generations are stale
+  double timer_at = 0;
+  std::tuple<double, int, int> priority{};  // lower = served first
+  std::vector<std::uint32_t> dependents;     // threads blocked in an `after` on it
+  std::vector<TaskDependencyArc> arcs;       // satisfied dependencies not yet drawn
+};
+
+// A pending wake-up of a task-mode thread.
+struct TaskTimer {
+  std::uint32_t thread = 0;
+  std::uint32_t generation = 0;
+};
+
+// The cores of one node in task mode.
+struct TaskNode {
+  std::vector<std::int32_t> owner;  // thread holding each core, kNone = free
+  std::set<int> free;               // free cores, the lowest taken first
+  // Threads waiting for a core, best first.
+  std::set<std::pair<std::tuple<double, int, int>, std::uint32_t>> ready;
 };
 
 // Completion of a receive, or of an immediate send, that a thread may wait for.
@@ -192,6 +229,8 @@ std::string describe(const Record& r) {
       break;
     case RecordType::Event: out << "event"; break;
     case RecordType::Call: out << "opaque call"; break;
+    case RecordType::Spawn: out << "spawn of instance " << r.peer; break;
+    case RecordType::After: out << "after instance " << r.peer; break;
   }
   return out.str();
 }
@@ -203,6 +242,9 @@ class Engine {
         sink_(options.sink) {
     if (machine_.nodes.empty()) throw std::invalid_argument("the machine has no nodes");
     task_node_ = machine_.map_tasks(header_.tasks());
+    task_mode_ = header_.kind == "tasks";
+    if (task_mode_ && header_.task_sets.size() != static_cast<std::size_t>(header_.tasks()))
+      throw std::invalid_argument("a tasks trace without its task model");
     mips_ = machine_.mips > 0 ? machine_.mips : header_.mips;
     std::vector<int> threads_on_node(machine_.nodes.size(), 0);
     for (int task = 0; task < header_.tasks(); ++task)
@@ -210,8 +252,9 @@ class Engine {
           header_.threads[static_cast<std::size_t>(task)];
     for (std::size_t n = 0; n < machine_.nodes.size(); ++n) {
       const Node& node = machine_.nodes[n];
-      // Cores are only a resource where threads outnumber them.
-      int cores = threads_on_node[n] > node.cores ? node.cores : 0;
+      // Cores are only a resource where threads outnumber them. (Task mode schedules them
+      // itself, below.)
+      int cores = !task_mode_ && threads_on_node[n] > node.cores ? node.cores : 0;
       nodes_.push_back(NodeResources{FifoResource(cores), FifoResource(node.output_links),
                                      FifoResource(node.input_links),
                                      FifoResource(node.intra.output_links),
@@ -231,9 +274,11 @@ class Engine {
     collective_counts_.resize(static_cast<std::size_t>(header_.tasks()));
     ranks_.assign(static_cast<std::size_t>(header_.tasks()), RankSummary{});
     total_bytes_ = std::max<std::uint64_t>(trace_.size_bytes(), 1);
+    if (task_mode_) setup_tasks();
   }
 
   Result run() {
+    if (task_mode_) return run_tasks();
     for (std::uint32_t i = 0; i < threads_.size(); ++i) queue_.push(0.0, EventKind::ThreadReady, i);
     while (!queue_.empty()) {
       Event e = queue_.pop();
@@ -242,6 +287,7 @@ class Engine {
         case EventKind::ThreadReady: advance(e.id); break;
         case EventKind::TransferDone: transfer_done(e.id); break;
         case EventKind::CollectiveDone: collective_done(e.id); break;
+        case EventKind::TaskTimer: break;
       }
     }
     check_finished();
@@ -271,6 +317,9 @@ class Engine {
         case Phase::Fetch:
           if (!fetch(ti)) return;
           continue;
+        case Phase::Start:
+          if (!start(ti)) return;
+          continue;
       }
     }
   }
@@ -282,11 +331,29 @@ class Engine {
       set_state(t, State::Idle);
       t.phase = Phase::Done;
       t.end = now_;
+      if (task_mode_) instance_ended(ti);
       return false;
     }
     if ((++t.records & (kProgressEvery - 1)) == 0) report_progress();
-    if (sink_ && (++records_since_safe_ & (kSafeEvery - 1)) == 0) report_safe_time();
+    if (task_mode_) {
+      // An `after` needs no core; anything else runs on one.
+      if (t.record.type == RecordType::After) return after(ti);
+      if (t.core < 0) {
+        t.phase = Phase::Start;
+        request_core(ti);
+        return false;
+      }
+    } else if (sink_ && (++records_since_safe_ & (kSafeEvery - 1)) == 0) {
+      report_safe_time();
+    }
+    return start(ti);
+  }
+
+  // Starts the record just taken. Returns false when the thread must wait.
+  bool start(std::uint32_t ti) {
+    ThreadSim& t = threads_[ti];
     const Record& r = t.record;
+    t.phase = Phase::Fetch;  // unless the record says otherwise
     switch (r.type) {
       case RecordType::Burst:
         return compute(ti, burst_seconds(t), State::Running, Phase::Fetch);
@@ -305,10 +372,14 @@ class Engine {
         return compute(ti, latency_seconds(pair_latency(node_of(r.peer), t.node)), State::Startup,
                        Phase::Issue);
       case RecordType::Wait: {
-        t.call_begin = now_;
+        if (!t.in_call) t.call_begin = now_;  // (in a call: a wait for a late post, again)
         t.in_call = true;
-        auto it = find_request(t, r.request);
-        if (it == t.requests.end()) fail(t, "wait for an unknown request");
+        RequestList& list = requests_of(t);
+        auto it = find_request(list, r.request);
+        if (it == list.end()) {
+          if (task_mode_) return wait_for_post(ti);
+          fail(t, "wait for an unknown request");
+        }
         double latency = (r.flags & trace::kJoinedWait) ? 0.0 : requests_[it->second].latency;
         return compute(ti, latency_seconds(latency), State::Startup, Phase::Issue);
       }
@@ -318,11 +389,17 @@ class Engine {
         t.phase = Phase::Issue;
         return true;
       case RecordType::Event:
-        if (sink_) sink_->event(t.task, t.thread, now_, r.event_type, r.event_value);
+        if (sink_) sink_->event(t.task, row(t), now_, r.event_type, r.event_value);
         return true;
       case RecordType::Call:
-        if (sink_) sink_->call(t.task, t.thread, now_, now_, r);
+        if (sink_) sink_->call(t.task, row(t), now_, now_, r);
         return true;
+      case RecordType::Spawn:
+        if (!task_mode_) fail(t, "a spawn record outside a tasks trace");
+        spawn(ti);
+        return true;
+      case RecordType::After:
+        fail(t, "an after record outside a tasks trace");
     }
     return true;
   }
@@ -374,6 +451,10 @@ class Engine {
 
   // The thread goes on at `time`: inline when nothing else happens before, else via the queue.
   bool continue_at(std::uint32_t ti, double time) {
+    if (task_mode_) {  // always through the agenda: a preemption may come first
+      schedule(ti, time);
+      return false;
+    }
     if (time < queue_.next_time()) {
       now_ = time;
       return true;
@@ -387,6 +468,10 @@ class Engine {
     t.waiting = waiting;
     t.blocked_on = on;
     set_state(t, state);
+    // Task mode: an instance blocked in MPI gives its core away under the MPI policy (else it
+    // keeps it, busy waiting).
+    if (task_mode_ && t.core >= 0 && options_.policy == TaskPolicy::Mpi)
+      release_task_core(t);
   }
 
   void wake(std::uint32_t ti) {
@@ -394,12 +479,22 @@ class Engine {
     t.phase = Phase::Resume;
     t.waiting = Waiting::Nothing;
     t.blocked_on = kNone;
+    if (task_mode_) {
+      resume_on_core(ti, options_.policy == TaskPolicy::Mpi);
+      return;
+    }
     queue_.push(now_, EventKind::ThreadReady, ti);
   }
 
   void end_call(ThreadSim& t) {
     t.in_call = false;
-    if (sink_) sink_->call(t.task, t.thread, t.call_begin, now_, t.record);
+    if (sink_) sink_->call(t.task, row(t), t.call_begin, now_, t.record);
+  }
+
+  // The sink's thread of `t`: its thread, or in task mode the core it runs on.
+  int row(const ThreadSim& t) const {
+    if (!task_mode_) return t.thread;
+    return t.core >= 0 ? t.core : t.last_core;
   }
 
   // Tells the sink the earliest time anything still open began: a thread's current state or
@@ -438,7 +533,7 @@ class Engine {
     const Record& r = t.record;
     MessageSim m;
     m.sender = ti;
-    m.info = Message{t.task, t.thread, r.peer, 0, t.call_begin, 0, 0, 0, r.bytes, r.tag, r.comm};
+    m.info = Message{t.task, row(t), r.peer, 0, t.call_begin, 0, 0, 0, r.bytes, r.tag, r.comm};
     bool rendezvous = r.flags & trace::kRendezvous;
     if (machine_.eager_limit >= 0 && !(r.flags & trace::kProtocolFixed))
       rendezvous = r.bytes >= machine_.eager_limit;
@@ -453,7 +548,7 @@ class Engine {
       request.comm = r.comm;
       request.latency = pair_latency(t.node, node_of(r.peer));
       std::uint32_t rid = requests_.add(request);
-      add_request(t, r.request, rid);
+      add_request(ti, r.request, rid);
       // Only a rendezvous send completes later; an eager one's request may be waited for (and
       // its slot reused) while the transfer still runs.
       if (rendezvous) m.send_request = static_cast<std::int32_t>(rid);
@@ -518,7 +613,7 @@ class Engine {
     m.matched = true;
     m.recv_request = p.request;
     m.info.logical_recv = p.posted;
-    m.info.dst_thread = threads_[p.thread].thread;
+    m.info.dst_thread = row(threads_[p.thread]);
   }
 
   bool issue_recv(std::uint32_t ti) {
@@ -531,7 +626,7 @@ class Engine {
     request.comm = r.comm;
     request.latency = pair_latency(node_of(r.peer), t.node);
     std::uint32_t rid = requests_.add(request);
-    if (r.immediate()) add_request(t, r.request, rid);
+    if (r.immediate()) add_request(ti, r.request, rid);
 
     MatchQueue& q = match_queue(MatchKey{t.task, r.peer, r.tag, r.comm});
     PostedRecv p{ti, static_cast<std::int32_t>(rid), now_, kNone};
@@ -557,22 +652,31 @@ class Engine {
 
   bool issue_wait(std::uint32_t ti) {
     ThreadSim& t = threads_[ti];
-    auto it = find_request(t, t.record.request);
+    RequestList& list = requests_of(t);
+    auto it = find_request(list, t.record.request);
     std::uint32_t rid = it->second;
-    *it = t.requests.back();
-    t.requests.pop_back();
+    *it = list.back();
+    list.pop_back();
     return wait_for(ti, rid);
   }
 
   using RequestList = std::vector<std::pair<std::uint64_t, std::uint32_t>>;
-  static RequestList::iterator find_request(ThreadSim& t, std::uint64_t id) {
-    return std::find_if(t.requests.begin(), t.requests.end(),
+  static RequestList::iterator find_request(RequestList& list, std::uint64_t id) {
+    return std::find_if(list.begin(), list.end(),
                         [id](const auto& entry) { return entry.first == id; });
   }
 
+  // The outstanding requests a thread's waits look up: its own, or in task mode its rank's
+  // (one instance may post a request and another wait for it).
+  RequestList& requests_of(ThreadSim& t) {
+    return task_mode_ ? rank_requests_[static_cast<std::size_t>(t.task)] : t.requests;
+  }
+
   // The readers guarantee that an id is not reused while outstanding.
-  static void add_request(ThreadSim& t, std::uint64_t id, std::uint32_t rid) {
-    t.requests.emplace_back(id, rid);
+  void add_request(std::uint32_t ti, std::uint64_t id, std::uint32_t rid) {
+    ThreadSim& t = threads_[ti];
+    requests_of(t).emplace_back(id, rid);
+    if (task_mode_) request_posted(t.task, id);
   }
 
   // Blocks thread `ti` until request `rid` completes (frees it then). False if it blocks.
@@ -747,10 +851,365 @@ class Engine {
     if (c.done && c.references == 0) collectives_.remove(cid);
   }
 
+  // ---- Task mode (tasks traces) ----------------------------------------------------------
+  //
+  // A thread is a task instance. Only the main instance of each rank exists at first; `spawn`
+  // creates one, which then passes its leading `after`s (no core needed: it waits for their
+  // sources to end) and asks its node for a core at its first other record. It holds that core
+  // until it ends, except while blocked in an `after` (and, under the MPI policy, in MPI).
+  // Cores go to the ready instances in policy order once every event of the instant is done.
+  // Its continuations go through timers, which a preemption makes stale.
+
+  void setup_tasks() {
+    types_ = task_type_table(header_);
+    task_nodes_.resize(machine_.nodes.size());
+    for (std::size_t n = 0; n < machine_.nodes.size(); ++n) {
+      int cores = machine_.nodes[n].cores;
+      if (cores < 1) throw std::invalid_argument("node " + std::to_string(n) + " has no core");
+      task_nodes_[n].owner.assign(static_cast<std::size_t>(cores), kNone);
+      for (int c = 0; c < cores; ++c) task_nodes_[n].free.insert(c);
+    }
+    task_base_.clear();
+    std::uint32_t base = 0;
+    for (int task = 0; task < header_.tasks(); ++task) {
+      task_base_.push_back(base);
+      base += static_cast<std::uint32_t>(header_.threads[static_cast<std::size_t>(task)]);
+    }
+    rank_requests_.resize(static_cast<std::size_t>(header_.tasks()));
+    rank_busy_.assign(static_cast<std::size_t>(header_.tasks()), 0);
+    rank_profile_.assign(static_cast<std::size_t>(header_.tasks()), std::vector<double>{0.0});
+    rank_profile_time_.assign(static_cast<std::size_t>(header_.tasks()), 0.0);
+    profile_.assign(1, 0.0);
+    if (options_.policy == TaskPolicy::CriticalPath && !(mips_ > 0))
+      throw std::invalid_argument("the critical-path policy needs a MIPS rate (--set mips=...)");
+    for (int task = 0; task < header_.tasks(); ++task) {
+      const trace::TaskSet& set = header_.task_sets[static_cast<std::size_t>(task)];
+      std::vector<double> path;
+      if (options_.policy == TaskPolicy::CriticalPath) path = remaining_paths(task);
+      for (std::size_t i = 0; i < set.instances.size(); ++i) {
+        ThreadSim& t = threads_[task_base_[static_cast<std::size_t>(task)] + i];
+        t.mpi = set.instances[i].mpi;
+        double primary = 0;
+        if (options_.policy == TaskPolicy::CriticalPath) primary = -path[i];
+        if (options_.policy == TaskPolicy::Mpi) primary = t.mpi ? 0 : 1;
+        t.priority = std::make_tuple(primary, static_cast<int>(i) + 1, task);
+      }
+    }
+  }
+
+  // Longest path from the start of each instance of `task` to the end of its run, over the
+  // spawn and after edges, with the bursts on this machine (trace::task_critical_paths).
+  std::vector<double> remaining_paths(int task) {
+    double ratio = machine_.nodes[static_cast<std::size_t>(node_of(task))].cpu_ratio;
+    double seconds = ratio > 0 ? 1.0 / (mips_ * 1e6) / ratio : 0.0;
+    return trace::task_critical_paths(header_.task_sets[static_cast<std::size_t>(task)], seconds);
+  }
+
+  Result run_tasks() {
+    for (int task = 0; task < header_.tasks(); ++task) {
+      if (header_.threads[static_cast<std::size_t>(task)] == 0) continue;
+      std::uint32_t main = task_base_[static_cast<std::size_t>(task)];
+      threads_[main].created = true;
+      schedule(main, 0.0);
+    }
+    for (;;) {
+      // Cores are handed out once everything that happens at this instant has happened.
+      if (dispatch_pending_ && (queue_.empty() || queue_.next_time() > now_)) {
+        dispatch();
+        continue;
+      }
+      if (queue_.empty()) break;
+      Event e = queue_.pop();
+      now_ = e.time;
+      switch (e.kind) {
+        case EventKind::ThreadReady: advance(e.id); break;
+        case EventKind::TransferDone: transfer_done(e.id); break;
+        case EventKind::CollectiveDone: collective_done(e.id); break;
+        case EventKind::TaskTimer: {
+          TaskTimer timer = timers_[e.id];
+          timers_.remove(e.id);
+          if (timer.generation == threads_[timer.thread].generation) advance(timer.thread);
+          break;
+        }
+      }
+    }
+    check_finished();
+    return summarize();
+  }
+
+  // Thread `ti` goes on at `time`.
+  void schedule(std::uint32_t ti, double time) {
+    ThreadSim& t = threads_[ti];
+    t.timer_at = time;
+    queue_.push(time, EventKind::TaskTimer, timers_.add(TaskTimer{ti, t.generation}));
+  }
+
+  // The instance waits for a core of its node.
+  void request_core(std::uint32_t ti) {
+    ThreadSim& t = threads_[ti];
+    set_state(t, State::Idle);
+    t.waiting = Waiting::Core;
+    task_nodes_[static_cast<std::size_t>(t.node)].ready.emplace(t.priority, ti);
+    dispatch_pending_ = true;
+  }
+
+  // A blocked instance can go on: at once on its core, or once it has one again.
+  void resume_on_core(std::uint32_t ti, bool may_preempt) {
+    ThreadSim& t = threads_[ti];
+    if (t.core >= 0) {
+      schedule(ti, now_);
+      return;
+    }
+    t.wants_preempt = may_preempt;
+    request_core(ti);
+  }
+
+  void dispatch() {
+    dispatch_pending_ = false;
+    for (TaskNode& node : task_nodes_) {
+      while (!node.ready.empty() && !node.free.empty()) {
+        std::uint32_t ti = node.ready.begin()->second;
+        node.ready.erase(node.ready.begin());
+        int core = *node.free.begin();
+        grant(ti, core);
+      }
+      if (options_.policy != TaskPolicy::Mpi) continue;
+      // Instances woken from MPI take the core of a running instance without MPI.
+      for (auto it = node.ready.begin(); it != node.ready.end();) {
+        std::uint32_t ti = it->second;
+        if (!threads_[ti].wants_preempt) {
+          ++it;
+          continue;
+        }
+        std::int32_t victim = kNone;
+        for (std::int32_t owner : node.owner) {
+          if (owner == kNone || threads_[static_cast<std::uint32_t>(owner)].mpi) continue;
+          if (victim == kNone || threads_[static_cast<std::uint32_t>(victim)].priority <
+                                     threads_[static_cast<std::uint32_t>(owner)].priority)
+            victim = owner;
+        }
+        if (victim == kNone) break;
+        preempt(static_cast<std::uint32_t>(victim));
+        it = node.ready.erase(it);
+        grant(ti, *node.free.begin());
+      }
+    }
+  }
+
+  void grant(std::uint32_t ti, int core) {
+    ThreadSim& t = threads_[ti];
+    TaskNode& node = task_nodes_[static_cast<std::size_t>(t.node)];
+    node.owner[static_cast<std::size_t>(core)] = static_cast<std::int32_t>(ti);
+    node.free.erase(core);
+    t.core = t.last_core = core;
+    t.waiting = Waiting::Nothing;
+    t.wants_preempt = false;
+    t.started = true;
+    split_state(t);
+    busy_changed(t, +1);
+    if (sink_) {
+      sink_->task_start(t.task, core, now_, t.thread + 1, type_of(t));
+      for (TaskDependencyArc& arc : t.arcs) {
+        arc.dst_core = core;
+        arc.resumed = now_;
+        sink_->dependency(arc);
+      }
+    }
+    t.arcs.clear();
+    if (t.preempted) {
+      t.preempted = false;
+      set_state(t, t.saved_state);
+      schedule(ti, now_ + t.remaining);
+    } else {
+      schedule(ti, now_);
+    }
+  }
+
+  void release_task_core(ThreadSim& t) {
+    TaskNode& node = task_nodes_[static_cast<std::size_t>(t.node)];
+    node.owner[static_cast<std::size_t>(t.core)] = kNone;
+    node.free.insert(t.core);
+    if (sink_) sink_->task_stop(t.task, t.core, now_);
+    t.last_core = t.core;
+    t.core = -1;
+    split_state(t);
+    busy_changed(t, -1);
+    dispatch_pending_ = true;
+  }
+
+  // Takes the core of running instance `vi`, which resumes its timer's remaining time later.
+  void preempt(std::uint32_t vi) {
+    ThreadSim& v = threads_[vi];
+    ++v.generation;
+    v.remaining = std::max(0.0, v.timer_at - now_);
+    v.preempted = true;
+    v.saved_state = v.state;
+    set_state(v, State::Idle);
+    release_task_core(v);
+    request_core(vi);
+  }
+
+  void busy_changed(const ThreadSim& t, int delta) {
+    add_profile(profile_, profile_time_, total_busy_);
+    total_busy_ += delta;
+    peak_ = std::max(peak_, total_busy_);
+    std::size_t task = static_cast<std::size_t>(t.task);
+    add_profile(rank_profile_[task], rank_profile_time_[task], rank_busy_[task]);
+    rank_busy_[task] += delta;
+    if (sink_) sink_->cores_busy(t.task, now_, rank_busy_[task]);
+  }
+
+  // `busy` cores were busy from `since` until now.
+  void add_profile(std::vector<double>& profile, double& since, int busy) {
+    auto k = static_cast<std::size_t>(busy);
+    if (profile.size() <= k) profile.resize(k + 1, 0.0);
+    profile[k] += now_ - since;
+    since = now_;
+  }
+
+  void spawn(std::uint32_t ti) {
+    ThreadSim& t = threads_[ti];
+    std::uint32_t ci = task_base_[static_cast<std::size_t>(t.task)] +
+                       static_cast<std::uint32_t>(t.record.peer - 1);
+    ThreadSim& child = threads_[ci];
+    if (child.created)
+      fail(t, "instance " + std::to_string(t.record.peer) + " is spawned twice");
+    child.created = true;
+    schedule(ci, now_);  // its leading `after`s, then a core
+  }
+
+  // An `after` record: goes on if its source has ended, else waits for it without a core.
+  bool after(std::uint32_t ti) {
+    ThreadSim& t = threads_[ti];
+    const Record& r = t.record;
+    std::uint32_t si = task_base_[static_cast<std::size_t>(t.task)] +
+                       static_cast<std::uint32_t>(r.peer - 1);
+    ThreadSim& source = threads_[si];
+    if (source.phase == Phase::Done) {
+      TaskDependencyArc arc{t.task, source.thread + 1, t.thread + 1, source.last_core, t.core,
+                            source.end, now_, now_, r.bytes, static_cast<std::uint8_t>(r.op)};
+      if (t.core >= 0) {
+        if (sink_) sink_->dependency(arc);
+      } else {
+        t.arcs.push_back(arc);
+      }
+      return true;
+    }
+    t.phase = Phase::Blocked;
+    t.waiting = Waiting::Dependency;
+    t.blocked_on = static_cast<std::int32_t>(si);
+    set_state(t, State::Idle);
+    if (t.core >= 0) release_task_core(t);
+    source.dependents.push_back(ti);
+    return false;
+  }
+
+  void instance_ended(std::uint32_t ti) {
+    ThreadSim& t = threads_[ti];
+    if (t.core >= 0) release_task_core(t);
+    // Dependencies satisfied after its last run on a core end on the core it ran on last.
+    for (TaskDependencyArc& arc : t.arcs) {
+      arc.dst_core = t.last_core;
+      arc.resumed = now_;
+      if (sink_) sink_->dependency(arc);
+    }
+    t.arcs.clear();
+    for (std::uint32_t di : t.dependents) {
+      ThreadSim& d = threads_[di];
+      d.arcs.push_back(TaskDependencyArc{d.task, t.thread + 1, d.thread + 1, t.last_core, -1,
+                                         now_, now_, now_, d.record.bytes,
+                                         static_cast<std::uint8_t>(d.record.op)});
+      d.phase = Phase::Fetch;
+      d.waiting = Waiting::Nothing;
+      d.blocked_on = kNone;
+      schedule(di, now_);
+    }
+    t.dependents.clear();
+  }
+
+  // A wait for a request no instance of the rank has posted yet: waits for the post (on its
+  // core, as in MPI).
+  bool wait_for_post(std::uint32_t ti) {
+    ThreadSim& t = threads_[ti];
+    unposted_[std::make_pair(t.task, t.record.request)] = ti;
+    block(t, Waiting::Posting, State::WaitingMessage, kNone);
+    return false;
+  }
+
+  void request_posted(int task, std::uint64_t id) {
+    auto it = unposted_.find(std::make_pair(task, id));
+    if (it == unposted_.end()) return;
+    std::uint32_t wi = it->second;
+    unposted_.erase(it);
+    ThreadSim& w = threads_[wi];
+    w.phase = Phase::Start;  // its wait starts again
+    w.waiting = Waiting::Nothing;
+    resume_on_core(wi, options_.policy == TaskPolicy::Mpi);
+  }
+
+  const trace::TaskInstance& instance_of(const ThreadSim& t) const {
+    return header_.task_sets[static_cast<std::size_t>(t.task)]
+        .instances[static_cast<std::size_t>(t.thread)];
+  }
+
+  const std::string& type_name(const ThreadSim& t) const {
+    return header_.task_sets[static_cast<std::size_t>(t.task)]
+        .types[static_cast<std::size_t>(instance_of(t).type)];
+  }
+
+  int type_of(const ThreadSim& t) const {
+    return types_.of_rank[static_cast<std::size_t>(t.task)]
+                         [static_cast<std::size_t>(instance_of(t).type)];
+  }
+
+  std::string task_problem(const ThreadSim& t) {
+    std::string who = "rank " + std::to_string(t.task) + " instance " +
+                      std::to_string(t.thread + 1) + " (" + type_name(t) + ")";
+    if (!t.created)
+      return who + " was never created: instance " + std::to_string(instance_of(t).parent) +
+             " did not reach its spawn";
+    if (t.waiting == Waiting::Core)
+      return who + " is waiting for a core at " + t.stream->where() + " in " +
+             describe(t.record) + " (every core is held by instances blocked in MPI)";
+    return who + " is blocked at " + t.stream->where() + " in " + describe(t.record) + ": " +
+           blocked_reason(t);
+  }
+
+  TaskResult task_result() {
+    TaskResult r;
+    r.policy = options_.policy;
+    double end = 0;
+    for (const ThreadSim& t : threads_) end = std::max(end, t.end);
+    double saved = now_;
+    now_ = std::max(end, profile_time_);  // the profile runs to the end of the run
+    add_profile(profile_, profile_time_, total_busy_);
+    for (std::size_t task = 0; task < rank_profile_.size(); ++task)
+      add_profile(rank_profile_[task], rank_profile_time_[task], rank_busy_[task]);
+    now_ = saved;
+    for (int task = 0; task < header_.tasks(); ++task)
+      r.cores.push_back(static_cast<int>(
+          task_nodes_[static_cast<std::size_t>(node_of(task))].owner.size()));
+    r.instances = static_cast<int>(threads_.size());
+    r.profile = profile_;
+    r.rank_profiles = rank_profile_;
+    for (std::size_t k = 0; k < profile_.size(); ++k)
+      r.busy += static_cast<double>(k) * profile_[k];
+    r.peak = peak_;
+    return r;
+  }
+
   // ---- Time accounting -------------------------------------------------------------------
 
   void set_state(ThreadSim& t, State state) {
     if (state == t.state) return;
+    close_state(t);
+    t.state = state;
+    t.state_begin = now_;
+    t.state_core = t.core;
+  }
+
+  // Accounts for the current state of `t` up to now and reports it to the sink.
+  void close_state(ThreadSim& t) {
     double length = now_ - t.state_begin;
     if (length > 0) {
       RankSummary& rank = ranks_[static_cast<std::size_t>(t.task)];
@@ -763,11 +1222,19 @@ class Engine {
         case State::CollectiveSync: rank.waiting += length; break;
         case State::Idle: break;
       }
-      if (sink_ && t.state != State::Idle)
+      if (sink_ && t.state != State::Idle && !task_mode_)
         sink_->state(t.task, t.thread, t.state_begin, now_, t.state);
+      // Task mode: the states of an instance show on the core it held (none: not shown).
+      if (sink_ && t.state != State::Idle && task_mode_ && t.state_core >= 0)
+        sink_->state(t.task, t.state_core, t.state_begin, now_, t.state);
     }
-    t.state = state;
+  }
+
+  // Task mode: the core of `t` changes but not its state; the state goes on on the new core.
+  void split_state(ThreadSim& t) {
+    close_state(t);
     t.state_begin = now_;
+    t.state_core = t.core;
   }
 
   void report_progress() {
@@ -787,6 +1254,10 @@ class Engine {
     std::vector<std::string> problems;
     for (const ThreadSim& t : threads_) {
       if (t.phase == Phase::Done) continue;
+      if (task_mode_) {
+        problems.push_back(task_problem(t));
+        continue;
+      }
       std::string who = "rank " + std::to_string(t.task) +
                         (header_.threads[static_cast<std::size_t>(t.task)] > 1
                              ? " thread " + std::to_string(t.thread)
@@ -849,6 +1320,14 @@ class Engine {
         return "waiting for the collective's members: " +
                membership(collectives_[static_cast<std::uint32_t>(t.blocked_on)]);
       case Waiting::Core: return "waiting for a core";
+      case Waiting::Dependency: {
+        const ThreadSim& source = threads_[static_cast<std::uint32_t>(t.blocked_on)];
+        return "waiting for instance " + std::to_string(source.thread + 1) + " (" +
+               type_name(source) + ") to end";
+      }
+      case Waiting::Posting:
+        return "waiting for request " + std::to_string(t.record.request) +
+               ", which no instance has posted yet";
       case Waiting::Nothing: break;
     }
     return "not finished";
@@ -880,8 +1359,17 @@ class Engine {
       result.records += t.records;
       result.total_time = std::max(result.total_time, t.end);
     }
-    for (RankSummary& rank : ranks_)
-      rank.idle = std::max(0.0, result.total_time - rank.compute - rank.communication - rank.waiting);
+    for (std::size_t r = 0; r < ranks_.size(); ++r) {
+      RankSummary& rank = ranks_[r];
+      // Task mode: in core-seconds of the rank's node.
+      double capacity = task_mode_ ? result.total_time * static_cast<double>(
+                                                             task_nodes_[static_cast<std::size_t>(
+                                                                 node_of(static_cast<int>(r)))]
+                                                                 .owner.size())
+                                   : result.total_time;
+      rank.idle = std::max(0.0, capacity - rank.compute - rank.communication - rank.waiting);
+    }
+    if (task_mode_) result.tasks = task_result();
     result.ranks = ranks_;
     result.messages = message_count_;
     result.collectives = collective_count_;
@@ -916,6 +1404,21 @@ class Engine {
   std::vector<Undelivered> undelivered_;  // min-heap; delivered ones are dropped lazily
   std::uint64_t records_since_safe_ = 0;
   std::uint64_t total_bytes_ = 1;
+  // Task mode.
+  bool task_mode_ = false;
+  TaskTypeTable types_;
+  std::vector<TaskNode> task_nodes_;                 // per machine node
+  std::vector<std::uint32_t> task_base_;             // thread of each rank's instance 1
+  std::vector<RequestList> rank_requests_;           // outstanding requests of each rank
+  std::map<std::pair<int, std::uint64_t>, std::uint32_t> unposted_;  // waits before their post
+  Pool<TaskTimer> timers_;
+  bool dispatch_pending_ = false;
+  int total_busy_ = 0, peak_ = 0;
+  std::vector<int> rank_busy_;
+  std::vector<double> profile_;
+  double profile_time_ = 0;
+  std::vector<std::vector<double>> rank_profile_;
+  std::vector<double> rank_profile_time_;
 };
 
 }  // namespace
@@ -924,6 +1427,59 @@ Result simulate(const trace::Trace& trace, const Machine& machine,
                 const SimulationOptions& options) {
   Engine engine(trace, machine, options);
   return engine.run();
+}
+
+std::string_view task_policy_name(TaskPolicy policy) {
+  switch (policy) {
+    case TaskPolicy::Fifo: return "fifo";
+    case TaskPolicy::CriticalPath: return "cp";
+    case TaskPolicy::Mpi: return "mpi";
+  }
+  return "fifo";
+}
+
+TaskPolicy task_policy_from_name(std::string_view name) {
+  for (TaskPolicy p : {TaskPolicy::Fifo, TaskPolicy::CriticalPath, TaskPolicy::Mpi})
+    if (name == task_policy_name(p)) return p;
+  throw std::invalid_argument("unknown task policy '" + std::string(name) +
+                              "' (fifo, cp or mpi)");
+}
+
+int TaskResult::reference_cores() const {
+  int cores = 0;
+  for (int c : this->cores) cores = std::max(cores, c);
+  if (cores >= instances) {  // unbounded: what the ranks used
+    cores = 0;
+    for (const std::vector<double>& profile : rank_profiles)
+      for (std::size_t k = profile.size(); k-- > 0;)
+        if (profile[k] > 0) {
+          cores = std::max(cores, static_cast<int>(k));
+          break;
+        }
+  }
+  return std::max(cores, 1);
+}
+
+double TaskResult::speedup(double total_time) const {
+  return one_core_time > 0 && total_time > 0 ? one_core_time / total_time : 0.0;
+}
+
+double TaskResult::efficiency(double total_time) const {
+  return speedup(total_time) / reference_cores();
+}
+
+TaskTypeTable task_type_table(const trace::TraceHeader& header) {
+  TaskTypeTable table;
+  std::map<std::string, int> number;
+  for (const trace::TaskSet& set : header.task_sets) {
+    table.of_rank.emplace_back();
+    for (const std::string& name : set.types) {
+      auto [it, fresh] = number.emplace(name, static_cast<int>(table.names.size()));
+      if (fresh) table.names.push_back(name);
+      table.of_rank.back().push_back(it->second);
+    }
+  }
+  return table;
 }
 
 }  // namespace tareador::replay

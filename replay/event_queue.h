@@ -14,12 +14,14 @@
 
 namespace tareador::replay {
 
-enum class EventKind : std::uint8_t { ThreadReady, TransferDone, CollectiveDone };
+// TaskTimer: a thread of a tasks trace goes on (its id is a timer token, which a preemption
+// makes stale).
+enum class EventKind : std::uint8_t { ThreadReady, TransferDone, CollectiveDone, TaskTimer };
 
 struct Event {
   double time;
   EventKind kind;
-  std::uint32_t id;  // thread, message or collective index
+  std::uint32_t id;  // thread, message, collective or timer index
 };
 
 class EventQueue {

@@ -1,4 +1,5 @@
 // The machine description: task mapping, collective-model names and command-line overrides.
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -248,6 +249,16 @@ void apply_override(Machine& machine, std::string_view key_value) {
     if (key == o.key) return o.apply(machine, key, value);
   throw std::invalid_argument("unknown machine key '" + std::string(key) +
                               "'; valid keys: " + valid_keys());
+}
+
+void make_cores_unbounded(Machine& machine, const trace::TraceHeader& header) {
+  std::vector<int> task_node = machine.map_tasks(header.tasks());
+  std::vector<int> instances(machine.nodes.size(), 0);
+  for (int task = 0; task < header.tasks(); ++task)
+    instances[static_cast<std::size_t>(task_node[static_cast<std::size_t>(task)])] +=
+        header.threads[static_cast<std::size_t>(task)];
+  for (std::size_t n = 0; n < machine.nodes.size(); ++n)
+    machine.nodes[n].cores = std::max(machine.nodes[n].cores, std::max(instances[n], 1));
 }
 
 void make_network_ideal(Machine& machine) {

@@ -33,6 +33,9 @@ struct Options {
   bool no_save = false;
   bool progress = false, no_progress = false;
   bool quiet = false;
+  std::string policy = "fifo";
+  std::vector<int> cores_sweep;
+  bool csv = false;
 };
 
 // OUT.prv for one trace; with several, OUT.LABEL.prv where LABEL tells them apart (their kind,
@@ -93,7 +96,15 @@ class Progress {
 int validate_inputs(const Options& options) {
   std::size_t problems = 0;
   for (const std::string& input : options.inputs) {
-    for (const auto& t : trace::open_traces(input, options.kinds)) {
+    std::vector<std::unique_ptr<trace::Trace>> traces;
+    try {
+      traces = trace::open_traces(input, options.kinds);
+    } catch (const trace::FormatError& e) {  // e.g. a tasks stream, checked as it is loaded
+      std::cout << e.what() << "\n" << input << ": 1 problem(s)\n";
+      ++problems;
+      continue;
+    }
+    for (const auto& t : traces) {
       std::vector<std::string> found = trace::validate(*t);
       for (const std::string& p : found) std::cout << p << "\n";
       std::cout << t->header().path << " (" << t->header().kind << "): "
@@ -131,6 +142,62 @@ std::string saved_timeline(const trace::TraceHeader& header) {
   return (dir / (header.kind + ".prv")).string();
 }
 
+// The replay of a tasks trace on 1 core per node, for the speedup (0 if it deadlocks: then a
+// note says so).
+double one_core_time(const trace::Trace& t, const replay::Machine& machine,
+                     const replay::SimulationOptions& base, bool show_progress,
+                     replay::Result& result) {
+  replay::Machine one = machine;
+  replay::apply_override(one, "cores=1");
+  Progress progress(show_progress, t.header().name + " (tasks, 1 core per node)");
+  replay::SimulationOptions sim;
+  sim.policy = base.policy;
+  sim.progress = [&progress](double f) { progress(f); };
+  try {
+    return replay::simulate(t, one, sim).total_time;
+  } catch (const replay::DeadlockError& e) {
+    std::string what = e.what();
+    result.notes.push_back("no speedup: the replay on 1 core per node deadlocks (" +
+                           what.substr(0, what.find('\n')) + ")");
+    return 0;
+  }
+}
+
+// --cores-sweep: the tasks trace replayed with each core count.
+nlohmann::ordered_json cores_sweep(const Options& options, const trace::Trace& t,
+                                   const replay::Machine& machine, replay::TaskPolicy policy,
+                                   bool show_progress) {
+  auto replay_with = [&](int cores) {
+    replay::Machine m = machine;
+    replay::apply_override(m, "cores=" + std::to_string(cores));
+    Progress progress(show_progress, t.header().name + " (tasks, " + std::to_string(cores) +
+                                         " cores)");
+    replay::SimulationOptions sim;
+    sim.policy = policy;
+    sim.progress = [&progress](double f) { progress(f); };
+    try {
+      return replay::simulate(t, m, sim);
+    } catch (const replay::DeadlockError& e) {
+      throw replay::DeadlockError("with " + std::to_string(cores) + " core(s) per node: " +
+                                  e.what());
+    }
+  };
+  replay::Result one = replay_with(1);
+  std::vector<replay::SweepPoint> points;
+  for (int cores : options.cores_sweep) {
+    replay::Result r = cores == 1 ? one : replay_with(cores);
+    replay::SweepPoint p;
+    p.cores = cores;
+    p.total_time = r.total_time;
+    p.speedup = r.total_time > 0 ? one.total_time / r.total_time : 0.0;
+    p.efficiency = p.speedup / cores;
+    points.push_back(p);
+  }
+  if (!options.quiet && options.json_path != "-")
+    replay::print_sweep(std::cout, one, policy, points, options.csv);
+  return replay::sweep_json(one, policy, points);
+}
+
 void write_json(const std::string& path, const nlohmann::ordered_json& doc) {
   if (path == "-") {
     std::cout << doc.dump(2) << "\n";
@@ -148,28 +215,55 @@ int run(const Options& options) {
   for (const std::string& kv : options.overrides) replay::apply_override(machine, kv);
   if (options.ideal) replay::make_network_ideal(machine);
 
+  replay::TaskPolicy policy = replay::task_policy_from_name(options.policy);
+
   std::vector<std::unique_ptr<trace::Trace>> traces;
   for (const std::string& input : options.inputs)
     for (auto& t : trace::open_traces(input, options.kinds))
       traces.push_back(trace::prefetch(std::move(t)));  // parse on one core, simulate on another
   if (traces.empty()) throw trace::FormatError(options.inputs.front(), 0, "no trace to replay");
+  if (!options.dim_path.empty() || !options.native_path.empty())
+    for (const auto& t : traces)
+      if (t->header().kind == "tasks")
+        throw trace::FormatError(t->header().path, 0,
+                                 "a tasks trace cannot be converted with --dim or --native (its "
+                                 "task instances and dependencies have no equivalent there); "
+                                 "choose the other kinds with --kind");
 
   bool show_progress = !options.no_progress && (options.progress || isatty(STDERR_FILENO));
   std::vector<std::string> labels = output_labels(traces);
   nlohmann::ordered_json json_traces = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < traces.size(); ++i) {
     const trace::Trace* t = traces[i].get();
-    write_copies(options, *t, machine, labels[i], traces.size());
+    bool tasks = t->header().kind == "tasks";
+    if (tasks && !options.cores_sweep.empty()) {
+      json_traces.push_back(cores_sweep(options, *t, machine, policy, show_progress));
+      continue;
+    }
+    // Tasks traces on an ideal machine have unbounded cores.
+    replay::Machine task_machine;
+    if (tasks && options.ideal) {
+      task_machine = machine;
+      replay::make_cores_unbounded(task_machine, t->header());
+    }
+    const replay::Machine& m = tasks && options.ideal ? task_machine : machine;
+    write_copies(options, *t, m, labels[i], traces.size());
     std::string prv = options.prv_path.empty()
                           ? (options.no_save ? std::string() : saved_timeline(t->header()))
                           : output_path(options.prv_path, labels[i], traces.size());
     std::unique_ptr<replay::TimelineSink> sink;
-    if (!prv.empty()) sink = replay::make_paraver_sink(prv, t->header(), machine);
-    Progress progress(show_progress, t->header().name + " (" + t->header().kind + ")");
+    if (!prv.empty()) sink = replay::make_paraver_sink(prv, t->header(), m);
     replay::SimulationOptions sim;
     sim.sink = sink.get();
-    sim.progress = [&progress](double f) { progress(f); };
-    replay::Result result = replay::simulate(*t, machine, sim);
+    sim.policy = policy;
+    replay::Result result;
+    {
+      Progress progress(show_progress, t->header().name + " (" + t->header().kind + ")");
+      sim.progress = [&progress](double f) { progress(f); };
+      result = replay::simulate(*t, m, sim);
+    }
+    if (result.tasks)
+      result.tasks->one_core_time = one_core_time(*t, m, sim, show_progress, result);
     if (!options.quiet && options.json_path != "-") replay::print_summary(std::cout, result);
     json_traces.push_back(replay::to_json(result));
     if (options.prv_path.empty() && !prv.empty())
@@ -204,7 +298,21 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   app.add_flag("--ideal", o.ideal,
                "an ideal network: no latency, instantaneous transfers, unlimited buses and links "
-               "(after --set)");
+               "(after --set); for tasks traces also unbounded cores");
+  app.add_option("--policy", o.policy,
+                 "tasks traces: how task instances take cores: fifo (creation order), cp "
+                 "(critical path first), mpi (instances with MPI first; blocked in MPI they give "
+                 "their core away and preempt others when woken)")
+      ->type_name("POLICY")
+      ->check(CLI::IsMember({"fifo", "cp", "mpi"}));
+  app.add_option("--cores-sweep", o.cores_sweep,
+                 "tasks traces: replay with each number of cores per node and print the speedup "
+                 "table (e.g. 1,2,4,8)")
+      ->type_name("N,N,...")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber)
+      ->allow_extra_args(false);
+  app.add_flag("--csv", o.csv, "print the --cores-sweep table as CSV");
   app.add_option("-k,--kind", o.kinds, "replay only this kind of a trace set (repeatable)")
       ->type_name("KIND")
       ->allow_extra_args(false);

@@ -90,8 +90,50 @@ void apply_override(Machine& machine, std::string_view key_value);
 // Makes the network ideal: no latency, instantaneous transfers, unlimited buses and links,
 // inside nodes and between them (so a replay shows the program's own critical path).
 void make_network_ideal(Machine& machine);
+// For a tasks trace: gives every node at least as many cores as the task instances of the ranks
+// mapped to it (so no instance ever waits for a core: "unbounded" cores).
+void make_cores_unbounded(Machine& machine, const trace::TraceHeader& header);
 
 // ---- Simulation ---------------------------------------------------------------------------
+
+// How the instances of a tasks trace take the cores of their node (docs/replay-tasks.md).
+enum class TaskPolicy {
+  Fifo,          // creation order: the lowest instance number first
+  CriticalPath,  // the longest remaining path to the end first (spawn and after edges, each
+                 // instance weighing its bursts on the simulated machine), ties by number
+  Mpi,           // instances with MPI records first, then creation order; an instance blocked
+                 // in MPI gives its core away and, woken, preempts one without MPI records
+};
+std::string_view task_policy_name(TaskPolicy policy);  // "fifo", "cp", "mpi"
+// Inverse of task_policy_name; throws std::invalid_argument for another name.
+TaskPolicy task_policy_from_name(std::string_view name);
+
+// The task types of a tasks trace numbered once for all its ranks (rank 0's in order, then the
+// new ones of rank 1, ...): names[k] is type k; of_rank[r][t] is the number of rank r's type t.
+struct TaskTypeTable {
+  std::vector<std::string> names;
+  std::vector<std::vector<int>> of_rank;
+};
+TaskTypeTable task_type_table(const trace::TraceHeader& header);
+
+// Paraver event types of a task replay (values in the .pcf).
+inline constexpr std::uint64_t kTaskTypeEvent = 60000100;      // type number + 1; 0 = no task
+inline constexpr std::uint64_t kTaskInstanceEvent = 60000101;  // instance id; 0 = none
+inline constexpr std::uint64_t kCoresBusyEvent = 60000102;     // cores of the rank's node held
+                                                               // by its instances
+
+// A dependency of a tasks trace (an `after` record) as the replay satisfied it.
+struct TaskDependencyArc {
+  int task = 0;                     // rank
+  int src_instance = 0, dst_instance = 0;
+  int src_core = 0, dst_core = 0;   // cores of the node (rows of the Paraver trace)
+  double src_end = 0;               // the source instance ended
+  double satisfied = 0;             // the dependent instance reached its `after` (or the
+                                    // source ended, whichever is later)
+  double resumed = 0;               // the dependent instance ran again on a core
+  std::int64_t bytes = 0;
+  std::uint8_t kinds = 0;           // trace::kRaw | kWar | kWaw
+};
 
 // What a thread is doing, as shown in the timeline. The numbers are the Paraver state values
 // Dimemas uses.
@@ -130,6 +172,13 @@ class TimelineSink {
                     const trace::Record& record) = 0;
   // From now on, nothing reported starts before `time` (so sinks that sort may write out).
   virtual void safe_until(double time) {}
+  // Tasks traces: `thread` in the calls above is a core of the rank's node. An instance of
+  // global task type `type` (TaskTypeTable) starts (or resumes) on a core, or leaves it.
+  virtual void task_start(int task, int core, double time, int instance, int type) {}
+  virtual void task_stop(int task, int core, double time) {}
+  // The cores of the rank's node its instances hold changed.
+  virtual void cores_busy(int task, double time, int cores) {}
+  virtual void dependency(const TaskDependencyArc& arc) {}
   virtual void finish(double end_time) = 0;
 };
 
@@ -142,12 +191,35 @@ struct RankSummary {
   std::uint64_t records = 0;
 };
 
+// What a replay of a tasks trace adds to the result.
+struct TaskResult {
+  TaskPolicy policy = TaskPolicy::Fifo;
+  std::vector<int> cores;          // cores of each rank's node
+  int instances = 0;               // of all ranks
+  // profile[k]: simulated time during which exactly k cores were busy (held by an instance),
+  // counting every node; rank_profiles[r][k] the same for the instances of rank r.
+  std::vector<double> profile;
+  std::vector<std::vector<double>> rank_profiles;
+  double busy = 0;                 // core-seconds held by instances
+  int peak = 0;                    // most cores busy at once
+  // The same replay with 1 core per node, for the speedup; 0 = not known. simulate() leaves it
+  // to the caller (it is another simulation).
+  double one_core_time = 0;
+
+  // Cores the speedup is compared with for the parallel efficiency: those of the busiest
+  // rank's node, or with unbounded cores (more than instances) the most a rank used at once.
+  int reference_cores() const;
+  double speedup(double total_time) const;     // one_core_time / total_time (0 if unknown)
+  double efficiency(double total_time) const;  // speedup / reference_cores()
+};
+
 struct Result {
   std::string name, kind, path;
   double total_time = 0;
   std::vector<RankSummary> ranks;
   std::uint64_t records = 0, messages = 0, collectives = 0;
   std::vector<std::string> notes;
+  std::optional<TaskResult> tasks;  // set for a tasks trace
 };
 
 // Raised when the simulated run cannot finish: the report names the ranks, the records they
@@ -161,6 +233,8 @@ struct SimulationOptions {
   TimelineSink* sink = nullptr;
   // Called now and then with the fraction of input consumed (0..1).
   std::function<void(double)> progress;
+  // Tasks traces: how instances take cores.
+  TaskPolicy policy = TaskPolicy::Fifo;
 };
 
 Result simulate(const trace::Trace& trace, const Machine& machine,

@@ -8,11 +8,28 @@
 
 namespace tareador::replay {
 
-// Total time and the per-rank breakdown, as an aligned table.
+// Total time and the per-rank breakdown, as an aligned table; for a tasks trace also the
+// speedup over 1 core per node, the parallel efficiency and the parallelism profile.
 void print_summary(std::ostream& out, const Result& result);
 
 // {"name", "kind", "path", "total_time_s", "records", "messages", "collectives",
 //  "ranks": [{"rank", "compute_s", "communication_s", "waiting_s", "idle_s", "end_s"}], "notes"}
+// and for a tasks trace "tasks": {"policy", "instances", "cores", "reference_cores",
+//  "one_core_time_s", "speedup", "efficiency", "peak_cores", "busy_core_s",
+//  "profile": [{"cores", "time_s", "share"}], "rank_profiles": [[...], ...]}
 nlohmann::ordered_json to_json(const Result& result);
+
+// One replay of a --cores-sweep.
+struct SweepPoint {
+  int cores = 0;
+  double total_time = 0;
+  double speedup = 0, efficiency = 0;
+};
+
+// The speedup table of a --cores-sweep (aligned, or CSV: cores,time_s,speedup,efficiency).
+void print_sweep(std::ostream& out, const Result& reference, TaskPolicy policy,
+                 const std::vector<SweepPoint>& points, bool csv);
+nlohmann::ordered_json sweep_json(const Result& reference, TaskPolicy policy,
+                                  const std::vector<SweepPoint>& points);
 
 }  // namespace tareador::replay

@@ -514,7 +514,11 @@ std::string seconds_text(double seconds) {
 class DimemasWriter final : public TraceWriter {
  public:
   DimemasWriter(const std::string& path, const TraceHeader& header)
-      : path_(path), header_(header), file_(std::fopen(path.c_str(), "wb")) {
+      : path_(path), header_(header), file_(nullptr) {
+    if (header.kind == "tasks")
+      throw std::invalid_argument("a tasks trace cannot be converted to Dimemas (it has task "
+                                  "instances and dependencies, which Dimemas traces cannot hold)");
+    file_ = std::fopen(path.c_str(), "wb");
     if (file_ == nullptr) throw FormatError(path, 0, "cannot create file");
     offsets_.resize(static_cast<std::size_t>(header.tasks()));
     write_header(0);
@@ -579,6 +583,9 @@ class DimemasWriter final : public TraceWriter {
       case RecordType::Call:  // no Dimemas equivalent; it takes no time either way
         std::fprintf(file_, "0:%d:%d\n", task_, thread_);
         break;
+      case RecordType::Spawn:
+      case RecordType::After:
+        throw std::invalid_argument("task records (spawn, after) have no Dimemas equivalent");
     }
   }
 

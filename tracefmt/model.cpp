@@ -52,6 +52,16 @@ const Communicator* TraceHeader::communicator(int id) const {
   return nullptr;
 }
 
+const TaskObject* TaskSet::object(int id) const {
+  // Objects are usually declared in increasing id order: search that way first.
+  auto it = std::lower_bound(objects.begin(), objects.end(), id,
+                             [](const TaskObject& o, int v) { return o.id < v; });
+  if (it != objects.end() && it->id == id) return &*it;
+  for (const TaskObject& o : objects)
+    if (o.id == id) return &o;
+  return nullptr;
+}
+
 std::vector<std::unique_ptr<Trace>> open_traces(const std::string& path,
                                                 const std::vector<std::string>& kinds) {
   if (std::filesystem::is_directory(path)) {

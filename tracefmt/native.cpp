@@ -13,6 +13,7 @@
 
 #include "fields.h"
 #include "line_reader.h"
+#include "native_records.h"
 #include "tracefmt.h"
 
 namespace fs = std::filesystem;
@@ -175,160 +176,33 @@ bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
   return truncated;
 }
 
-Record make_wait(std::uint64_t request, bool joined) {
-  Record r;
-  r.type = RecordType::Wait;
-  r.request = request;
-  r.flags = joined ? kJoinedWait : 0;
-  return r;
-}
-
 class NativeStream final : public LineRecordStream {
  public:
   NativeStream(std::shared_ptr<const SharedFile> file, const TraceHeader& header, int rank,
                bool truncated)
       : LineRecordStream(file, 0, file->size(), 1),
-        header_(header),
+        parser_(header, rank),
         rank_(rank),
         truncated_(truncated) {}
 
   bool next(Record& out) override {
-    if (!pending_waits_.empty()) {
-      out = make_wait(pending_waits_.back(), true);
-      pending_waits_.pop_back();
-      return true;
-    }
+    if (parser_.pending(out)) return true;
     std::string_view line;
     while (lines_.next(line)) {
       if (line.empty() || line.front() == '#') continue;
-      if (ended_) fail("record after 'end'");
-      if (parse(line, out)) return true;
+      if (parser_.ended()) fail("record after 'end'");
+      if (parser_.parse(line, lines_, out)) return true;
     }
-    if (!ended_ && !truncated_)
+    if (!parser_.ended() && !truncated_)
       fail("the stream stops without its 'end' line, but rank-" + std::to_string(rank_) +
            ".toml says the rank completed");
     return false;
   }
 
-
  private:
-
-  std::uint8_t send_mode(std::string_view mode) const {
-    if (mode == "eager") return 0;
-    if (mode == "rdv") return kRendezvous;
-    if (mode == "sync") return kRendezvous | kProtocolFixed;
-    if (mode == "buf") return kProtocolFixed;
-    fail("unknown send mode '" + std::string(mode) + "' (eager, rdv, sync or buf)");
-  }
-
-  void check_peer(int task, const char* what) const {
-    if (task < 0 || task >= header_.tasks())
-      fail(std::string(what) + " " + std::to_string(task) + " is not a rank of the set (0.." +
-           std::to_string(header_.tasks() - 1) + ")");
-  }
-
-  void check_comm(int comm) const {
-    if (header_.communicator(comm) == nullptr)
-      fail("unknown communicator " + std::to_string(comm));
-  }
-
-  // A request id; 0 is allowed for immediate sends that are never waited for.
-  std::uint64_t new_request(Fields& f, bool zero_allowed) {
-    auto request = f.integer<std::uint64_t>("request");
-    if (request == 0) {
-      if (zero_allowed) return 0;
-      f.fail("request ids start at 1");
-    }
-    if (!outstanding_.insert(request).second)
-      f.fail("request " + std::to_string(request) + " is already outstanding");
-    return request;
-  }
-
-  // send/isend/recv/irecv: PEER TAG COMM BYTES.
-  void point_to_point(Fields& f, RecordType type, const char* peer, Record& out) const {
-    out.type = type;
-    out.peer = f.integer<std::int32_t>(peer);
-    check_peer(out.peer, peer);
-    out.tag = f.integer<std::int32_t>("tag");
-    out.comm = f.integer<std::int32_t>("comm");
-    check_comm(out.comm);
-    out.bytes = f.count<std::int64_t>("bytes");
-  }
-
-  // Parses one record line into `out`; false for the `end` line.
-  bool parse(std::string_view line, Record& out) {
-    Fields f(line, ' ', lines_);
-    std::string_view op = f.text("record");
-    out = Record{};
-    if (op == "cpu") {
-      out.type = RecordType::Burst;
-      out.flags = kInstructions;
-      out.amount = static_cast<double>(f.integer<std::uint64_t>("instructions"));
-    } else if (op == "send" || op == "isend") {
-      point_to_point(f, RecordType::Send, "destination", out);
-      out.flags = send_mode(f.text("mode"));
-      if (op == "isend") {
-        out.flags |= kImmediate;
-        out.request = new_request(f, true);
-      }
-    } else if (op == "recv" || op == "irecv") {
-      point_to_point(f, RecordType::Recv, "source", out);
-      if (op == "irecv") {
-        out.flags = kImmediate;
-        out.request = new_request(f, false);
-      }
-    } else if (op == "wait") {
-      std::vector<std::uint64_t> requests;
-      do {
-        auto request = f.integer<std::uint64_t>("request");
-        if (outstanding_.erase(request) == 0)
-          f.fail("wait for request " + std::to_string(request) + ", which is not outstanding");
-        requests.push_back(request);
-      } while (!f.done());
-      // The first request is returned now, the others (joined to it) by the next calls.
-      pending_waits_.assign(requests.rbegin(), requests.rend() - 1);
-      out = make_wait(requests.front(), false);
-      return true;
-    } else if (op == "coll") {
-      out.type = RecordType::GlobalOp;
-      std::string_view name = f.text("operation");
-      out.op = global_op_from_name(name);
-      if (out.op < 0) f.fail("unknown collective '" + std::string(name) + "'");
-      out.comm = f.integer<std::int32_t>("comm");
-      check_comm(out.comm);
-      int root = f.integer<std::int32_t>("root");
-      if (root != -1) check_peer(root, "root");
-      out.peer = root == rank_ ? rank_ : -1;
-      out.bytes = f.count<std::int64_t>("send bytes");
-      out.bytes_recv = f.count<std::int64_t>("receive bytes");
-    } else if (op == "event") {
-      out.type = RecordType::Event;
-      out.event_type = f.integer<std::uint64_t>("type");
-      out.event_value = f.integer<std::uint64_t>("value");
-    } else if (op == "call") {
-      out.type = RecordType::Call;
-      std::string_view name = f.text("name");
-      auto it = std::find(header_.call_names.begin(), header_.call_names.end(), name);
-      if (it == header_.call_names.end())
-        f.fail("opaque call '" + std::string(name) + "' is not listed in the rank manifest");
-      out.event_value = static_cast<std::uint64_t>(it - header_.call_names.begin());
-    } else if (op == "end") {
-      f.expect_end("end");
-      ended_ = true;
-      return false;
-    } else {
-      f.fail("unknown record '" + std::string(op) + "'");
-    }
-    f.expect_end(std::string(op).c_str());
-    return true;
-  }
-
-  const TraceHeader& header_;
+  NativeRecordParser parser_;
   int rank_;
   bool truncated_;  // the rank manifest says the stream stops early
-  std::unordered_set<std::uint64_t> outstanding_;
-  std::vector<std::uint64_t> pending_waits_;  // joined waits still to return, last first
-  bool ended_ = false;
 };
 
 class NativeTrace final : public Trace {
@@ -412,6 +286,9 @@ class NativeWriter final : public TraceWriter {
     if (std::find(std::begin(kKinds), std::end(kKinds), header.kind) == std::end(kKinds))
       throw std::invalid_argument("a trace set holds the kinds authentic, overlap-real, "
                                   "overlap-ideal and tasks, not '" + header.kind + "'");
+    if (header.kind == "tasks")
+      throw std::invalid_argument("a tasks trace cannot be rewritten as a trace set (its task "
+                                  "sections, objects and dependencies are not records)");
     if (!(header.mips > 0)) throw std::invalid_argument("a trace set needs a positive MIPS rate");
     fs::create_directories(dir);
     write_manifest();
@@ -469,6 +346,9 @@ class NativeWriter final : public TraceWriter {
       case RecordType::Call:
         std::fprintf(f, "call %s\n", header_.call_names.at(r.event_value).c_str());
         break;
+      case RecordType::Spawn:
+      case RecordType::After:
+        throw std::invalid_argument("task records (spawn, after) exist only in tasks traces");
     }
   }
 
@@ -550,6 +430,13 @@ std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
     if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) continue;
     TraceHeader header = base;
     header.kind = kind;
+    if (kind == "tasks") {
+      std::vector<std::string> paths;
+      for (int rank = 0; rank < manifest.ranks; ++rank)
+        paths.push_back(stream_file(dir, kind, rank));
+      traces.push_back(open_tasks_trace(std::move(header), paths, truncated));
+      continue;
+    }
     std::vector<std::shared_ptr<const SharedFile>> files;
     for (int rank = 0; rank < manifest.ranks; ++rank)
       files.push_back(SharedFile::open(stream_file(dir, kind, rank)));

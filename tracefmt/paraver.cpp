@@ -622,6 +622,15 @@ void ParaverWriter::communication(const ParaverCommunication& c) {
 
 void ParaverWriter::flush_before(std::uint64_t time) { impl_->promise(time); }
 
+void ParaverWriter::shrink_threads(int task, int threads) {
+  // The layout is read only by finish() (the writer thread formats records without it).
+  int& current = impl_->layout.threads.at(static_cast<std::size_t>(task));
+  current = std::max(1, std::min(current, threads));
+  if (static_cast<std::size_t>(task) < impl_->layout.thread_names.size())
+    impl_->layout.thread_names[static_cast<std::size_t>(task)].resize(
+        static_cast<std::size_t>(current));
+}
+
 void ParaverWriter::finish(std::uint64_t end_time) { impl_->finish(end_time); }
 
 // The header, then the body appended by the kernel (no copy through this process).
@@ -770,6 +779,12 @@ void ParaverWriter::Impl::write_row() const {
   out.end_line();
   for (std::size_t t = 0; t < layout.threads.size(); ++t)
     for (int th = 0; th < layout.threads[t]; ++th) {
+      if (t < layout.thread_names.size() &&
+          static_cast<std::size_t>(th) < layout.thread_names[t].size()) {
+        out.put(layout.thread_names[t][static_cast<std::size_t>(th)]);
+        out.end_line();
+        continue;
+      }
       out.put("rank ");
       out.number(t);
       if (layout.threads[t] > 1) {

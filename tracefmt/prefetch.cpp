@@ -228,6 +228,7 @@ class PrefetchTrace final : public Trace {
 }  // namespace
 
 std::unique_ptr<Trace> prefetch(std::unique_ptr<Trace> trace) {
+  if (trace->header().kind == "tasks") return trace;  // already in memory
   return std::make_unique<PrefetchTrace>(std::move(trace));
 }
 

@@ -40,6 +40,11 @@ enum class RecordType : std::uint8_t {
              // this task when it is the root, else -1. kImmediate: starts it without waiting
   Event,     // user event: `event_type` = `event_value`
   Call,      // an MPI call that is not modelled (opaque): `event_value` names it; costs nothing
+  // Task traces (kind "tasks") only; a thread of such a trace is a task instance (thread index
+  // = instance id - 1):
+  Spawn,     // creates instance `peer` (its creation point in this instance)
+  After,     // waits until instance `peer` has ended: `bytes` bytes cause it, `op` holds the
+             // dependency kinds (kRaw | kWar | kWaw)
 };
 
 // Record::flags
@@ -74,6 +79,11 @@ struct Record {
   bool immediate() const { return flags & kImmediate; }
 };
 
+// Record::op of an After record, and TaskDependency::kinds: what causes the dependency.
+inline constexpr std::uint8_t kRaw = 1 << 0;  // read after write (true dependency)
+inline constexpr std::uint8_t kWar = 1 << 1;  // write after read (anti-dependency)
+inline constexpr std::uint8_t kWaw = 1 << 2;  // write after write (output dependency)
+
 // Dimemas global operation ids (the ids Dimemas 5 traces use in record 10).
 // The table of the Dimemas 5 simulator (include/define.h); its translators number 13 onwards
 // differently, which only matters for names since every id gets the same model by default.
@@ -98,6 +108,66 @@ struct Communicator {
 inline constexpr std::string_view kKinds[] = {"authentic", "overlap-real", "overlap-ideal",
                                               "tasks"};
 
+// ---- The task model (kind "tasks"; docs/trace-format.md, "The tasks stream") ------------
+
+// A memory object of a rank (`object` line).
+struct TaskObject {
+  int id = 0;
+  std::string kind;       // heap, global, stack, other
+  std::int64_t size = 0;  // bytes
+  std::string name;
+};
+
+// `after FROM KINDS BYTES OBJS`: the instance waits there until instance `from` has ended.
+struct TaskDependency {
+  int from = 0;                // instance id
+  std::uint8_t kinds = 0;      // kRaw | kWar | kWaw
+  std::int64_t bytes = 0;      // bytes causing it
+  std::vector<int> objects;    // object ids
+};
+
+// `uses OBJ READ WRITTEN`: bytes of an object the instance itself read and wrote.
+struct TaskUse {
+  int object = 0;
+  std::int64_t read = 0, written = 0;
+};
+
+// A spawn or an after of an instance, in record order (TaskInstance::steps): with them an
+// instance is a sequence of points, and the spawn and after edges between points of different
+// instances make a DAG even where a parent waits for its children.
+struct TaskStep {
+  bool spawn = false;       // else an after
+  int index = 0;            // into TaskInstance::children (spawn) or TaskInstance::after
+  double instructions = 0;  // instructions of the instance since its previous step (or start)
+};
+
+// One task instance (one section of a tasks stream).
+struct TaskInstance {
+  int id = 0;                // 1 = the main task
+  int type = 0;              // index into TaskSet::types
+  int parent = 0;            // instance that spawned it; 0 for the main task
+  double instructions = 0;   // sum of its own bursts (instructions; seconds in a Dimemas-like
+                             // trace without MIPS never occur in task traces)
+  bool mpi = false;          // holds MPI records (send, recv, wait, coll)
+  std::vector<TaskDependency> after;  // every `after` of the section, in order
+  std::vector<int> children;          // instances it spawned, in spawn order
+  std::vector<TaskUse> uses;
+  std::vector<TaskStep> steps;        // its spawns and afters in order (instructions after the
+                                      // last step: `instructions` minus the steps' sum)
+  std::uint64_t line = 0;    // line of its `task` record in the stream (for reports)
+};
+
+// The tasks of one rank.
+struct TaskSet {
+  std::vector<std::string> types;       // task type names, in order of first appearance
+  std::vector<TaskObject> objects;      // in order of declaration
+  std::vector<TaskInstance> instances;  // instances[i].id == i + 1
+  std::string path;                     // the tasks.N.trc file it was read from
+
+  const TaskObject* object(int id) const;  // nullptr if unknown
+  const TaskInstance& instance(int id) const { return instances[static_cast<std::size_t>(id - 1)]; }
+};
+
 struct TraceHeader {
   std::string name;                          // application name
   std::string kind;                          // one of kKinds, or "dimemas"
@@ -107,6 +177,9 @@ struct TraceHeader {
   double mips = 0;                           // instructions per microsecond, for kInstructions
   std::vector<std::string> call_names;       // names of opaque calls (Record::event_value)
   std::vector<std::string> notes;            // e.g. "rank 2 truncated: killed by SIGSEGV"
+  // Kind "tasks": one per task (rank), and threads[R] = task_sets[R].instances.size() (thread
+  // T of task R is instance T + 1). Empty for other kinds.
+  std::vector<TaskSet> task_sets;
 
   int tasks() const { return static_cast<int>(threads.size()); }
   const Communicator* communicator(int id) const;
@@ -139,6 +212,14 @@ class Trace {
   virtual std::uint64_t size_bytes() const = 0;
 };
 
+// For each instance of `set` (by index), the longest path from its start to the end of the
+// run: over the points of every instance (start, its steps, end), along each instance's own
+// instructions (weighing `seconds_per_instruction` each) and the spawn (spawn point -> child's
+// start) and after (source's end -> after point) edges. The critical path of the rank is the
+// main instance's. Throws std::invalid_argument if the edges form a cycle (the loader of a
+// trace set rejects such streams).
+std::vector<double> task_critical_paths(const TaskSet& set, double seconds_per_instruction);
+
 // Opens a `.dim` file, or every trace of a trace set directory (all kinds present when `kinds`
 // is empty). Throws FormatError when the input is malformed.
 std::vector<std::unique_ptr<Trace>> open_traces(const std::string& path,
@@ -147,7 +228,7 @@ std::unique_ptr<Trace> open_dimemas(const std::string& path);
 
 // The same trace, with its streams read and parsed ahead by a background thread (so that a
 // replay parses on one core and simulates on another). Memory stays bounded: each stream reads
-// ahead at most a few thousand records.
+// ahead at most a few thousand records. A tasks trace (held in memory) is returned as it is.
 std::unique_ptr<Trace> prefetch(std::unique_ptr<Trace> trace);
 
 // Writes a trace one stream at a time: begin(task, thread), records, ..., then finish().
@@ -197,6 +278,8 @@ struct ParaverLayout {
   std::vector<std::string> node_names;  // optional; "node N" by default
   std::vector<int> task_node;           // node of each task
   std::vector<int> threads;             // threads of each task
+  // Optional names of the threads of each task in the .row ("rank T.N" by default).
+  std::vector<std::vector<std::string>> thread_names;
   std::vector<Communicator> communicators;
   std::vector<ParaverState> states;     // .pcf STATES
   std::vector<ParaverEventType> event_types;
@@ -229,6 +312,9 @@ class ParaverWriter {
   // A promise: no record given from now on starts before `time`. Lets the writer write what
   // is final and forget it; without promises, records wait (on disk if many) until finish().
   void flush_before(std::uint64_t time);
+  // Before finish(): fewer threads for task `task` than the layout said (e.g. only the rows
+  // that were used); no record may name one of the threads dropped.
+  void shrink_threads(int task, int threads);
   // Writes the .prv (duration `end_time`), .pcf and .row files.
   void finish(std::uint64_t end_time);
 

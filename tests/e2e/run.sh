@@ -236,6 +236,77 @@ EOF
 # ---- cases ----------------------------------------------------------------------------------
 
 PASSED=0 FAILED=0
+# 12. Tasks traces (tests/fixtures/tasks; mips = 1, so cpu 1000000 lasts 1 s)
+TASKS=$TESTS_DIR/fixtures/tasks
+tasks_machine() {  # CORES: two nodes of CORES cores, one rank each, an instantaneous network
+  printf '%s\n' 'name = "tasks"' '[network]' 'bandwidth = 0.0' 'buses = 0' '[[nodes]]' \
+    'count = 2' "cores = $1" 'cpu_ratio = 1.0' 'latency = 0.0' 'input_links = 0' \
+    'output_links = 0' '[mapping]' 'tasks_per_node = 1' >"$WORK/tasks$1.toml"
+  echo "$WORK/tasks$1.toml"
+}
+t_tasks_policies() {  # cpwins on 2 cores: fifo 5 s, cp 4 s; 6 s on 1 core
+  local cfg; cfg=$(tasks_machine 2)
+  replay -q --no-save --config "$cfg" "$TASKS/cpwins" --json "$WORK/fifo.json"; assert_rc 0 || return
+  assert_eq "$(json "$WORK/fifo.json" 'd["traces"][0]["total_time_s"]')" 5.0 "fifo time"
+  assert_eq "$(json "$WORK/fifo.json" 'd["traces"][0]["tasks"]["speedup"]')" 1.2 "fifo speedup"
+  assert_eq "$(json "$WORK/fifo.json" 'd["traces"][0]["tasks"]["profile"][2]["time_s"]')" 1.0 \
+    "fifo: 2 cores busy during 1 s"
+  replay -q --no-save --config "$cfg" "$TASKS/cpwins" --policy=cp --json "$WORK/cp.json"
+  assert_rc 0 || return
+  assert_eq "$(json "$WORK/cp.json" 'd["traces"][0]["total_time_s"]')" 4.0 "cp time"
+  assert_eq "$(json "$WORK/cp.json" 'd["traces"][0]["tasks"]["efficiency"]')" 0.75 "cp efficiency"
+  replay --no-save --config "$cfg" "$TASKS/cpwins" --policy=cp; assert_rc 0 || return
+  assert_contains "$OUT" "speedup 1.500" "table"
+  assert_contains "$OUT" "cores busy" "profile table"
+  replay --no-save --config "$cfg" "$TASKS/cpwins" --policy=lifo; assert_rc 1
+}
+t_tasks_sweep() {
+  local cfg; cfg=$(tasks_machine 1)
+  replay --config "$cfg" "$TASKS/cpwins" --policy=cp --cores-sweep=1,2,4 --csv; assert_rc 0 || return
+  assert_eq "$OUT" "cores,time_s,speedup,efficiency
+1,6.000000000,1.000000,1.000000
+2,4.000000000,1.500000,0.750000
+4,4.000000000,1.500000,0.375000" "CSV"
+  replay --config "$cfg" "$TASKS/nested" --cores-sweep=2,3 --json "$WORK/sweep.json" -q
+  assert_rc 0 || return
+  assert_eq "$(json "$WORK/sweep.json" '[p["total_time_s"] for p in d["traces"][0]["sweep"]]')" \
+    "[6.0, 5.0]" "nested sweep"
+}
+t_tasks_ideal() {  # unbounded cores: cpwins takes its critical path, c -> d
+  local cfg; cfg=$(tasks_machine 1)
+  replay -q --no-save --config "$cfg" "$TASKS/cpwins" --ideal --json "$WORK/ideal.json"
+  assert_rc 0 || return
+  assert_eq "$(json "$WORK/ideal.json" 'd["traces"][0]["total_time_s"]')" 4.0 "time"
+  assert_eq "$(json "$WORK/ideal.json" 'd["traces"][0]["tasks"]["cores"]')" "[5]" "cores"
+}
+t_tasks_mpi() {  # two ranks, MPI inside tasks, 1 core each: the MPI policy preempts
+  local cfg; cfg=$(tasks_machine 1)
+  replay -q --no-save --config "$cfg" "$TASKS/mpi_preempt" --policy=mpi --json "$WORK/m.json"
+  assert_rc 0 || return
+  assert_eq "$(json "$WORK/m.json" '[r["end_s"] for r in d["traces"][0]["ranks"]]')" "[5.0, 2.0]" \
+    "rank ends"
+}
+t_tasks_prv() {
+  local cfg; cfg=$(tasks_machine 2)
+  replay -q --config "$cfg" "$TASKS/nested" --prv "$WORK/n.prv"; assert_rc 0 || return
+  assert_contains "$(cat "$WORK/n.row")" "rank 0 core 1" ".row"
+  assert_contains "$(cat "$WORK/n.pcf")" "Task type" ".pcf"
+  assert_eq "$(grep -c '^3:' "$WORK/n.prv")" 3 "dependencies as communications"
+}
+t_tasks_no_conversion() {
+  local cfg; cfg=$(tasks_machine 2)
+  replay -q --no-save --config "$cfg" "$TASKS/diamond" --dim "$WORK/d.dim"; assert_rc 1
+  assert_contains "$ERR" "cannot be converted" "message"
+  replay -q --no-save --config "$cfg" "$TASKS/diamond" --native "$WORK/d"; assert_rc 1
+}
+t_tasks_validate() {
+  replay --validate "$TASKS/diamond"; assert_rc 0
+  assert_contains "$OUT" "valid" "report"
+  cp -r "$TASKS/diamond" "$WORK/bad" && sed -i 's/^spawn 3$/spawn 9/' "$WORK/bad/tasks.0.trc"
+  replay --validate "$WORK/bad"; assert_rc 1
+  assert_contains "$OUT" "tasks.0.trc:" "file:line"
+}
+
 case_() {  # NAME FUNCTION ARGS...
   local name=$1; shift
   WHY=""
@@ -569,6 +640,14 @@ case_ "MareNostrum TOML = Dimemas cfg: ring fixture" t_toml_vs_cfg "$FIX/ring.di
 case_ "MareNostrum TOML = Dimemas cfg: gen_ring" t_toml_vs_cfg "$WORK/gen.dim"
 
 case_ "two inputs of one kind: outputs do not overwrite each other" t_outputs_distinct
+
+case_ "tasks: fifo and cp policies, speedup, profile" t_tasks_policies
+case_ "tasks: --cores-sweep (table and CSV)" t_tasks_sweep
+case_ "tasks: --ideal has unbounded cores" t_tasks_ideal
+case_ "tasks: MPI inside tasks on two ranks, --policy=mpi" t_tasks_mpi
+case_ "tasks: --prv rows per core, task types, dependencies" t_tasks_prv
+case_ "tasks: no --dim or --native" t_tasks_no_conversion
+case_ "tasks: --validate" t_tasks_validate
 
 echo "# $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
