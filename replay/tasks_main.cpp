@@ -1,0 +1,116 @@
+// tareador-tasks — the task dependency graph, the profile per task type and the porting hints of
+// a trace set's `tasks` trace. A thin command over taskgraph.h: parse options, read the set,
+// write DIR/taskgraph.N.dot (.svg/.png), DIR/taskreport.N.txt and .json per rank.
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "taskgraph.h"
+#include "tracefmt.h"
+
+namespace {
+
+namespace tasks = tareador::tasks;
+namespace trace = tareador::trace;
+
+constexpr int kExitBadInput = 1;
+
+struct Options {
+  std::string dir;
+  int rank = -1;  // -1: every rank
+  bool all = false;
+  std::string format = "dot";
+  bool with_main = false;
+  std::size_t max_nodes = 2000;
+  bool quiet = false;
+};
+
+int run(const Options& o) {
+  std::error_code error;
+  if (!std::filesystem::is_directory(o.dir, error))
+    throw trace::FormatError(o.dir, 0,
+                             std::filesystem::exists(o.dir, error)
+                                 ? "not a directory (a trace set is one)"
+                                 : "no such directory");
+  auto traces = trace::open_traces(o.dir, {"tasks"});
+  if (traces.empty()) throw trace::FormatError(o.dir, 0, "the set has no 'tasks' trace");
+  const trace::TraceHeader& header = traces.front()->header();
+  if (header.task_sets.empty())
+    throw trace::FormatError(o.dir, 0, "the 'tasks' trace holds no rank");
+  int ranks = static_cast<int>(header.task_sets.size());
+  if (o.rank >= ranks)
+    throw trace::FormatError(o.dir, 0,
+                             "no rank " + std::to_string(o.rank) + " (the set has " +
+                                 std::to_string(ranks) + (ranks == 1 ? " rank)" : " ranks)"));
+  tasks::OutputOptions options;
+  options.graph.with_main = o.with_main;
+  options.format = o.format;
+  options.max_nodes = o.max_nodes;
+  if (!o.quiet)
+    options.progress = [](const std::string& message) {
+      std::cerr << "tareador-tasks: " << message << std::endl;
+    };
+  int first = o.rank >= 0 ? o.rank : 0, last = o.rank >= 0 ? o.rank : ranks - 1;
+  for (int rank = first; rank <= last; ++rank) {
+    const trace::TaskSet& set = header.task_sets[static_cast<std::size_t>(rank)];
+    std::vector<std::string> notes;
+    const std::string prefix = "rank " + std::to_string(rank);
+    for (const std::string& n : header.notes)
+      if (n.compare(0, prefix.size(), prefix) == 0 &&
+          (n.size() == prefix.size() || n[prefix.size()] == ' ' || n[prefix.size()] == ':'))
+        notes.push_back(n);
+    if (set.instances.empty()) notes.push_back(prefix + " has no task instance");
+    tasks::Report report = tasks::write_outputs(o.dir, header.name, rank, set, options, notes);
+    if (!o.quiet) {
+      if (rank != first) std::cout << "\n";
+      std::cout << tasks::report_text(set, report);
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "tareador-tasks: the task dependency graph, the profile per task type and the porting "
+      "hints (OmpSs/OpenMP clauses, warnings) of a trace set's tasks trace.\nWrites into "
+      "TRACESET_DIR, per rank N: taskgraph.N.dot (and .svg or .png), taskreport.N.txt and "
+      "taskreport.N.json; prints the text reports.",
+      "tareador-tasks"};
+  app.set_version_flag("--version", std::string("tareador-tasks (tareador) ") + PACKAGE_VERSION);
+  Options o;
+  app.add_option("dir", o.dir, "the trace set (a directory with a tasks trace)")
+      ->required()
+      ->type_name("TRACESET_DIR");
+  auto* rank = app.add_option("-r,--rank", o.rank, "only this rank")
+                   ->type_name("N")
+                   ->check(CLI::NonNegativeNumber);
+  auto* all = app.add_flag("--all", o.all, "every rank (the default)");
+  rank->excludes(all);
+  app.add_option("--graph-format", o.format,
+                 "dot: the DOT file only (default); svg, png: also the rendered graph (Graphviz's "
+                 "library)")
+      ->check(CLI::IsMember({"dot", "svg", "png"}))
+      ->type_name("FORMAT");
+  app.add_flag("--with-main", o.with_main, "draw the main task and its dependencies too");
+  app.add_option("--max-nodes", o.max_nodes,
+                 "do not render graphs with more tasks than this (layout grows fast with size); "
+                 "0: no limit; default 2000")
+      ->type_name("N");
+  app.add_flag("-q,--quiet", o.quiet, "print nothing (the files are still written)");
+  app.footer("Exit status: 0 success; 1 bad input (trace set or options) or a file not written.");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : kExitBadInput;  // --help and --version exit 0
+  }
+  try {
+    return run(o);
+  } catch (const std::exception& e) {
+    std::cerr << "tareador-tasks: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+}

@@ -1,0 +1,558 @@
+// The task graph (DOT, colours, rendering), the profile per task type and the porting hints.
+#include "taskgraph.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include "test_util.h"
+
+namespace tareador {
+namespace {
+
+using testing::TempDir;
+using trace::TaskSet;
+
+// Builds task sets by hand: instance 1 is the main task.
+class SetBuilder {
+ public:
+  SetBuilder() { add("main", 0, 0); }
+  // Declares an object.
+  SetBuilder& object(int id, const std::string& kind, std::int64_t size, const std::string& name) {
+    set_.objects.push_back({id, kind, size, name});
+    return *this;
+  }
+  // A new instance of `type` spawned by `parent`; returns its id.
+  int add(const std::string& type, int parent, double instructions, bool mpi = false) {
+    auto it = std::find(set_.types.begin(), set_.types.end(), type);
+    int t = static_cast<int>(it - set_.types.begin());
+    if (it == set_.types.end()) set_.types.push_back(type);
+    trace::TaskInstance i;
+    i.id = static_cast<int>(set_.instances.size()) + 1;
+    i.type = t;
+    i.parent = parent;
+    i.instructions = instructions;
+    i.mpi = mpi;
+    set_.instances.push_back(i);
+    if (parent) {
+      trace::TaskInstance& p = at(parent);
+      p.steps.push_back({true, static_cast<int>(p.children.size()), 0});
+      p.children.push_back(i.id);
+    }
+    return i.id;
+  }
+  SetBuilder& after(int id, int from, std::uint8_t kinds, std::int64_t bytes,
+                    std::vector<int> objects) {
+    trace::TaskInstance& i = at(id);
+    i.steps.push_back({false, static_cast<int>(i.after.size()), 0});
+    i.after.push_back({from, kinds, bytes, std::move(objects)});
+    return *this;
+  }
+  SetBuilder& uses(int id, int object, std::int64_t read, std::int64_t written) {
+    at(id).uses.push_back({object, read, written});
+    return *this;
+  }
+  SetBuilder& instructions(int id, double n) {
+    at(id).instructions = n;
+    return *this;
+  }
+  const TaskSet& set() const { return set_; }
+
+ private:
+  trace::TaskInstance& at(int id) { return set_.instances[static_cast<std::size_t>(id - 1)]; }
+  TaskSet set_;
+};
+
+std::string dot_of(const TaskSet& set, bool with_main = false) {
+  std::ostringstream out;
+  tasks::write_dot(out, set, tasks::build_graph(set, {with_main}), "test");
+  return out.str();
+}
+
+bool contains(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
+
+// main spawns A#2, B#3, C#4; B waits for A through X and Y, C for B (write after read of Z),
+// main for C (a taskwait).
+SetBuilder three_tasks() {
+  SetBuilder b;
+  b.object(1, "heap", 4096, "X").object(2, "global", 64, "Y").object(3, "global", 8, "Z");
+  int a = b.add("A", 1, 1000), bb = b.add("B", 1, 25000, true), c = b.add("C", 1, 3000000);
+  b.after(bb, a, trace::kRaw, 1638, {1, 2});
+  b.after(c, bb, trace::kWar, 8, {3});
+  b.after(1, c, trace::kRaw | trace::kWaw, 8, {3});
+  return b;
+}
+
+// ---- The graph -----------------------------------------------------------------------------------
+
+TEST(TaskGraph, OneVertexPerInstanceAndOneEdgePerDependencyWithoutMain) {
+  TaskSet set = three_tasks().set();
+  tasks::TaskGraph g = tasks::build_graph(set);
+  ASSERT_EQ(boost::num_vertices(g), 3u);
+  ASSERT_EQ(boost::num_edges(g), 2u);
+  std::vector<std::pair<int, int>> edges;
+  for (auto e : boost::make_iterator_range(boost::edges(g)))
+    edges.push_back({g[boost::source(e, g)].instance, g[boost::target(e, g)].instance});
+  EXPECT_EQ(edges, (std::vector<std::pair<int, int>>{{2, 3}, {3, 4}}));
+
+  tasks::TaskGraph with_main = tasks::build_graph(set, {true});
+  EXPECT_EQ(boost::num_vertices(with_main), 4u);
+  EXPECT_EQ(boost::num_edges(with_main), 3u);
+}
+
+TEST(TaskGraph, DotLabelsNodesAndEdges) {
+  TaskSet set = three_tasks().set();
+  std::string dot = dot_of(set);
+  auto colors = tasks::type_colors(set);
+  EXPECT_TRUE(contains(dot, "digraph G {")) << dot;
+  EXPECT_TRUE(contains(dot, "t2 [label=\"A #2\\n1000 instr\", fillcolor=\"" + colors[1] +
+                                "\", type=\"A\", instance=2]"))
+      << dot;
+  EXPECT_TRUE(contains(dot, "t3 [label=\"B #3\\n25 K instr\\nMPI\", fillcolor=\"" + colors[2] +
+                                "\", type=\"B\", instance=3, peripheries=2]"))
+      << dot;
+  EXPECT_TRUE(contains(dot, "t4 [label=\"C #4\\n3 M instr\""));
+  EXPECT_TRUE(contains(dot, "t2->t3  [label=\"X, Y (1.6 KB)\", style=solid, kinds=\"raw\", "
+                            "bytes=1638]"))
+      << dot;
+  EXPECT_TRUE(contains(dot, "t3->t4  [label=\"Z (8 B, war)\", style=dashed, kinds=\"war\""));
+  EXPECT_FALSE(contains(dot, "t1")) << "the main task is left out by default";
+  // The legend: the graph's label, one row per type shown, and the edge styles.
+  EXPECT_TRUE(contains(dot, "label=<<TABLE"));
+  EXPECT_TRUE(contains(dot, "<TD BGCOLOR=\"" + colors[1] + "\""));
+  EXPECT_TRUE(contains(dot, ">A: 1 instance</TD>"));
+  EXPECT_TRUE(contains(dot, "dashed: write after read only"));
+  EXPECT_FALSE(contains(dot, "dotted: write after write only"));
+  EXPECT_FALSE(contains(dot, ">main: ")) << "no main row when main is not drawn";
+
+  std::string with_main = dot_of(set, true);
+  EXPECT_TRUE(contains(with_main, "t1 [label=\"main #1\\n0 instr\", fillcolor=\"#d9d9d9\""));
+  EXPECT_TRUE(contains(with_main, "t4->t1  [label=\"Z (8 B, raw+waw)\", style=solid"));
+  EXPECT_TRUE(contains(with_main, "dotted: write after write only"));
+}
+
+TEST(TaskGraph, MergesRecordsBetweenOnePairAndEscapes) {
+  SetBuilder b;
+  b.object(1, "global", 8, "a\"b").object(2, "global", 8, "c").object(3, "heap", 8, "d")
+      .object(4, "heap", 8, "e");
+  int p = b.add("P", 1, 10), q = b.add("Q", 1, 10);
+  b.after(q, p, trace::kRaw, 4, {1, 2});
+  b.after(q, p, trace::kWaw, 4, {2, 3, 4});
+  tasks::TaskGraph g = tasks::build_graph(b.set());
+  ASSERT_EQ(boost::num_edges(g), 1u);
+  const tasks::TaskEdge& e = g[*boost::edges(g).first];
+  EXPECT_EQ(e.kinds, trace::kRaw | trace::kWaw);
+  EXPECT_EQ(e.bytes, 8);
+  EXPECT_EQ(e.objects, (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_EQ(tasks::edge_label(b.set(), e), "a\"b, c, d, +1 more (8 B, raw+waw)");
+  EXPECT_TRUE(contains(dot_of(b.set()), "[label=\"a\\\"b, c, d, +1 more (8 B, raw+waw)\""));
+}
+
+TEST(TaskGraph, ColoursAreDistinctPerTypeAndStableAcrossRuns) {
+  SetBuilder b;
+  for (int i = 0; i < 16; ++i) b.add("type" + std::to_string(i), 1, 1);
+  auto colors = tasks::type_colors(b.set());
+  EXPECT_EQ(colors[0], "#d9d9d9");  // main
+  std::set<std::string> distinct(colors.begin() + 1, colors.end());
+  EXPECT_EQ(distinct.size(), 16u);
+  EXPECT_EQ(tasks::palette_size(), 16u);
+  EXPECT_EQ(distinct.count("#d9d9d9"), 0u);
+
+  // The same types, found in another order: the same colours.
+  SetBuilder c;
+  for (int i = 15; i >= 0; --i) c.add("type" + std::to_string(i), 1, 1);
+  auto again = tasks::type_colors(c.set());
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(again[static_cast<std::size_t>(16 - i)], colors[static_cast<std::size_t>(i + 1)]);
+  // Twice the same input: the same DOT, byte for byte.
+  EXPECT_EQ(dot_of(three_tasks().set()), dot_of(three_tasks().set()));
+}
+
+TEST(TaskGraph, Formats) {
+  EXPECT_EQ(tasks::format_bytes(17), "17 B");
+  EXPECT_EQ(tasks::format_bytes(1023), "1023 B");
+  EXPECT_EQ(tasks::format_bytes(1024), "1 KB");
+  EXPECT_EQ(tasks::format_bytes(1638), "1.6 KB");
+  EXPECT_EQ(tasks::format_bytes(3 << 20), "3 MB");
+  EXPECT_EQ(tasks::format_count(9999), "9999");
+  EXPECT_EQ(tasks::format_count(12500), "12.5 K");
+  EXPECT_EQ(tasks::format_count(1.2e9), "1.2 G");
+  EXPECT_EQ(tasks::format_kinds(trace::kWar | trace::kWaw), "war+waw");
+}
+
+// ---- Rendering with Graphviz's library -------------------------------------------------------------
+
+TEST(TaskGraph, RendersSvgAndPng) {
+  TempDir dir;
+  std::string dot = dot_of(three_tasks().set());
+  tasks::render_dot(dot, "svg", dir.path("g.svg"));
+  std::string svg = testing::read_file(dir.path("g.svg"));
+  ASSERT_FALSE(svg.empty());
+  EXPECT_TRUE(contains(svg, "<svg"));
+  EXPECT_TRUE(contains(svg, "A #2"));
+  EXPECT_TRUE(contains(svg, "B #3"));
+  EXPECT_TRUE(contains(svg, "X, Y (1.6 KB)"));
+
+  std::vector<std::string> stages;
+  tasks::render_dot(dot, "png", dir.path("g.png"),
+                    [&](const std::string& s) { stages.push_back(s); });
+  std::string png = testing::read_file(dir.path("g.png"));
+  ASSERT_GT(png.size(), 8u);
+  EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  EXPECT_EQ(stages, (std::vector<std::string>{"layout", "render"}));
+
+  EXPECT_THROW(tasks::render_dot("digraph { a -> ", "svg", dir.path("bad.svg")),
+               std::runtime_error);
+  EXPECT_THROW(tasks::render_dot(dot, "gif", dir.path("g.gif")), std::runtime_error);
+}
+
+// ---- The profile --------------------------------------------------------------------------------
+
+TEST(TaskProfile, InstancesTotalMeanMaxShare) {
+  SetBuilder b;
+  b.instructions(1, 100);
+  b.add("A", 1, 300);
+  b.add("B", 1, 100, true);
+  b.add("A", 1, 500);
+  tasks::Profile p = tasks::profile(b.set());
+  EXPECT_EQ(p.instances, 4u);
+  EXPECT_DOUBLE_EQ(p.instructions, 1000);
+  ASSERT_EQ(p.types.size(), 3u);
+  EXPECT_EQ(p.types[0].type, "A");  // by total, then name
+  EXPECT_EQ(p.types[0].instances, 2u);
+  EXPECT_DOUBLE_EQ(p.types[0].total, 800);
+  EXPECT_DOUBLE_EQ(p.types[0].mean, 400);
+  EXPECT_DOUBLE_EQ(p.types[0].max, 500);
+  EXPECT_DOUBLE_EQ(p.types[0].share, 80);
+  EXPECT_EQ(p.types[1].type, "B");
+  EXPECT_EQ(p.types[1].mpi_instances, 1u);
+  EXPECT_DOUBLE_EQ(p.types[1].share, 10);
+  EXPECT_EQ(p.types[2].type, "main");
+  EXPECT_DOUBLE_EQ(p.types[2].total, 100);
+  EXPECT_DOUBLE_EQ(p.types[2].share, 10);
+  EXPECT_EQ(p.types[2].color, "#d9d9d9");
+}
+
+// ---- Porting hints ------------------------------------------------------------------------------
+
+const tasks::Warning* warning(const tasks::Hints& h, const std::string& code, int object) {
+  for (const tasks::Warning& w : h.warnings)
+    if (w.code == code && w.object == object) return &w;
+  return nullptr;
+}
+
+TEST(TaskHints, ClausesPerType) {
+  SetBuilder b;
+  b.object(1, "heap", 4096, "heap#1@a.c:3").object(2, "global", 64, "B").object(3, "global", 64, "C")
+      .object(4, "global", 64, "D").object(5, "stack", 0, "stack");
+  int t1 = b.add("work", 1, 10), t2 = b.add("work", 1, 10), t3 = b.add("other", 1, 10);
+  b.uses(t1, 1, 512, 0).uses(t1, 2, 0, 64).uses(t1, 4, 8, 0).uses(t1, 5, 16, 0);
+  b.uses(t2, 1, 1024, 0).uses(t2, 3, 0, 32).uses(t2, 4, 0, 8).uses(t2, 5, 8, 0);
+  b.uses(t3, 1, 8, 0);
+  b.uses(1, 2, 64, 64);  // the main task gets no clauses
+  tasks::Hints h = tasks::porting_hints(b.set());
+  ASSERT_EQ(h.types.size(), 2u);
+  const tasks::TypeHints& work = h.types[0];
+  EXPECT_EQ(b.set().types[static_cast<std::size_t>(work.type)], "work");
+  EXPECT_EQ(work.instances, 2u);
+  EXPECT_EQ(work.ompss, "#pragma omp task in(heap#1@a.c:3) out(B, C) inout(D)");
+  EXPECT_EQ(work.openmp,
+            "#pragma omp task depend(in: heap#1@a.c:3) depend(out: B, C) depend(inout: D)");
+  ASSERT_EQ(work.objects.size(), 4u);  // the stack is not a parameter
+  EXPECT_EQ(work.objects[0].object, 1);
+  EXPECT_EQ(work.objects[0].instances, 2u);
+  EXPECT_EQ(work.objects[0].read, 1536);
+  EXPECT_EQ(work.objects[0].max_read, 1024);
+  EXPECT_EQ(work.objects[0].max_written, 0);
+  EXPECT_EQ(work.stack_read, 16);
+  EXPECT_EQ(work.stack_written, 0);
+  EXPECT_EQ(h.types[1].ompss, "#pragma omp task in(heap#1@a.c:3)");
+  EXPECT_EQ(h.types[1].openmp, "#pragma omp task depend(in: heap#1@a.c:3)");
+  EXPECT_TRUE(h.warnings.empty()) << h.warnings.front().message;
+}
+
+TEST(TaskHints, RaceOnAnAccumulatorWithoutDependencies) {
+  // The dot product: each instance reads and writes the 8-byte accumulator, disabled so that
+  // no dependency was recorded.
+  SetBuilder b;
+  b.object(1, "global", 8, "sum").object(2, "heap", 800, "x");
+  for (int i = 0; i < 3; ++i) {
+    int t = b.add("dot", 1, 100);
+    b.uses(t, 1, 8, 8).uses(t, 2, 80, 0);
+  }
+  b.uses(1, 1, 8, 8);  // main reads the result: its own children, not a race
+  tasks::Hints h = tasks::porting_hints(b.set());
+  const tasks::Warning* w = warning(h, "race", 1);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->count, 3u);  // (2,3), (2,4), (3,4)
+  EXPECT_EQ(w->instances, (std::vector<int>{2, 3}));
+  EXPECT_EQ(w->types, (std::vector<std::string>{"dot"}));
+  EXPECT_TRUE(contains(w->message, "sum (global, 8 B) is written by #2 (dot) and #3 (dot) and "
+                                   "no dependency orders them"))
+      << w->message;
+  EXPECT_EQ(h.warnings.size(), 1u);
+  EXPECT_EQ(h.types[0].ompss, "#pragma omp task in(x) inout(sum)");
+}
+
+TEST(TaskHints, NoRaceWhenOrderedOrDisjoint) {
+  SetBuilder b;
+  b.object(1, "global", 8, "s").object(2, "heap", 64, "tiles");
+  int a = b.add("T", 1, 1), c = b.add("T", 1, 1), d = b.add("T", 1, 1);
+  for (int t : {a, c, d}) b.uses(t, 1, 8, 8).uses(t, 2, 0, 16);  // tiles: 16 of 64 bytes each
+  b.after(c, a, trace::kRaw, 8, {1});
+  b.after(d, c, trace::kRaw, 8, {1});  // a -> c -> d: (a, d) ordered through c
+  tasks::Hints h = tasks::porting_hints(b.set());
+  EXPECT_TRUE(h.warnings.empty()) << h.warnings.front().message;
+}
+
+TEST(TaskHints, OrderThroughNestingAndTaskwaits) {
+  // W#2 writes X; P#3 waits for W, then creates C#4 which writes X: ordered through P's start.
+  // C's parent P waits for C (a taskwait); Q#5, created later by main, waits for W and writes
+  // X: racing with P and C unless Q waits for P too.
+  auto build = [](bool q_waits_for_p) {
+    SetBuilder b;
+    b.object(1, "global", 8, "X");
+    int w = b.add("W", 1, 1), p = b.add("P", 1, 1), c = b.add("C", p, 1), q = b.add("Q", 1, 1);
+    b.uses(w, 1, 0, 8).uses(c, 1, 0, 8).uses(q, 1, 0, 8).uses(p, 1, 0, 8);
+    b.after(p, w, trace::kRaw, 8, {1});
+    b.after(p, c, trace::kRaw, 8, {1});
+    b.after(q, w, trace::kRaw, 8, {1});
+    if (q_waits_for_p) b.after(q, p, trace::kRaw, 8, {1});
+    return b;
+  };
+  SetBuilder racing = build(false);
+  tasks::Hints h = tasks::porting_hints(racing.set());
+  const tasks::Warning* w = warning(h, "race", 1);
+  ASSERT_NE(w, nullptr);
+  // W is ordered before P, C and Q; P (C's parent) is not compared with C.
+  EXPECT_EQ(w->count, 2u);
+  EXPECT_EQ(w->instances, (std::vector<int>{3, 5}));
+  EXPECT_EQ(w->types, (std::vector<std::string>{"P", "C", "Q"}));  // of the racing pairs
+
+  SetBuilder ordered = build(true);
+  EXPECT_EQ(warning(tasks::porting_hints(ordered.set()), "race", 1), nullptr);
+}
+
+TEST(TaskHints, ATaskwaitOrdersWhatTheParentCreatesAfterIt) {
+  // P creates C1, waits for it (C1 -> P), then creates C2; both children write all of X.
+  auto build = [](bool wait_before_second) {
+    SetBuilder b;
+    b.object(1, "global", 8, "X");
+    int p = b.add("P", 1, 1);
+    int c1 = b.add("C", p, 1);
+    b.uses(c1, 1, 0, 8);
+    if (wait_before_second) b.after(p, c1, trace::kRaw, 8, {1});
+    int c2 = b.add("C", p, 1);
+    if (!wait_before_second) b.after(p, c1, trace::kRaw, 8, {1});
+    b.uses(c2, 1, 0, 8);
+    return b;
+  };
+  SetBuilder ordered = build(true);
+  EXPECT_EQ(warning(tasks::porting_hints(ordered.set()), "race", 1), nullptr);
+  SetBuilder racing = build(false);  // the wait comes after C2 is created: C1 and C2 race
+  tasks::Hints h = tasks::porting_hints(racing.set());
+  const tasks::Warning* w = warning(h, "race", 1);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->instances, (std::vector<int>{3, 4}));
+
+  // Without steps (a set that does not say where the afters are), the wait counts at the end.
+  TaskSet no_steps = ordered.set();
+  for (trace::TaskInstance& i : no_steps.instances) i.steps.clear();
+  EXPECT_NE(warning(tasks::porting_hints(no_steps), "race", 1), nullptr);
+}
+
+TEST(TaskHints, RaceCheckStopsAtItsBudgetAndSaysSo) {
+  SetBuilder b;
+  b.object(1, "global", 8, "sum");
+  for (int i = 0; i < 70; ++i) b.uses(b.add("dot", 1, 1), 1, 8, 8);  // #2..#71
+  tasks::Hints all = tasks::porting_hints(b.set());
+  EXPECT_TRUE(all.notes.empty());
+  ASSERT_NE(warning(all, "race", 1), nullptr);
+  EXPECT_EQ(warning(all, "race", 1)->count, 70u * 69u / 2u);
+  EXPECT_EQ(warning(all, "race", 1)->instances.size(), 2u);
+
+  tasks::HintOptions options;
+  options.max_work = 1;  // one pass: the first 64 instances
+  tasks::Hints h = tasks::porting_hints(b.set(), options);
+  ASSERT_EQ(h.notes.size(), 1u);
+  EXPECT_TRUE(contains(h.notes[0], "the race check stopped at instance #66")) << h.notes[0];
+  const tasks::Warning* w = warning(h, "race", 1);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->count, 2400u);  // #2..#65 with every later one: 69 + 68 + ... + 6
+}
+
+TEST(TaskHints, RaceCountsAcrossBlocksAndPartialWrites) {
+  // 150 writers of a 100-byte object: odd instances write 60 bytes, even ones 30. Pairs that
+  // provably overlap: two 60s (60 + 60 > 100); 60 + 30 and 30 + 30 may not. Each instance
+  // from the 101st on waits for the one 100 before it.
+  SetBuilder b;
+  b.object(1, "heap", 100, "h");
+  std::vector<int> ids;
+  for (int k = 0; k < 150; ++k) {
+    int id = b.add("w", 1, 1);
+    ids.push_back(id);
+    b.uses(id, 1, 0, id % 2 ? 60 : 30);
+    if (k >= 100) b.after(id, ids[static_cast<std::size_t>(k - 100)], trace::kRaw, 1, {1});
+  }
+  // Brute force: i is ordered before j when j reaches i through `after` records.
+  auto ordered = [&](int i, int j) {
+    std::vector<int> todo = {j};
+    while (!todo.empty()) {
+      int k = todo.back();
+      todo.pop_back();
+      for (const trace::TaskDependency& d : b.set().instance(k).after) {
+        if (d.from == i) return true;
+        todo.push_back(d.from);
+      }
+    }
+    return false;
+  };
+  std::size_t expected = 0;
+  for (int i : ids)
+    for (int j : ids)
+      if (i < j && i % 2 && j % 2 && !ordered(i, j)) ++expected;
+  EXPECT_EQ(expected, 75u * 74u / 2u - 25u);
+  tasks::Hints h = tasks::porting_hints(b.set());
+  const tasks::Warning* w = warning(h, "race", 1);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->count, expected);
+  EXPECT_EQ(w->instances, (std::vector<int>{3, 5}));
+}
+
+TEST(TaskHints, GlobalsWrittenByTypesAndTheStack) {
+  SetBuilder b;
+  b.object(1, "global", 800, "G").object(2, "stack", 0, "stack").object(3, "heap", 80, "H");
+  int p = b.add("produce", 1, 1), c = b.add("consume", 1, 1), u = b.add("update", 1, 1);
+  b.uses(p, 1, 0, 8).uses(u, 1, 8, 8).uses(c, 1, 8, 0);
+  b.uses(p, 2, 0, 4);  // writes a local of main
+  b.after(c, p, trace::kRaw, 4, {2});
+  b.after(u, p, trace::kRaw, 8, {1});
+  b.after(1, p, trace::kRaw, 4, {2});  // main reads it too
+  tasks::Hints h = tasks::porting_hints(b.set());
+  ASSERT_EQ(h.warnings.size(), 4u);
+  const tasks::Warning& shared = h.warnings[0];
+  EXPECT_EQ(shared.code, "shared-global");
+  EXPECT_EQ(shared.object, 1);
+  EXPECT_EQ(shared.types, (std::vector<std::string>{"produce", "update"}));
+  EXPECT_EQ(shared.instances, (std::vector<int>{2, 4}));
+  EXPECT_TRUE(contains(shared.message, "global G is written by tasks of 2 types (produce, update)"))
+      << shared.message;
+  const tasks::Warning& write = h.warnings[1];
+  EXPECT_EQ(write.code, "stack-write");
+  EXPECT_EQ(write.types, (std::vector<std::string>{"produce"}));
+  EXPECT_EQ(write.instances, (std::vector<int>{2}));
+  // Flows through the stack: produce -> main, produce -> consume (in type order of the key).
+  EXPECT_EQ(h.warnings[2].code, "stack");
+  EXPECT_EQ(h.warnings[2].instances, (std::vector<int>{2, 1}));
+  EXPECT_TRUE(contains(h.warnings[2].message, "main reads what produce wrote on the stack"));
+  EXPECT_EQ(h.warnings[3].code, "stack");
+  EXPECT_EQ(h.warnings[3].instances, (std::vector<int>{2, 3}));
+  EXPECT_EQ(h.warnings[3].types, (std::vector<std::string>{"produce", "consume"}));
+}
+
+// ---- Outputs into a trace set ------------------------------------------------------------------
+
+TEST(TaskOutputs, WritesGraphReportsAndJson) {
+  TempDir dir;
+  SetBuilder b = three_tasks();
+  b.uses(2, 1, 0, 4096).uses(3, 1, 1638, 0).uses(3, 2, 0, 64).uses(4, 3, 8, 8);
+  tasks::OutputOptions options;
+  options.format = "svg";
+  std::vector<std::string> progress;
+  options.slow_nodes = 1;
+  options.progress = [&](const std::string& m) { progress.push_back(m); };
+  tasks::Report r = tasks::write_outputs(dir.path(""), "demo", 3, b.set(), options, {"a note"});
+  EXPECT_EQ(r.files, (std::vector<std::string>{"taskgraph.3.dot", "taskgraph.3.svg"}));
+  EXPECT_EQ(r.nodes, 3u);
+  EXPECT_EQ(r.edges, 2u);
+  EXPECT_EQ(progress.size(), 3u);  // layout, rendering, done
+  std::ostringstream expected;
+  tasks::write_dot(expected, b.set(), tasks::build_graph(b.set()),
+                   "demo, rank 3: 3 tasks, 2 dependencies");
+  EXPECT_EQ(testing::read_file(dir.path("taskgraph.3.dot")), expected.str());
+  EXPECT_TRUE(contains(testing::read_file(dir.path("taskgraph.3.svg")), "C #4"));
+  std::string text = testing::read_file(dir.path("taskreport.3.txt"));
+  EXPECT_EQ(text, tasks::report_text(b.set(), r));
+  EXPECT_TRUE(contains(text, "Tasks of demo, rank 3 (tasks.3.trc)")) << text;
+  EXPECT_TRUE(contains(text, "  note: a note\n"));
+  EXPECT_TRUE(contains(text, "#pragma omp task in(X) out(Y)")) << text;
+  EXPECT_TRUE(contains(text, "#pragma omp task depend(inout: Z)")) << text;
+  EXPECT_TRUE(contains(text, "99.")) << text;  // C's share
+  auto json = nlohmann::json::parse(testing::read_file(dir.path("taskreport.3.json")));
+  EXPECT_EQ(json["format"], "tareador-taskreport");
+  EXPECT_EQ(json["rank"], 3);
+  EXPECT_EQ(json["graph"]["files"][1], "taskgraph.3.svg");
+  EXPECT_EQ(json["types"][0]["name"], "C");
+  EXPECT_EQ(json["types"][0]["color"], tasks::type_colors(b.set())[3]);
+  EXPECT_EQ(json["hints"][1]["type"], "B");
+  EXPECT_EQ(json["hints"][1]["in"], nlohmann::json::array({"X"}));
+  EXPECT_EQ(json["hints"][1]["out"], nlohmann::json::array({"Y"}));
+  EXPECT_EQ(json["notes"][0], "a note");
+
+  // Past --max-nodes the graph is not rendered, and the report says so.
+  options.max_nodes = 2;
+  tasks::Report big = tasks::write_outputs(dir.path(""), "demo", 4, b.set(), options);
+  EXPECT_EQ(big.files, (std::vector<std::string>{"taskgraph.4.dot"}));
+  ASSERT_EQ(big.notes.size(), 1u);
+  EXPECT_TRUE(contains(big.notes[0], "taskgraph.4.svg not rendered: 3 tasks, more than --max-nodes=2"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path("taskgraph.4.svg")));
+}
+
+}  // namespace
+}  // namespace tareador
+
+namespace tareador {
+namespace {
+
+// The hand-written trace set tests/fixtures/taskgraph, read by the trace reader.
+TEST(TaskOutputs, FromATraceSet) {
+  TempDir dir;
+  std::filesystem::copy(testing::fixture("taskgraph"), dir.path("set"));
+  auto traces = trace::open_traces(dir.path("set"), {"tasks"});
+  ASSERT_EQ(traces.size(), 1u);
+  const trace::TraceHeader& h = traces[0]->header();
+  ASSERT_EQ(h.task_sets.size(), 1u);
+  const TaskSet& set = h.task_sets[0];
+  ASSERT_EQ(set.instances.size(), 7u);
+  EXPECT_EQ(set.types, (std::vector<std::string>{"main", "init", "compute", "reduce", "acc"}));
+
+  tasks::OutputOptions options;
+  tasks::Report r = tasks::write_outputs(dir.path("set"), h.name, 0, set, options);
+  EXPECT_EQ(r.nodes, 6u);
+  EXPECT_EQ(r.edges, 6u);
+  std::string dot = testing::read_file(dir.path("set/taskgraph.0.dot"));
+  EXPECT_TRUE(contains(dot, "t3->t5  [label=\"heap#2@blocks.c:13, stack (260 B)\", style=solid"))
+      << dot;
+  EXPECT_TRUE(contains(dot, "t5->t7  [label=\"total (8 B)\""));
+  EXPECT_TRUE(contains(dot, "t3 [label=\"compute #3\\n300 K instr\""));
+
+  ASSERT_EQ(r.profile.types.size(), 5u);
+  EXPECT_EQ(r.profile.types[0].type, "compute");
+  EXPECT_DOUBLE_EQ(r.profile.types[0].total, 550000);
+  EXPECT_DOUBLE_EQ(r.profile.types[0].mean, 275000);
+  EXPECT_DOUBLE_EQ(r.profile.types[0].max, 300000);
+  EXPECT_DOUBLE_EQ(r.profile.types[0].share, 55);
+  EXPECT_EQ(r.profile.types[1].type, "main");
+  EXPECT_DOUBLE_EQ(r.profile.types[1].share, 25);
+
+  ASSERT_EQ(r.hints.types.size(), 4u);
+  EXPECT_EQ(r.hints.types[1].ompss,
+            "#pragma omp task in(heap#1@blocks.c:12) out(heap#2@blocks.c:13)");
+  EXPECT_EQ(r.hints.types[3].openmp, "#pragma omp task depend(inout: total)");
+  std::vector<std::string> codes;
+  for (const tasks::Warning& w : r.hints.warnings) codes.push_back(w.code);
+  EXPECT_EQ(codes, (std::vector<std::string>{"shared-global", "race", "stack-write", "stack"}));
+  EXPECT_EQ(r.hints.warnings[1].instances, (std::vector<int>{6, 7}));
+
+  auto json = nlohmann::json::parse(testing::read_file(dir.path("set/taskreport.0.json")));
+  EXPECT_EQ(json["name"], "blocks");
+  EXPECT_EQ(json["trace"], "tasks.0.trc");
+  EXPECT_EQ(json["warnings"][1]["code"], "race");
+  EXPECT_EQ(json["warnings"][1]["object_name"], "total");
+}
+
+}  // namespace
+}  // namespace tareador
