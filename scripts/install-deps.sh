@@ -6,7 +6,9 @@ set -euo pipefail
 # One line per concern: adding a dependency is adding a package to one of these lists.
 build_tools=(g++ make autoconf automake libtool pkg-config autoconf-archive)
 libraries=(libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev libboost-dev libboost-graph-dev)
-test_tools=(libgtest-dev libgmock-dev)
+test_tools=(libgtest-dev libgmock-dev python3)
+# Benchmarks measure peak memory with GNU time.
+bench_tools=(time)
 # The Valgrind tool builds against Debian's valgrind; MPI programs run on both Open MPI and MPICH.
 tool=(valgrind gfortran libopenmpi-dev openmpi-bin libmpich-dev mpich)
 # Task graphs are drawn with Graphviz's library; the viewer is Qt 6 (tested offscreen and under
@@ -14,8 +16,8 @@ tool=(valgrind gfortran libopenmpi-dev openmpi-bin libmpich-dev mpich)
 graphs=(libgraphviz-dev)
 viewer=(qt6-base-dev qt6-svg-dev xvfb xauth)
 
-packages=("${build_tools[@]}" "${libraries[@]}" "${test_tools[@]}" "${tool[@]}" "${graphs[@]}"
-          "${viewer[@]}")
+packages=("${build_tools[@]}" "${libraries[@]}" "${test_tools[@]}" "${bench_tools[@]}" "${tool[@]}"
+          "${graphs[@]}" "${viewer[@]}")
 
 missing=()
 for p in "${packages[@]}"; do

@@ -47,6 +47,10 @@ typedef struct {
    long long bytes, bytes_recv;
    long long request;
    const char* name;
+   /* The memory the call reads (sends) and writes (receives), as if contiguous: `bytes` from
+      `buffer`, `bytes_recv` (collectives) or `bytes` (receives) into `buffer_recv`. */
+   const void* buffer;
+   const void* buffer_recv;
 } TrEvent;
 
 #endif

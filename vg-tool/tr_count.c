@@ -1,8 +1,8 @@
 /* tr_count.c — instruction counting.
 
    Every superblock adds the number of guest instructions it executed to a counter: before each
-   side exit (what ran up to it) and at its end (the rest). That is exact and costs one update
-   per exit, taken or not, instead of one per instruction.
+   side exit (what ran up to it) and at its end (the rest); tr_instrument.c places the updates.
+   That is exact and costs one update per exit, taken or not, instead of one per instruction.
 
    The counter lives in the thread's first shadow guest state, which this tool does not
    otherwise use: it is per thread for free (no bookkeeping at thread switches) and is reached
@@ -19,7 +19,13 @@
    the guest state ends. */
 static Int counter_offset = -1;
 
-static void add_count(IRSB* sb, ULong instructions)
+void tr_count_use_layout(const VexGuestLayout* layout)
+{
+   tl_assert(counter_offset < 0 || counter_offset == layout->total_sizeB);
+   counter_offset = layout->total_sizeB;
+}
+
+void tr_count_add(IRSB* sb, ULong instructions)
 {
    IRTemp old = newIRTemp(sb->tyenv, Ity_I64);
    IRTemp sum = newIRTemp(sb->tyenv, Ity_I64);
@@ -27,29 +33,6 @@ static void add_count(IRSB* sb, ULong instructions)
    addStmtToIRSB(sb, IRStmt_WrTmp(sum, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old),
                                                     IRExpr_Const(IRConst_U64(instructions)))));
    addStmtToIRSB(sb, IRStmt_Put(counter_offset, IRExpr_RdTmp(sum)));
-}
-
-IRSB* tr_count_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
-                          const VexGuestExtents* vge, const VexArchInfo* archinfo_host,
-                          IRType gWordTy, IRType hWordTy)
-{
-   IRSB* sb_out = deepCopyIRSBExceptStmts(sb_in);
-   ULong pending = 0; /* instructions seen since the last update */
-   Int i;
-   tl_assert(counter_offset < 0 || counter_offset == layout->total_sizeB);
-   counter_offset = layout->total_sizeB;
-   for (i = 0; i < sb_in->stmts_used; i++) {
-      IRStmt* st = sb_in->stmts[i];
-      if (st == NULL) continue;
-      if (st->tag == Ist_IMark) pending++;
-      if (st->tag == Ist_Exit && pending > 0) {
-         add_count(sb_out, pending);
-         pending = 0;
-      }
-      addStmtToIRSB(sb_out, st);
-   }
-   if (pending > 0) add_count(sb_out, pending);
-   return sb_out;
 }
 
 ULong tr_count_thread(ThreadId tid)

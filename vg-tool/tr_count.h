@@ -5,10 +5,10 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 
-/* Adds instruction counting to a superblock: one counter update per exit, not per instruction. */
-IRSB* tr_count_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
-                          const VexGuestExtents* vge, const VexArchInfo* archinfo_host,
-                          IRType gWordTy, IRType hWordTy);
+/* Where the counter lives: once per superblock instrumented, before tr_count_add. */
+void tr_count_use_layout(const VexGuestLayout* layout);
+/* Appends to `sb` the statements that add `instructions` to the running thread's counter. */
+void tr_count_add(IRSB* sb, ULong instructions);
 
 /* Guest instructions thread `tid` has executed so far. */
 ULong tr_count_thread(ThreadId tid);

@@ -1,24 +1,31 @@
 /* tr_main.c — the Valgrind tool `tareador`: registration, options, the requests of the MPI
-   wrappers (its preload library), and the end of the run.
+   wrappers (its preload library) and of tareador.h, and the end of the run.
 
    A process is traced from MPI_Init (or tareador_ON) on. Its bursts are the guest instructions
    its thread executes between MPI calls; the wrappers say when a call starts and ends and what
-   it did, and the trace records that. */
+   it did, and the trace records that. Task annotations start the task tracing (tr_tasks.c),
+   which instruments memory accesses from then on (tr_memory.c). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
+#include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_transtab.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 
 #include "tr_clreq.h"
 #include "tr_count.h"
+#include "tr_instrument.h"
+#include "tr_objects.h"
+#include "tr_tasks.h"
 #include "tr_trace.h"
 
 /* ---- Options ----------------------------------------------------------------------------- */
@@ -26,11 +33,42 @@
 static const HChar* clo_trace_dir = "tareador-out";
 static Long clo_mips = 1000; /* instructions per microsecond: 1 per ns; calibrate with
                                 tareador-calibrate for real seconds */
+static UInt clo_deps = TR_DEP_RAW;
+static const HChar* clo_graph_format = "dot";
+static Bool clo_task_report = True;
+
+/* "raw", "raw+war", "raw+war+waw", ... into TrDepKind bits (read-after-write is always on). */
+static Bool parse_deps(const HChar* value)
+{
+   HChar copy[64];
+   HChar* save = NULL;
+   HChar* word;
+   UInt kinds = TR_DEP_RAW;
+   if (VG_(strlen)(value) >= sizeof copy) return False;
+   VG_(strcpy)(copy, value);
+   for (word = VG_(strtok_r)(copy, "+,", &save); word; word = VG_(strtok_r)(NULL, "+,", &save)) {
+      if (VG_(strcmp)(word, "raw") == 0) kinds |= TR_DEP_RAW;
+      else if (VG_(strcmp)(word, "war") == 0) kinds |= TR_DEP_WAR;
+      else if (VG_(strcmp)(word, "waw") == 0) kinds |= TR_DEP_WAW;
+      else return False;
+   }
+   clo_deps = kinds;
+   return True;
+}
 
 static Bool tr_process_cmd_line_option(const HChar* arg)
 {
+   const HChar* value;
    if VG_STR_CLO (arg, "--trace-dir", clo_trace_dir) {
    } else if VG_BINT_CLO (arg, "--mips", clo_mips, 1, 1000000000) {
+   } else if VG_STR_CLO (arg, "--deps", value) {
+      if (!parse_deps(value))
+         VG_(fmsg_bad_option)(arg, "expected raw, war and waw joined with '+' (raw+war+waw)\n");
+   } else if VG_STR_CLO (arg, "--graph-format", clo_graph_format) {
+      if (VG_(strcmp)(clo_graph_format, "dot") != 0 && VG_(strcmp)(clo_graph_format, "svg") != 0 &&
+          VG_(strcmp)(clo_graph_format, "png") != 0)
+         VG_(fmsg_bad_option)(arg, "expected dot, svg or png\n");
+   } else if VG_BOOL_CLO (arg, "--task-report", clo_task_report) {
    } else {
       return False;
    }
@@ -43,7 +81,11 @@ static void tr_print_usage(void)
       "    --trace-dir=DIR          write the trace set into DIR [tareador-out]; %%p is the\n"
       "                             process id, %%q{VAR} the value of the variable VAR\n"
       "    --mips=N                 instructions per microsecond of this machine, for the\n"
-      "                             replayer to turn bursts into seconds [1000]\n");
+      "                             replayer to turn bursts into seconds [1000]\n"
+      "    --deps=raw[+war][+waw]   task dependencies to find: read-after-write always,\n"
+      "                             write-after-read and write-after-write on request [raw]\n"
+      "    --graph-format=dot|svg|png  the task graph beside taskgraph.N.dot [dot: only it]\n"
+      "    --task-report=yes|no     write the task graph and report at the end [yes]\n");
 }
 
 static void tr_print_debug_usage(void) { VG_(printf)("    (none)\n"); }
@@ -55,6 +97,8 @@ static ThreadId traced = VG_INVALID_THREADID;
 static ULong last_exit;               /* instruction count when the last MPI call returned */
 static ULong burst;                   /* instructions outside MPI calls not yet in the trace */
 static Bool in_call;
+static Bool traced_by_on;             /* a program without MPI, traced from tareador_ON */
+static Bool tasks_requested;          /* tareador_ON came before MPI_Init */
 
 static const HChar* program_name(void)
 {
@@ -89,6 +133,7 @@ static void call_starts(ThreadId tid)
    if (!tr_trace_is_open() || !from_traced_thread(tid)) return;
    burst += tr_count_thread(tid) - last_exit;
    in_call = True;
+   tr_tasks_mpi_enter();
 }
 
 /* A call that leaves no record (creating a communicator, waiting for a request posted before
@@ -99,17 +144,125 @@ static void call_ends(ThreadId tid, const TrEvent* events, Int n)
    if (!tr_trace_is_open() || !from_traced_thread(tid)) return;
    if (n > 0) end_burst();
    for (i = 0; i < n; i++) tr_trace_event(&events[i]);
+   tr_tasks_mpi_exit(events, n);
    tr_trace_count_mpi_call();
    last_exit = tr_count_thread(tid);
    in_call = False;
+}
+
+/* ---- Tasks ------------------------------------------------------------------------------- */
+
+/* Whether an MPI library is loaded: then tracing starts at MPI_Init, whatever tareador_ON says. */
+static Bool mpi_loaded(void)
+{
+   const DebugInfo* di;
+   for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
+      const HChar* soname = VG_(DebugInfo_get_soname)(di);
+      if (soname && VG_(strncmp)(soname, "libmpi", 6) == 0) return True;
+   }
+   return False;
+}
+
+/* Memory accesses are instrumented only while tasks are traced: the code translated so far
+   goes, and is translated again with (or without) the calls to the shadow memory. */
+static void retranslate(void)
+{
+   VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "tareador");
+}
+
+static Bool tasks_ended;  /* tareador_OFF came: tasks are not traced again */
+
+static void begin_tasks(ThreadId tid)
+{
+   if (tasks_ended || tr_tasks_active() || !tr_trace_is_open() || tid != traced) return;
+   tr_tasks_begin(tid, clo_deps);
+   retranslate();
+}
+
+/* Runs the task report command on this rank's tasks stream (graph, profile, porting hints). */
+static void report_tasks(void)
+{
+   const HChar* command = VG_(getenv)("TAREADOR_TASKS_COMMAND");
+   HChar rank[32], format[32];
+   const HChar* argv[7];
+   Int n = 0, pid, status = 0;
+   if (!clo_task_report) return;
+   if (command == NULL || *command == 0) command = TAREADOR_TASKS_COMMAND;
+   VG_(sprintf)(rank, "--rank=%d", tr_trace_rank());
+   VG_(sprintf)(format, "--graph-format=%s", clo_graph_format);
+   argv[n++] = command;
+   argv[n++] = rank;
+   argv[n++] = format;
+   if (!traced_by_on) argv[n++] = "--quiet"; /* ranks of an MPI job would interleave */
+   argv[n++] = tr_trace_dir();
+   argv[n] = NULL;
+   pid = VG_(fork)();
+   if (pid == 0) {
+      VG_(execv)(command, argv);
+      VG_(exit)(127);
+   }
+   if (pid < 0 || VG_(waitpid)(pid, &status, 0) != pid || status != 0)
+      VG_(umsg)("tareador: %s did not run (status %d): run it on %s for the task graph and "
+                "report\n", command, status, tr_trace_dir());
+}
+
+static void end_tasks(Bool complete)
+{
+   if (!tr_tasks_active()) return;
+   tasks_ended = True;
+   tr_tasks_finish(complete);
+   retranslate();
+   if (complete) report_tasks();
+}
+
+static void tareador_on(ThreadId tid)
+{
+   if (!tr_trace_is_open()) {
+      if (mpi_loaded()) {
+         tasks_requested = True;  /* rank and size come with MPI_Init */
+         return;
+      }
+      start_tracing(tid, 0, 1);
+      traced_by_on = True;
+   }
+   begin_tasks(tid);
+}
+
+static void tareador_off(void)
+{
+   end_tasks(True);
+   if (traced_by_on) {
+      burst += tr_count_thread(traced) - last_exit;
+      end_burst();
+      tr_trace_close(True, "");
+   }
 }
 
 static Bool tr_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
 {
    HChar reason[64];
    switch (args[0]) {
+      case TR_REQ_ON:
+         tareador_on(tid);
+         break;
+      case TR_REQ_OFF:
+         tareador_off();
+         break;
+      case TR_REQ_START_TASK:
+         /* In an MPI program the first task starts task tracing; without MPI, tareador_ON. */
+         if (!traced_by_on) begin_tasks(tid);
+         if (tid == traced) tr_tasks_start((const HChar*)args[1]);
+         break;
+      case TR_REQ_END_TASK:
+         if (tid == traced) tr_tasks_end((const HChar*)args[1]);
+         break;
+      case TR_REQ_DISABLE_OBJECT:
+      case TR_REQ_ENABLE_OBJECT:
+         tr_tasks_disable_object((Addr)args[1], args[0] == TR_REQ_DISABLE_OBJECT);
+         break;
       case TR_REQ_MPI_INIT:
          start_tracing(tid, (Int)args[1], (Int)args[2]);
+         if (tasks_requested) begin_tasks(tid);
          break;
       case TR_REQ_MPI_ENTER:
          call_starts(tid);
@@ -119,11 +272,13 @@ static Bool tr_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
          break;
       case TR_REQ_MPI_FINALIZE:
          end_burst();
+         end_tasks(True);
          tr_trace_close(True, "");
          break;
       case TR_REQ_MPI_ABORT:
          VG_(sprintf)(reason, "MPI_Abort with error code %d", (Int)args[1]);
          end_burst();
+         end_tasks(False);
          tr_trace_close(False, reason);
          break;
       case TR_REQ_COMM_DEF:
@@ -178,6 +333,12 @@ static void tr_fini(Int exitcode)
                 program_name());
       return;
    }
+   /* A program traced from tareador_ON that exits normally without tareador_OFF ends there. */
+   if (traced_by_on && exit_called && !last_fault_signal && tr_trace_is_open()) {
+      tareador_off();
+      return;
+   }
+   end_tasks(False);
    if (exit_called)
       VG_(sprintf)(reason, "exited with status %d without MPI_Finalize%s", exit_status,
                    in_call ? ", inside an MPI call" : "");
@@ -198,12 +359,13 @@ static void tr_pre_clo_init(void)
    VG_(details_bug_reports_to)("the Tareador issue tracker");
    VG_(details_avg_translation_sizeB)(275);
 
-   VG_(basic_tool_funcs)(tr_post_clo_init, tr_count_instrument, tr_fini);
+   VG_(basic_tool_funcs)(tr_post_clo_init, tr_instrument, tr_fini);
    VG_(needs_command_line_options)(tr_process_cmd_line_option, tr_print_usage,
                                    tr_print_debug_usage);
    VG_(needs_client_requests)(tr_handle_client_request);
    VG_(needs_syscall_wrapper)(tr_pre_syscall, tr_post_syscall);
    VG_(track_pre_deliver_signal)(tr_pre_deliver_signal);
+   tr_objects_pre_clo_init();
 }
 
 VG_DETERMINE_INTERFACE_VERSION(tr_pre_clo_init)

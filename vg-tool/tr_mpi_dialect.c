@@ -229,11 +229,13 @@ static long long sum_bytes(const int* counts, int n, MPI_Datatype type)
    return total * bytes(1, type);
 }
 
-static void send_event(Comm* c, int dest, int tag, long long n, int mode, MPI_Request* request)
+static void send_event(Comm* c, const void* buffer, int dest, int tag, long long n, int mode,
+                       MPI_Request* request)
 {
    TrEvent* e;
    if (dest == MPI_PROC_NULL) return;
    e = new_event(TR_EV_SEND);
+   e->buffer = buffer;
    e->peer = c->world[dest];
    e->tag = tag;
    e->comm = c->id;
@@ -246,13 +248,14 @@ static void send_event(Comm* c, int dest, int tag, long long n, int mode, MPI_Re
 }
 
 /* A receive that completed with `status`. */
-static void recv_event(Comm* c, const MPI_Status* status, MPI_Datatype type, int count)
+static void recv_event(Comm* c, void* buffer, const MPI_Status* status, MPI_Datatype type, int count)
 {
    TrEvent* e;
    int received = MPI_UNDEFINED;
    if (status->MPI_SOURCE == MPI_PROC_NULL) return;
    PMPI_Get_count(status, type, &received);
    e = new_event(TR_EV_RECV);
+   e->buffer_recv = buffer;
    e->peer = c->world[status->MPI_SOURCE];
    e->tag = status->MPI_TAG;
    e->comm = c->id;
@@ -324,6 +327,24 @@ static int send_mode(TrCall call)
    }
 }
 
+/* The send and receive buffers of collective `call` (MPI_IN_PLACE: the receive buffer is also
+   what is sent). */
+static void collective_buffers(TrCall call, const UW* args, TrEvent* e)
+{
+   int recv_at;
+   switch (call) {
+      case TR_CALL_Bcast: e->buffer = e->buffer_recv = ARG(0, void*); return;
+      case TR_CALL_Reduce: case TR_CALL_Allreduce: case TR_CALL_Scan: case TR_CALL_Exscan:
+      case TR_CALL_Reduce_scatter: case TR_CALL_Reduce_scatter_block: recv_at = 1; break;
+      case TR_CALL_Scatterv: case TR_CALL_Alltoallv: recv_at = 4; break;
+      case TR_CALL_Gather: case TR_CALL_Gatherv: case TR_CALL_Scatter: case TR_CALL_Allgather:
+      case TR_CALL_Allgatherv: case TR_CALL_Alltoall: recv_at = 3; break;
+      default: return;
+   }
+   e->buffer_recv = ARG(recv_at, void*);
+   e->buffer = ARG(0, void*) == MPI_IN_PLACE ? e->buffer_recv : ARG(0, void*);
+}
+
 /* Bytes sent and received by this rank in collective `call` (MPI semantics, per rank). */
 static void collective_event(TrCall call, const UW* args, Comm* c)
 {
@@ -391,6 +412,7 @@ static void collective_event(TrCall call, const UW* args, Comm* c)
       default: break;
    }
    e = new_event(TR_EV_COLL);
+   collective_buffers(call, args, e);
    e->name = kCallName[call];
    e->comm = c->id;
    e->root = root >= 0 ? c->world[root] : -1;
@@ -475,19 +497,19 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
          CALL_ORIGINAL(result, a);
          return result;
       case TR_CALL_Send: case TR_CALL_Ssend: case TR_CALL_Bsend: case TR_CALL_Rsend:
-         send_event(c, ARG(3, int), ARG(4, int), bytes(ARG(1, int), ARG(2, MPI_Datatype)),
-                    send_mode(call), NULL);
+         send_event(c, ARG(0, void*), ARG(3, int), ARG(4, int),
+                    bytes(ARG(1, int), ARG(2, MPI_Datatype)), send_mode(call), NULL);
          CALL_ORIGINAL(result, a);
          break;
       case TR_CALL_Isend: case TR_CALL_Issend: case TR_CALL_Ibsend: case TR_CALL_Irsend:
          CALL_ORIGINAL(result, a);
-         send_event(c, ARG(3, int), ARG(4, int), bytes(ARG(1, int), ARG(2, MPI_Datatype)),
-                    send_mode(call), ARG(6, MPI_Request*));
+         send_event(c, ARG(0, void*), ARG(3, int), ARG(4, int),
+                    bytes(ARG(1, int), ARG(2, MPI_Datatype)), send_mode(call), ARG(6, MPI_Request*));
          break;
       case TR_CALL_Recv:
          if (ARG(6, MPI_Status*) == MPI_STATUS_IGNORE) a[6] = (UW)&status;
          CALL_ORIGINAL(result, a);
-         recv_event(c, (MPI_Status*)a[6], ARG(2, MPI_Datatype), ARG(1, int));
+         recv_event(c, ARG(0, void*), (MPI_Status*)a[6], ARG(2, MPI_Datatype), ARG(1, int));
          break;
       case TR_CALL_Irecv: {
          int source = ARG(3, int), tag = ARG(4, int);
@@ -495,6 +517,7 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
          CALL_ORIGINAL(result, a);
          if (source == MPI_PROC_NULL) break;
          e = new_event(TR_EV_RECV);
+         e->buffer_recv = ARG(0, void*);
          e->immediate = 1;
          e->peer = source == MPI_ANY_SOURCE ? -1 : c->world[source];
          e->tag = tag == MPI_ANY_TAG ? -1 : tag;
@@ -511,10 +534,10 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
          int first = n_events, last, i;
          if (ARG(status_at, MPI_Status*) == MPI_STATUS_IGNORE) a[status_at] = (UW)&status;
          CALL_ORIGINAL(result, a);
-         send_event(c, ARG(3, int), ARG(4, int), bytes(ARG(1, int), ARG(2, MPI_Datatype)),
-                    TR_MODE_EAGER, NULL);
-         recv_event(c, (MPI_Status*)a[status_at], ARG(replace ? 2 : 7, MPI_Datatype),
-                    ARG(replace ? 1 : 6, int));
+         send_event(c, ARG(0, void*), ARG(3, int), ARG(4, int),
+                    bytes(ARG(1, int), ARG(2, MPI_Datatype)), TR_MODE_EAGER, NULL);
+         recv_event(c, ARG(replace ? 0 : 5, void*), (MPI_Status*)a[status_at],
+                    ARG(replace ? 2 : 7, MPI_Datatype), ARG(replace ? 1 : 6, int));
          last = n_events;
          for (i = first; i < last; i++) {
             events[i].immediate = 1;

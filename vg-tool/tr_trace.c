@@ -1,5 +1,5 @@
-/* tr_trace.c — the trace-set writer of the tool. Plain text, written with VG_(write) through one
-   buffer: the tool has no libc. */
+/* tr_trace.c — the trace-set writer of the tool. Plain text (tr_text.c), written with
+   VG_(write): the tool has no libc. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -10,18 +10,13 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_vki.h"
 
+#include "tr_text.h"
 #include "tr_trace.h"
 
 #define TR_FORMAT_VERSION 1
-#define BUFFER_SIZE (64 * 1024)
+#define FLUSH_AT (64 * 1024)
 
 /* ---- Files ------------------------------------------------------------------------------ */
-
-typedef struct {
-   Int fd;
-   Int used;
-   HChar data[BUFFER_SIZE];
-} Output;
 
 static Int open_for_writing(const HChar* path)
 {
@@ -33,50 +28,12 @@ static Int open_for_writing(const HChar* path)
    return (Int)sr_Res(res);
 }
 
-static void flush(Output* out)
+/* Writes `text` as the whole of file `path`. */
+static void write_file(const HChar* path, TrText* text)
 {
-   Int done = 0;
-   while (out->fd >= 0 && done < out->used) {
-      Int n = VG_(write)(out->fd, out->data + done, out->used - done);
-      if (n <= 0) {
-         VG_(umsg)("tareador: write error, the trace is incomplete\n");
-         break;
-      }
-      done += n;
-   }
-   out->used = 0;
-}
-
-static void put(Output* out, const HChar* text)
-{
-   Int n = VG_(strlen)(text);
-   if (out->used + n > BUFFER_SIZE) flush(out);
-   if (n > BUFFER_SIZE) { /* a huge line (a big communicator): write it straight through */
-      Int done = 0;
-      while (out->fd >= 0 && done < n) {
-         Int w = VG_(write)(out->fd, text + done, n - done);
-         if (w <= 0) break;
-         done += w;
-      }
-      return;
-   }
-   VG_(memcpy)(out->data + out->used, text, n);
-   out->used += n;
-}
-
-/* `text` as a TOML basic string. */
-static void put_quoted(Output* out, const HChar* text)
-{
-   HChar one[8];
-   put(out, "\"");
-   for (; *text; text++) {
-      UChar c = (UChar)*text;
-      if (c == '"' || c == '\\') VG_(sprintf)(one, "\\%c", c);
-      else if (c < 0x20) VG_(sprintf)(one, "\\u%04x", (UInt)c);
-      else VG_(sprintf)(one, "%c", c);
-      put(out, one);
-   }
-   put(out, "\"");
+   Int fd = open_for_writing(path);
+   tr_text_flush(text, fd);
+   if (fd >= 0) VG_(close)(fd);
 }
 
 /* mkdir -p, by running it: the tool API has no mkdir. */
@@ -103,16 +60,20 @@ typedef struct {
 static struct {
    Bool open, closed;
    HChar* dir;
-   Int rank;
-   Output stream;
+   HChar* program;
+   Int rank, ranks;
+   ULong mips;
+   TrText stream;
+   Int stream_fd;
+   Bool tasks;  /* a tasks stream was opened too */
    ULong bursts, mpi_calls, burst_instructions;
    Communicator* comms;
    Int n_comms, max_comms;
-   HChar** opaque;       /* names of the opaque calls met, each once */
+   HChar** opaque;  /* names of the opaque calls met, each once */
    Int n_opaque, max_opaque;
    HChar** warnings;
    Int n_warnings, max_warnings;
-} rank_state = {.stream = {.fd = -1}};
+} rank_state = {.stream_fd = -1};
 
 /* Appends `item` to a growing array of pointers. */
 static void push(HChar*** items, Int* n, Int* max, HChar* item)
@@ -124,6 +85,16 @@ static void push(HChar*** items, Int* n, Int* max, HChar* item)
    (*items)[(*n)++] = item;
 }
 
+/* The one copy of `name` in `list` (added if new). */
+static HChar* find_or_add(HChar*** list, Int* n, Int* max, const HChar* name)
+{
+   Int i;
+   for (i = 0; i < *n; i++)
+      if (VG_(strcmp)((*list)[i], name) == 0) return (*list)[i];
+   push(list, n, max, VG_(strdup)("tareador.name", name));
+   return (*list)[*n - 1];
+}
+
 static HChar* path_in_dir(const HChar* name)
 {
    HChar* path = VG_(malloc)("tareador.path", VG_(strlen)(rank_state.dir) + VG_(strlen)(name) + 2);
@@ -131,56 +102,59 @@ static HChar* path_in_dir(const HChar* name)
    return path;
 }
 
-static void write_set_manifest(Int ranks, ULong mips, const HChar* program)
+static void write_set_manifest(void)
 {
-   HChar line[128];
+   TrText text = {0};
    HChar* path = path_in_dir("manifest.toml");
-   Output* out = VG_(malloc)("tareador.manifest", sizeof(Output));
-   out->fd = open_for_writing(path);
-   out->used = 0;
-   put(out, "# Tareador trace set: see docs/trace-format.md\nformat = \"tareador-trace-set\"\n");
-   VG_(sprintf)(line, "version = %d\nname = ", TR_FORMAT_VERSION);
-   put(out, line);
-   put_quoted(out, program);
-   VG_(sprintf)(line, "\nranks = %d\nmips = %llu.0\nkinds = [\"authentic\"]\n", ranks, mips);
-   put(out, line);
-   flush(out);
-   if (out->fd >= 0) VG_(close)(out->fd);
-   VG_(free)(out);
+   tr_text_append(&text, "# Tareador trace set: see docs/trace-format.md\nformat = \"tareador-trace-set\"\n");
+   tr_text_printf(&text, "version = %d\nname = ", TR_FORMAT_VERSION);
+   tr_text_quoted(&text, rank_state.program);
+   tr_text_printf(&text, "\nranks = %d\nmips = %llu.0\nkinds = [\"authentic\"%s]\n", rank_state.ranks,
+                  rank_state.mips, rank_state.tasks ? ", \"tasks\"" : "");
+   write_file(path, &text);
+   tr_text_free(&text);
    VG_(free)(path);
+}
+
+/* Opens KIND.RANK.trc with its header line. */
+static Int open_stream(const HChar* kind, TrText* header)
+{
+   HChar name[64];
+   HChar* path;
+   Int fd;
+   VG_(sprintf)(name, "%s.%d.trc", kind, rank_state.rank);
+   path = path_in_dir(name);
+   fd = open_for_writing(path);
+   VG_(free)(path);
+   tr_text_printf(header, "# tareador stream v1 kind=%s rank=%d\n", kind, rank_state.rank);
+   return fd;
 }
 
 void tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HChar* program)
 {
-   HChar name[64];
-   HChar* path;
    tl_assert(!rank_state.open);
    rank_state.dir = VG_(strdup)("tareador.dir", dir);
+   rank_state.program = VG_(strdup)("tareador.program", program);
    rank_state.rank = rank;
+   rank_state.ranks = ranks;
+   rank_state.mips = mips;
    make_directory(dir);
-   if (rank == 0) write_set_manifest(ranks, mips, program);
-   VG_(sprintf)(name, "authentic.%d.trc", rank);
-   path = path_in_dir(name);
-   rank_state.stream.fd = open_for_writing(path);
-   VG_(free)(path);
-   VG_(sprintf)(name, "# tareador stream v1 kind=authentic rank=%d\n", rank);
-   put(&rank_state.stream, name);
+   if (rank == 0) write_set_manifest();
+   rank_state.stream_fd = open_stream("authentic", &rank_state.stream);
    rank_state.open = True;
 }
 
 Bool tr_trace_is_open(void) { return rank_state.open && !rank_state.closed; }
 
-/* ---- Records ----------------------------------------------------------------------------- */
-
-static const HChar* mode_name(Int mode)
+Int tr_trace_open_tasks_stream(TrText* header)
 {
-   switch (mode) {
-      case TR_MODE_RDV: return "rdv";
-      case TR_MODE_SYNC: return "sync";
-      case TR_MODE_BUF: return "buf";
-      default: return "eager";
-   }
+   tl_assert(tr_trace_is_open());
+   rank_state.tasks = True;
+   if (rank_state.rank == 0) write_set_manifest();
+   return open_stream("tasks", header);
 }
+
+/* ---- Records ----------------------------------------------------------------------------- */
 
 /* A record waiting behind a receive whose source is not known yet. */
 typedef struct {
@@ -191,72 +165,12 @@ typedef struct {
 
 static Held* held;
 static Int n_held, max_held;
-static Bool wait_open; /* the last line written is a `wait` that joined waits extend */
 
-static void write_line(const HChar* line)
+static void write_held(const Held* h)
 {
-   if (wait_open) put(&rank_state.stream, "\n");
-   wait_open = False;
-   put(&rank_state.stream, line);
-}
-
-/* send/isend/recv/irecv: PEER TAG COMM BYTES [MODE] [REQUEST]. */
-static void write_point_to_point(const TrEvent* e)
-{
-   HChar line[256];
-   Bool send = e->kind == TR_EV_SEND;
-   VG_(sprintf)(line, "%s%s %d %d %d %lld", e->immediate ? "i" : "", send ? "send" : "recv",
-                e->peer, e->tag, e->comm, e->bytes);
-   write_line(line);
-   if (send) {
-      put(&rank_state.stream, " ");
-      put(&rank_state.stream, mode_name(e->mode));
-   }
-   if (e->immediate) {
-      VG_(sprintf)(line, " %lld", e->request);
-      put(&rank_state.stream, line);
-   }
-   put(&rank_state.stream, "\n");
-}
-
-static void write_event(const TrEvent* e)
-{
-   HChar line[256];
-   switch (e->kind) {
-      case TR_EV_SEND:
-      case TR_EV_RECV:
-         write_point_to_point(e);
-         break;
-      case TR_EV_WAIT:
-         if (e->joined && wait_open) {
-            VG_(sprintf)(line, " %lld", e->request);
-            put(&rank_state.stream, line);
-         } else {
-            VG_(sprintf)(line, "wait %lld", e->request);
-            write_line(line);
-            wait_open = True;
-         }
-         break;
-      case TR_EV_COLL:
-         VG_(sprintf)(line, "coll %s %d %d %lld %lld\n", e->name, e->comm, e->root, e->bytes,
-                      e->bytes_recv);
-         write_line(line);
-         break;
-      case TR_EV_CALL:
-         write_line("call ");
-         put(&rank_state.stream, e->name);
-         put(&rank_state.stream, "\n");
-         break;
-      default:
-         break;
-   }
-}
-
-static void write_burst(ULong instructions)
-{
-   HChar line[64];
-   VG_(sprintf)(line, "cpu %llu\n", instructions);
-   write_line(line);
+   if (h->is_burst) tr_text_burst(&rank_state.stream, h->instructions);
+   else tr_text_mpi(&rank_state.stream, &h->event);
+   if (rank_state.stream.used > FLUSH_AT) tr_text_flush(&rank_state.stream, rank_state.stream_fd);
 }
 
 static Bool unresolved(const Held* h)
@@ -268,11 +182,7 @@ static Bool unresolved(const Held* h)
 static void release_held(void)
 {
    Int i = 0, j;
-   while (i < n_held && !unresolved(&held[i])) {
-      if (held[i].is_burst) write_burst(held[i].instructions);
-      else write_event(&held[i].event);
-      i++;
-   }
+   while (i < n_held && !unresolved(&held[i])) write_held(&held[i++]);
    for (j = i; j < n_held; j++) held[j - i] = held[j];
    n_held -= i;
 }
@@ -287,16 +197,7 @@ static void hold(Bool is_burst, ULong instructions, const TrEvent* event)
    held[n_held].instructions = instructions;
    if (event) held[n_held].event = *event;
    n_held++;
-}
-
-/* The one copy of `name` in `list` (added if new). */
-static HChar* find_or_add(HChar*** list, Int* n, Int* max, const HChar* name)
-{
-   Int i;
-   for (i = 0; i < *n; i++)
-      if (VG_(strcmp)((*list)[i], name) == 0) return (*list)[i];
-   push(list, n, max, VG_(strdup)("tareador.name", name));
-   return (*list)[*n - 1];
+   release_held();
 }
 
 /* Names of collectives, which the records keep until written. */
@@ -308,8 +209,18 @@ void tr_trace_burst(ULong instructions)
    if (!tr_trace_is_open() || instructions == 0) return;
    rank_state.bursts++;
    rank_state.burst_instructions += instructions;
-   if (n_held > 0) hold(True, instructions, NULL);
-   else write_burst(instructions);
+   hold(True, instructions, NULL);
+}
+
+const HChar* tr_trace_keep_name(const TrEvent* event)
+{
+   if (event->kind == TR_EV_CALL)
+      return find_or_add(&rank_state.opaque, &rank_state.n_opaque, &rank_state.max_opaque,
+                         event->name);
+   if (event->kind == TR_EV_COLL)
+      return find_or_add(&collective_names, &n_collective_names, &max_collective_names,
+                         event->name);
+   return event->name;
 }
 
 void tr_trace_event(const TrEvent* event)
@@ -317,12 +228,7 @@ void tr_trace_event(const TrEvent* event)
    TrEvent e = *event;
    Int i;
    if (!tr_trace_is_open()) return;
-   /* Names live in client memory: records keep a copy of their own. */
-   if (e.kind == TR_EV_CALL)
-      e.name = find_or_add(&rank_state.opaque, &rank_state.n_opaque, &rank_state.max_opaque,
-                           e.name);
-   if (e.kind == TR_EV_COLL)
-      e.name = find_or_add(&collective_names, &n_collective_names, &max_collective_names, e.name);
+   e.name = tr_trace_keep_name(event);  /* names live in client memory */
    if (e.kind == TR_EV_RESOLVE) {
       for (i = 0; i < n_held; i++)
          if (unresolved(&held[i]) && held[i].event.request == e.request) {
@@ -332,15 +238,19 @@ void tr_trace_event(const TrEvent* event)
       release_held();
       return;
    }
-   if (n_held > 0 || (e.kind == TR_EV_RECV && e.peer < 0)) {
-      hold(False, 0, &e);
-      release_held();
-   } else {
-      write_event(&e);
-   }
+   hold(False, 0, &e);
 }
 
 void tr_trace_count_mpi_call(void) { rank_state.mpi_calls++; }
+
+void tr_trace_tasks_summary(ULong instances, ULong types, ULong dependencies)
+{
+   VG_(umsg)("tareador: rank %d: %llu task instances of %llu types, %llu dependencies -> %s/tasks.%d.trc\n",
+             rank_state.rank, instances, types, dependencies, rank_state.dir, rank_state.rank);
+}
+
+const HChar* tr_trace_dir(void) { return rank_state.dir; }
+Int tr_trace_rank(void) { return rank_state.rank; }
 
 void tr_trace_communicator(Int id, Int size, const Int* world_ranks)
 {
@@ -367,52 +277,42 @@ void tr_trace_warning(const HChar* text)
 
 /* ---- End --------------------------------------------------------------------------------- */
 
-static void put_list(Output* out, HChar** items, Int n)
+static void list(TrText* text, HChar** items, Int n)
 {
    Int i;
-   put(out, "[");
+   tr_text_append(text, "[");
    for (i = 0; i < n; i++) {
-      if (i) put(out, ", ");
-      put_quoted(out, items[i]);
+      if (i) tr_text_append(text, ", ");
+      tr_text_quoted(text, items[i]);
    }
-   put(out, "]\n");
+   tr_text_append(text, "]\n");
 }
 
 static void write_rank_manifest(Bool complete, const HChar* reason)
 {
-   HChar line[160];
+   TrText text = {0};
    HChar name[64];
    HChar* path;
-   Output* out = VG_(malloc)("tareador.manifest", sizeof(Output));
    Int i, j;
    VG_(sprintf)(name, "rank-%d.toml", rank_state.rank);
    path = path_in_dir(name);
-   out->fd = open_for_writing(path);
-   out->used = 0;
-   VG_(sprintf)(line, "rank = %d\nstatus = \"%s\"\nreason = ", rank_state.rank,
-                complete ? "complete" : "truncated");
-   put(out, line);
-   put_quoted(out, complete ? "" : reason);
-   VG_(sprintf)(line, "\nthreads = 1\ninstructions = %llu\nbursts = %llu\nmpi_calls = %llu\n",
-                rank_state.burst_instructions, rank_state.bursts, rank_state.mpi_calls);
-   put(out, line);
-   put(out, "opaque_calls = ");
-   put_list(out, rank_state.opaque, rank_state.n_opaque);
-   put(out, "warnings = ");
-   put_list(out, rank_state.warnings, rank_state.n_warnings);
+   tr_text_printf(&text, "rank = %d\nstatus = \"%s\"\nreason = ", rank_state.rank,
+                  complete ? "complete" : "truncated");
+   tr_text_quoted(&text, complete ? "" : reason);
+   tr_text_printf(&text, "\nthreads = 1\ninstructions = %llu\nbursts = %llu\nmpi_calls = %llu\n",
+                  rank_state.burst_instructions, rank_state.bursts, rank_state.mpi_calls);
+   tr_text_append(&text, "opaque_calls = ");
+   list(&text, rank_state.opaque, rank_state.n_opaque);
+   tr_text_append(&text, "warnings = ");
+   list(&text, rank_state.warnings, rank_state.n_warnings);
    for (i = 0; i < rank_state.n_comms; i++) {
       Communicator* c = &rank_state.comms[i];
-      VG_(sprintf)(line, "\n[[communicator]]\nid = %d\ntasks = [", c->id);
-      put(out, line);
-      for (j = 0; j < c->size; j++) {
-         VG_(sprintf)(line, "%s%d", j ? ", " : "", c->world_ranks[j]);
-         put(out, line);
-      }
-      put(out, "]\n");
+      tr_text_printf(&text, "\n[[communicator]]\nid = %d\ntasks = [", c->id);
+      for (j = 0; j < c->size; j++) tr_text_printf(&text, "%s%d", j ? ", " : "", c->world_ranks[j]);
+      tr_text_append(&text, "]\n");
    }
-   flush(out);
-   if (out->fd >= 0) VG_(close)(out->fd);
-   VG_(free)(out);
+   write_file(path, &text);
+   tr_text_free(&text);
    VG_(free)(path);
 }
 
@@ -422,17 +322,15 @@ void tr_trace_close(Bool complete, const HChar* reason)
    if (!rank_state.open || rank_state.closed) return;
    rank_state.closed = True;
    /* Receives whose source never became known stay as they are (-1): the validator says so. */
-   for (i = 0; i < n_held; i++)
-      if (held[i].is_burst) write_burst(held[i].instructions);
-      else write_event(&held[i].event);
+   for (i = 0; i < n_held; i++) write_held(&held[i]);
    n_held = 0;
-   if (complete) write_line("end\n");
-   else if (wait_open) put(&rank_state.stream, "\n");
-   flush(&rank_state.stream);
-   if (rank_state.stream.fd >= 0) VG_(close)(rank_state.stream.fd);
+   if (complete) tr_text_record(&rank_state.stream, "end");
+   tr_text_end_records(&rank_state.stream);
+   tr_text_flush(&rank_state.stream, rank_state.stream_fd);
+   if (rank_state.stream_fd >= 0) VG_(close)(rank_state.stream_fd);
    write_rank_manifest(complete, reason);
    VG_(umsg)("tareador: rank %d: %llu bursts, %llu MPI calls, %llu instructions%s%s -> %s/authentic.%d.trc\n",
-             rank_state.rank, rank_state.bursts, rank_state.mpi_calls, rank_state.burst_instructions,
-             complete ? "" : ", truncated: ", complete ? "" : reason, rank_state.dir,
-             rank_state.rank);
+             rank_state.rank, rank_state.bursts, rank_state.mpi_calls,
+             rank_state.burst_instructions, complete ? "" : ", truncated: ",
+             complete ? "" : reason, rank_state.dir, rank_state.rank);
 }

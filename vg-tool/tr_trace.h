@@ -6,15 +6,26 @@
 #include "pub_tool_basics.h"
 
 #include "tr_clreq.h"
+#include "tr_text.h"
 
 /* Creates `dir` if needed and opens the stream of `rank` of `ranks`. */
 void tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HChar* program);
 Bool tr_trace_is_open(void);
 
+/* Opens the tasks stream of this rank (and lists the kind in the set's manifest): returns its
+   file descriptor (-1 if it cannot be created) and puts its header line into `header`. */
+Int tr_trace_open_tasks_stream(TrText* header);
+void tr_trace_tasks_summary(ULong instances, ULong types, ULong dependencies);
+const HChar* tr_trace_dir(void);
+Int tr_trace_rank(void);
+
 void tr_trace_burst(ULong instructions);
 /* Events of one MPI call, in order. Receives of unknown source hold back what follows them
    until a TR_EV_RESOLVE names the source. */
 void tr_trace_event(const TrEvent* event);
+/* A copy of the event's name (collective or opaque call) that lives as long as the tool: the
+   name the wrappers pass is in client memory. */
+const HChar* tr_trace_keep_name(const TrEvent* event);
 void tr_trace_communicator(Int id, Int size, const Int* world_ranks);
 void tr_trace_warning(const HChar* text);
 void tr_trace_count_mpi_call(void);

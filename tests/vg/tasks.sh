@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# Regression tests of the tool's task tracing: programs annotated with tareador.h run under the
+# tool; their `tasks` streams must hold exactly the instances and dependencies expected
+# (tests/vg/expected/*.tasks), and replay.
+#
+# Environment (set by `make check`): TAREADOR, REPLAY, VG_TESTS_BUILD (tests/vg programs),
+# TASK_EXAMPLES_BUILD (examples/tasks), EXAMPLES_BUILD (examples/mpi), TESTS_DIR, EXAMPLES_DIR.
+set -u
+: "${TAREADOR:?}" "${REPLAY:?}" "${VG_TESTS_BUILD:?}" "${TASK_EXAMPLES_BUILD:?}"
+: "${EXAMPLES_BUILD:?}" "${TESTS_DIR:?}" "${EXAMPLES_DIR:?}"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+export HWLOC_COMPONENTS=-x86
+
+expected="$TESTS_DIR/vg/expected"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+passed=0
+failed=0
+ok() { echo "ok - $1"; passed=$((passed + 1)); }
+not_ok() { echo "not ok - $1: $2"; failed=$((failed + 1)); }
+
+# trace DIR PROGRAM [TOOL OPTIONS...]: runs PROGRAM under the tool into DIR (no task report).
+trace() {
+  local dir=$1 program=$2
+  shift 2
+  rm -rf "$dir"
+  timeout 300 "$TAREADOR" --trace-dir="$dir" --task-report=no "$@" "$program" >"$dir.log" 2>&1
+}
+
+# The graph of a tasks stream, readable and independent of the compiler: object ids become
+# names, bursts and the program's uses of its stack go.
+graph() {
+  awk '$1 == "object" { name[$2] = $5; kind[$2] = $3; next }
+       $1 == "cpu" { next }
+       $1 == "after" { n = split($5, o, ","); s = "";
+                       for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") name[o[i]];
+                       print $1, $2, $3, $4, s; next }
+       $1 == "uses" { if (kind[$2] != "stack") print $1, name[$2], $3, $4; next }
+       { print }' "$1"
+}
+
+# ---- The exact graph of tests/vg/taskdeps.c, for each choice of dependencies -------------------
+for deps in raw raw+war raw+waw; do
+  name="taskdeps --deps=$deps"
+  dir="$scratch/taskdeps-$deps"
+  if ! trace "$dir" "$VG_TESTS_BUILD/taskdeps" --deps="$deps"; then
+    not_ok "$name" "the run failed: $(tail -3 "$dir.log" | tr '\n' ' ')"
+    continue
+  fi
+  if diff <(graph "$dir/tasks.0.trc") "$expected/taskdeps.$deps.tasks" >"$scratch/diff"; then
+    ok "$name: the dependency graph is the expected one"
+  else
+    not_ok "$name" "the graph differs: $(head -12 "$scratch/diff" | tr '\n' '|')"
+  fi
+done
+
+# ---- The same binary gives the same tasks stream, bursts included ------------------------------
+trace "$scratch/again" "$VG_TESTS_BUILD/taskdeps" --deps=raw
+if cmp -s "$scratch/again/tasks.0.trc" "$scratch/taskdeps-raw/tasks.0.trc"; then
+  ok "taskdeps twice: identical tasks streams"
+else
+  not_ok "taskdeps twice" "the streams differ"
+fi
+grep -q '^kinds = \["authentic", "tasks"\]' "$scratch/again/manifest.toml" &&
+  grep -q 'status = "complete"' "$scratch/again/rank-0.toml" &&
+  [ "$(tail -1 "$scratch/again/tasks.0.trc")" = end ] &&
+  ok "taskdeps: the set lists the tasks kind and is complete" ||
+  not_ok "taskdeps" "manifest, rank manifest or end of stream wrong"
+
+# ---- A code that declares the API itself and links -ltareador ----------------------------------
+trace "$scratch/lib" "$VG_TESTS_BUILD/tasklib"
+if [ "$(graph "$scratch/lib/tasks.0.trc" | grep '^after')" = "after 2 raw 64 data" ]; then
+  ok "tasklib (-ltareador): consume depends on produce through data"
+else
+  not_ok "tasklib (-ltareador)" "$(graph "$scratch/lib/tasks.0.trc" | tr '\n' '|')"
+fi
+
+# ---- Thesis 6.1.1 (Fig. 6.1): 33 instances, a critical path of 11, list-scheduling speedups ------
+fig61="$scratch/fig61"
+rm -rf "$fig61"
+timeout 300 "$TAREADOR" --trace-dir="$fig61" --graph-format=svg "$TASK_EXAMPLES_BUILD/fig61" \
+  >"$fig61.log" 2>&1 || not_ok "fig61" "the run failed: $(tail -3 "$fig61.log" | tr '\n' ' ')"
+# The oracle: the graph of the stream, its critical path in tasks (the main task left out: it
+# only creates the others), and list scheduling of that graph by critical path (longest
+# remaining path in instructions first, ties to the older instance) on 1..4 cores: the main
+# task holds a core while it runs, and each task exists from its creation point in it.
+python3 - "$fig61/tasks.0.trc" >"$scratch/fig61.oracle" <<'PY'
+import sys
+work, preds, release, clock = {}, {}, {}, 0
+for line in open(sys.argv[1]):
+    f = line.split()
+    if not f: continue
+    if f[0] == "task": current = int(f[1]); work[current] = 0; preds[current] = set()
+    elif f[0] == "cpu": work[current] += int(f[1])
+    elif f[0] == "after": preds[current].add(int(f[1]))
+    elif f[0] == "spawn": release[int(f[1])] = work[current]  # main's instructions so far
+tasks = sorted(t for t in work if t != 1)
+succs = {t: [u for u in tasks if t in preds[u]] for t in tasks}
+length, rest = {}, {}
+for t in sorted(tasks, reverse=True):  # creation order is a topological order
+    length[t] = 1 + max([length[u] for u in succs[t]], default=0)
+    rest[t] = work[t] + max([rest[u] for u in succs[t]], default=0)
+def makespan(cores):
+    free = [work[1]] + [0] * (cores - 1)  # the main task on the first core
+    done, time, left = {}, 0, set(tasks)
+    while left:
+        ready = [t for t in left if release[t] <= time and all(done.get(p, time + 1) <= time for p in preds[t])]
+        for t in sorted(ready, key=lambda t: (-rest[t], t)):
+            idle = [c for c in range(cores) if free[c] <= time]
+            if not idle: break
+            done[t] = free[idle[0]] = time + work[t]
+            left.discard(t)
+        time = min([x for x in list(done.values()) + free + list(release.values()) if x > time],
+                   default=time)
+    return max(list(done.values()) + free)
+t1 = makespan(1)
+print(len(tasks), max(length.values()), *["%.3f" % (t1 / makespan(p)) for p in range(1, 5)])
+PY
+read -r instances path s1 s2 s3 s4 <"$scratch/fig61.oracle"
+if [ "$instances" = 33 ] && [ "$path" = 11 ]; then
+  ok "fig61: 33 task instances, critical path of 11 tasks"
+else
+  not_ok "fig61" "$instances instances, critical path $path (expected 33 and 11)"
+fi
+"$REPLAY" --config "$EXAMPLES_DIR/marenostrum.cfg" --kind tasks --policy=cp \
+  --cores-sweep=1,2,3,4 --csv "$fig61" >"$scratch/sweep" 2>"$scratch/sweep.err"
+replayed=$(awk -F, '$1 ~ /^[0-9]+$/ { printf "%s%.3f", sep, $3; sep = " " }' "$scratch/sweep")
+if [ "$replayed" = "$s1 $s2 $s3 $s4" ]; then
+  ok "fig61 --policy=cp on 1-4 cores: speedups $replayed, as list scheduling of its graph"
+else
+  not_ok "fig61 --policy=cp" "replay gives '$replayed', list scheduling '$s1 $s2 $s3 $s4': $(head -8 "$scratch/sweep" "$scratch/sweep.err" | tr '\n' '|')"
+fi
+nodes=$(grep -c '\[label="comp' "$fig61/taskgraph.0.dot" 2>/dev/null)
+if [ "$nodes" = 33 ] && grep -q '<svg' "$fig61/taskgraph.0.svg" 2>/dev/null &&
+   grep -q 'comp1' "$fig61/taskreport.0.txt" 2>/dev/null; then
+  ok "fig61: the tool wrote taskgraph.0.dot (33 nodes), its SVG and the report"
+else
+  not_ok "fig61 report" "$nodes nodes; $(ls "$fig61" | tr '\n' ' '); $(tail -3 "$fig61.log" | tr '\n' ' ')"
+fi
+
+# ---- An MPI code with tasks gives a replayable tasks trace, with each MPI --------------------------
+for mpi in openmpi mpich; do
+  launcher=mpirun.openmpi
+  [ "$mpi" = mpich ] && launcher=mpiexec.mpich
+  program="$EXAMPLES_BUILD/$mpi/mpi_ring_tasks"
+  command -v "$launcher" >/dev/null && [ -x "$program" ] || continue
+  dir="$scratch/ring-$mpi"
+  rm -rf "$dir"
+  timeout 300 "$launcher" -np 2 "$TAREADOR" --trace-dir="$dir" "$program" >"$dir.log" 2>&1
+  name="mpirun -np 2 tareador mpi_ring_tasks ($mpi)"
+  if ! grep -q '"tasks"' "$dir/manifest.toml" 2>/dev/null ||
+     [ "$(tail -1 "$dir/tasks.1.trc" 2>/dev/null)" != end ]; then
+    not_ok "$name" "no complete tasks trace: $(tail -3 "$dir.log" | tr '\n' ' ')"
+    continue
+  fi
+  # Per rank: 12 instances, interior independent of the exchanges, the MPI call in exchange.
+  if [ "$(grep -c '^task' "$dir/tasks.0.trc")" = 13 ] &&
+     graph "$dir/tasks.0.trc" | awk '$1 == "task" { t = $3 } t == "interior" && $1 == "after" && $5 != "interior" { bad = 1 }
+                                     t == "exchange" && $1 == "isend" { sends++ } END { exit bad || sends != 4 }'; then
+    ok "$name: 12 instances per rank, sends inside exchange, interior independent"
+  else
+    not_ok "$name" "unexpected graph: $(graph "$dir/tasks.0.trc" | grep -v uses | head -20 | tr '\n' '|')"
+  fi
+  for policy in fifo cp mpi; do
+    if "$REPLAY" --validate "$dir" >"$scratch/validate" 2>&1 &&
+       "$REPLAY" -q --config "$EXAMPLES_DIR/marenostrum.cfg" --kind tasks --policy=$policy \
+         --set cores=2 --json - "$dir" >"$scratch/replay.json" 2>&1 &&
+       python3 -c 'import json,sys; t = json.load(open(sys.argv[1]))["traces"][0]; assert t["total_time_s"] > 0' \
+         "$scratch/replay.json" 2>/dev/null; then
+      ok "$name: valid, replays with --policy=$policy on 2 cores"
+    else
+      not_ok "$name --policy=$policy" "$(head -5 "$scratch/validate" "$scratch/replay.json" | tr '\n' ' ')"
+    fi
+  done
+done
+
+# ---- Annotations out of place --------------------------------------------------------------------
+trace "$scratch/misuse" "$VG_TESTS_BUILD/taskmisuse"
+if [ "$(grep '^task' "$scratch/misuse/tasks.0.trc" 2>/dev/null | tr '\n' '|')" = "task 2 a 1|task 3 b 1|task 4 c 1|task 1 main 0|" ] &&
+   grep -q 'no task open' "$scratch/misuse/rank-0.toml" &&
+   grep -q 'ends task \\"a\\"' "$scratch/misuse/rank-0.toml" &&
+   grep -q 'task \\"c\\" (instance 4) was still open' "$scratch/misuse/rank-0.toml" &&
+   [ "$(tail -1 "$scratch/misuse/tasks.0.trc")" = end ]; then
+  ok "annotations out of place: ignored outside ON/OFF, warned about, the trace complete"
+else
+  not_ok "annotations out of place" "$(grep -A6 '^warnings' "$scratch/misuse/rank-0.toml" | tr '\n' ' ') $(grep '^task' "$scratch/misuse/tasks.0.trc" | tr '\n' '|')"
+fi
+
+echo "# $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

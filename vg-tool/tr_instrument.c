@@ -1,0 +1,142 @@
+/* tr_instrument.c — what the tool adds to each superblock: the instruction counter updates
+   (always), and while tasks are traced a call to the shadow memory before every load and
+   store: plain, guarded, atomic (CAS, LL/SC) and the memory effects of dirty helpers. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_tooliface.h"
+
+#include "tr_count.h"
+#include "tr_instrument.h"
+#include "tr_memory.h"
+
+/* A call of the load or store helper on `size` bytes at `addr`, when `guard` (NULL: always). */
+static void add_access(IRSB* sb, Bool store, IRExpr* addr, Int size, IRExpr* guard)
+{
+   IRDirty* di;
+   IRExpr** args = mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size));
+   if (store)
+      di = unsafeIRDirty_0_N(2, "tr_memory_store", VG_(fnptr_to_fnentry)(tr_memory_store), args);
+   else
+      di = unsafeIRDirty_0_N(2, "tr_memory_load", VG_(fnptr_to_fnentry)(tr_memory_load), args);
+   if (guard) di->guard = guard;
+   addStmtToIRSB(sb, IRStmt_Dirty(di));
+}
+
+static void instrument_memory(IRSB* sb, const IRStmt* st)
+{
+   switch (st->tag) {
+      case Ist_WrTmp:
+         if (st->Ist.WrTmp.data->tag == Iex_Load)
+            add_access(sb, False, st->Ist.WrTmp.data->Iex.Load.addr,
+                       sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty), NULL);
+         break;
+      case Ist_Store:
+         add_access(sb, True, st->Ist.Store.addr,
+                    sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.Store.data)), NULL);
+         break;
+      case Ist_StoreG: {
+         const IRStoreG* sg = st->Ist.StoreG.details;
+         add_access(sb, True, sg->addr, sizeofIRType(typeOfIRExpr(sb->tyenv, sg->data)), sg->guard);
+         break;
+      }
+      case Ist_LoadG: {
+         const IRLoadG* lg = st->Ist.LoadG.details;
+         IRType wide = Ity_INVALID, narrow = Ity_INVALID;
+         typeOfIRLoadGOp(lg->cvt, &wide, &narrow);
+         add_access(sb, False, lg->addr, sizeofIRType(narrow), lg->guard);
+         break;
+      }
+      case Ist_CAS: {
+         /* Read and (when it succeeds, which the shadow does not need to know) written. */
+         const IRCAS* cas = st->Ist.CAS.details;
+         Int size = sizeofIRType(typeOfIRExpr(sb->tyenv, cas->dataLo));
+         if (cas->dataHi != NULL) size *= 2;
+         add_access(sb, False, cas->addr, size, NULL);
+         add_access(sb, True, cas->addr, size, NULL);
+         break;
+      }
+      case Ist_LLSC:
+         if (st->Ist.LLSC.storedata == NULL)
+            add_access(sb, False, st->Ist.LLSC.addr,
+                       sizeofIRType(typeOfIRTemp(sb->tyenv, st->Ist.LLSC.result)), NULL);
+         else
+            add_access(sb, True, st->Ist.LLSC.addr,
+                       sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.LLSC.storedata)), NULL);
+         break;
+      case Ist_Dirty: {
+         const IRDirty* d = st->Ist.Dirty.details;
+         if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+            add_access(sb, False, d->mAddr, d->mSize, d->guard);
+         if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+            add_access(sb, True, d->mAddr, d->mSize, d->guard);
+         break;
+      }
+      default:
+         break;
+   }
+}
+
+/* Whether `st` stores the return address of a call (the address of the next instruction):
+   a return address is no program data, and counting it would make the instance that calls
+   tareador_end_task a producer of what its parent's `ret` reads. */
+static Bool stores_return_address(const IRStmt* st, Addr next_instruction)
+{
+   const IRExpr* data = st->Ist.Store.data;
+   return data->tag == Iex_Const && data->Iex.Const.con->tag == Ico_U64 &&
+          data->Iex.Const.con->Ico.U64 == (ULong)next_instruction;
+}
+
+/* Whether `a` is code whose memory accesses are not the program's data flow: the tool's own
+   preload libraries (the MPI wrappers' bookkeeping) and the dynamic linker (lazy binding
+   writes a GOT slot in whichever task first calls a function, which every later caller would
+   then depend on). */
+static Bool in_ignored_code(Addr a)
+{
+   const DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+   const HChar* file = di ? VG_(DebugInfo_get_filename)(di) : NULL;
+   const HChar* base;
+   if (file == NULL) return False;
+   base = VG_(strrchr)(file, '/');
+   base = base ? base + 1 : file;
+   return VG_(strncmp)(base, "vgpreload_tareador", 18) == 0 ||
+          VG_(strncmp)(base, "tareador-mpi-", 13) == 0 || VG_(strncmp)(base, "ld-linux", 8) == 0;
+}
+
+IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
+                    const VexGuestExtents* vge, const VexArchInfo* archinfo_host,
+                    IRType gWordTy, IRType hWordTy)
+{
+   IRSB* sb_out = deepCopyIRSBExceptStmts(sb_in);
+   ULong pending = 0; /* instructions seen since the last counter update */
+   Bool memory = tr_memory_instrumenting() && !in_ignored_code((Addr)vge->base[0]);
+   Addr next_instruction = 0;
+   Int i, last_mark = -1;
+   tl_assert(gWordTy == hWordTy);
+   tr_count_use_layout(layout);
+   for (i = 0; i < sb_in->stmts_used; i++)
+      if (sb_in->stmts[i] && sb_in->stmts[i]->tag == Ist_IMark) last_mark = i;
+   for (i = 0; i < sb_in->stmts_used; i++) {
+      IRStmt* st = sb_in->stmts[i];
+      if (st == NULL) continue;
+      if (st->tag == Ist_IMark) {
+         pending++;
+         next_instruction = (Addr)(st->Ist.IMark.addr + st->Ist.IMark.len);
+      }
+      if (st->tag == Ist_Exit && pending > 0) {
+         tr_count_add(sb_out, pending);
+         pending = 0;
+      }
+      /* Return addresses: pushed by calls, popped by the `ret` that ends a superblock. */
+      if (memory && !(st->tag == Ist_Store && stores_return_address(st, next_instruction)) &&
+          !(sb_in->jumpkind == Ijk_Ret && i > last_mark && st->tag == Ist_WrTmp &&
+            st->Ist.WrTmp.data->tag == Iex_Load))
+         instrument_memory(sb_out, st);
+      addStmtToIRSB(sb_out, st);
+   }
+   if (pending > 0) tr_count_add(sb_out, pending);
+   return sb_out;
+}

@@ -1,0 +1,12 @@
+/* tr_instrument.h — the tool's instrumentation of each superblock. */
+#ifndef TR_INSTRUMENT_H
+#define TR_INSTRUMENT_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+
+IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
+                    const VexGuestExtents* vge, const VexArchInfo* archinfo_host,
+                    IRType gWordTy, IRType hWordTy);
+
+#endif

@@ -1,0 +1,399 @@
+/* tr_memory.c — the shadow memory of task dependencies.
+
+   Layout: a 16-bit top table (address bits 47..32) of 16-bit middle tables (bits 31..16) of
+   64 KB leaves, each holding per byte the last writer (an instance id) and the readers since
+   that write. Leaves are made on first touch and never freed; nothing is allocated per access.
+
+   Readers: with read-after-write only, one id (the last instance that read the byte since it
+   was written: enough to count each byte once per reader). With write-after-read, every reader
+   since the last write counts, so the field holds either one id or (top bit set) a reader
+   list: cells (reader, rest) shared between bytes, plus a memo of "list + reader -> list" so
+   that the common case (an instance rereading bytes it already read) costs one lookup. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
+
+#include "tr_memory.h"
+#include "tr_objects.h"
+#include "tr_tasks.h"
+
+#define LEAF_BITS 16
+#define LEAF_SIZE (1u << LEAF_BITS)
+#define MID_BITS 16
+#define TOP_BITS 16
+#define ADDRESS_BITS (LEAF_BITS + MID_BITS + TOP_BITS)
+
+typedef struct {
+   UInt writer[LEAF_SIZE];
+   UInt readers[LEAF_SIZE];
+} Leaf;
+
+typedef struct {
+   Leaf* leaves[1u << MID_BITS];
+} Middle;
+
+static Middle* top[1u << TOP_BITS];
+
+static struct {
+   Bool on, paused;
+   Bool tracking;        /* on and not paused: what the helpers check */
+   Bool war, waw;
+   ThreadId tid;
+   UInt disabled;        /* objects disabled now: accesses check their object */
+   Addr stack_bottom;    /* the lowest address the traced thread's stack may reach */
+   Addr stack_end;       /* and the highest, plus one */
+} state;
+
+/* Leaf holding `a`, made if `make`; NULL for addresses beyond the 48-bit user space. */
+static Leaf* leaf_of(Addr a, Bool make)
+{
+   static Addr cached_base = 1;  /* never a leaf base */
+   static Leaf* cached;
+   Addr base = a >> LEAF_BITS;
+   UWord hi, mid;
+   Middle* m;
+   if (base == cached_base) return cached;
+   if (a >> ADDRESS_BITS) return NULL;
+   hi = a >> (LEAF_BITS + MID_BITS);
+   mid = (a >> LEAF_BITS) & ((1u << MID_BITS) - 1);
+   m = top[hi];
+   if (m == NULL) {
+      if (!make) return NULL;
+      m = top[hi] = VG_(calloc)("tareador.shadow.middle", 1, sizeof(Middle));
+   }
+   if (m->leaves[mid] == NULL) {
+      if (!make) return NULL;
+      m->leaves[mid] = VG_(calloc)("tareador.shadow.leaf", 1, sizeof(Leaf));
+   }
+   cached_base = base;
+   cached = m->leaves[mid];
+   return cached;
+}
+
+/* ---- Reader lists ------------------------------------------------------------------------ */
+
+#define LIST_BIT 0x80000000u
+
+typedef struct {
+   UInt reader;
+   UInt rest;  /* 0, one id, or another list */
+} Cell;
+
+static Cell* cells;
+static UInt n_cells = 1, max_cells;  /* cell 0 unused: LIST_BIT alone is never a list */
+
+typedef struct {
+   UInt readers, reader, result;
+} Memo;
+
+static Memo* memo;
+static UInt memo_slots, memo_used;
+
+static UInt memo_hash(UInt readers, UInt reader)
+{
+   return (readers * 0x9E3779B1u) ^ (reader * 0x85EBCA77u);
+}
+
+static Memo* memo_slot(UInt readers, UInt reader)
+{
+   UInt i = memo_hash(readers, reader) & (memo_slots - 1);
+   while (memo[i].readers != 0 && (memo[i].readers != readers || memo[i].reader != reader))
+      i = (i + 1) & (memo_slots - 1);
+   return &memo[i];
+}
+
+static void memo_grow(void)
+{
+   Memo* old = memo;
+   UInt old_slots = memo_slots, i;
+   memo_slots = memo_slots ? 2 * memo_slots : 4096;
+   memo = VG_(calloc)("tareador.shadow.memo", memo_slots, sizeof(Memo));
+   memo_used = 0;
+   for (i = 0; i < old_slots; i++)
+      if (old[i].readers != 0) {
+         *memo_slot(old[i].readers, old[i].reader) = old[i];
+         memo_used++;
+      }
+   VG_(free)(old);
+}
+
+static Bool list_has(UInt readers, UInt reader)
+{
+   while (readers & LIST_BIT) {
+      const Cell* c = &cells[readers & ~LIST_BIT];
+      if (c->reader == reader) return True;
+      readers = c->rest;
+   }
+   return readers == reader;
+}
+
+/* `readers` with `reader` added (the same value when it is there already). */
+static UInt add_reader(UInt readers, UInt reader)
+{
+   Memo* m;
+   UInt result;
+   if (readers == 0) return reader;
+   if (readers == reader) return readers;
+   if (2 * (memo_used + 1) > memo_slots) memo_grow();
+   m = memo_slot(readers, reader);
+   if (m->readers != 0) return m->result;
+   if (list_has(readers, reader)) {
+      result = readers;
+   } else {
+      tl_assert(n_cells < LIST_BIT);
+      if (n_cells >= max_cells) {
+         max_cells = max_cells ? 2 * max_cells : 4096;
+         cells = VG_(realloc)("tareador.shadow.cells", cells, max_cells * sizeof(Cell));
+      }
+      cells[n_cells].reader = reader;
+      cells[n_cells].rest = readers;
+      result = n_cells++ | LIST_BIT;
+   }
+   m->readers = readers;
+   m->reader = reader;
+   m->result = result;
+   memo_used++;
+   return result;
+}
+
+/* ---- Accesses ---------------------------------------------------------------------------- */
+
+/* `bytes` bytes from `a` make the running instance depend on `from`. */
+static void depend(UInt from, TrDepKind kind, Addr a, ULong bytes)
+{
+   UInt current = tr_task_current;
+   if (from == 0 || from == current || tr_task_is_open(from)) return;
+   tr_tasks_depends(from, kind, tr_object_at(state.tid, a), bytes);
+}
+
+/* Whether [a, a+n) is in the stack frames of the running instance (below the frame that
+   started it): private to it, and dead once it ends. */
+static Bool in_own_frames(Addr a, SizeT n)
+{
+   return a >= state.stack_bottom && a + n <= tr_task_stack_top;
+}
+
+/* Bytes read or written for the first time by the running instance (its own frames are not
+   among what it uses). */
+static void used(Addr a, SizeT n, ULong read, ULong written)
+{
+   if (in_own_frames(a, n)) return;
+   tr_tasks_uses(tr_object_at(state.tid, a), read, written);
+}
+
+static Bool in_disabled_object(Addr a)
+{
+   const TrObject* o = tr_object(tr_object_at(state.tid, a));
+   return o && o->disabled;
+}
+
+/* A byte counts once per instance between two writes: the first time the instance reads it.
+   It is an input of the instance (a `uses` read, and a dependency on its writer) unless the
+   instance wrote it itself. */
+static void load_in_leaf(Leaf* leaf, UInt at, UInt n, Addr a)
+{
+   UInt current = tr_task_current, i, inputs = 0;
+   UInt run_writer = 0, run_start = 0, run_bytes = 0;
+   UInt last_readers = 0, last_result = 0;
+   for (i = 0; i < n; i++) {
+      UInt readers = leaf->readers[at + i], writer, result;
+      if (readers == current) continue;
+      if (!state.war) {
+         result = current;
+      } else if (readers == last_readers && last_result != 0) {
+         result = last_result;
+      } else {
+         result = add_reader(readers, current);
+         last_readers = readers;
+         last_result = result;
+      }
+      if (result == readers) continue;
+      leaf->readers[at + i] = result;
+      writer = leaf->writer[at + i];
+      if (writer == current) continue;
+      inputs++;
+      if (writer != run_writer || run_start + run_bytes != i) {
+         if (run_bytes) depend(run_writer, TR_DEP_RAW, a + run_start, run_bytes);
+         run_writer = writer;
+         run_start = i;
+         run_bytes = 0;
+      }
+      run_bytes++;
+   }
+   if (run_bytes) depend(run_writer, TR_DEP_RAW, a + run_start, run_bytes);
+   if (inputs) used(a, n, inputs, 0);
+}
+
+/* Every reader in `readers` other than the running instance precedes a write of `bytes` bytes. */
+static void depend_on_readers(UInt readers, Addr a, ULong bytes)
+{
+   while (readers & LIST_BIT) {
+      const Cell* c = &cells[readers & ~LIST_BIT];
+      depend(c->reader, TR_DEP_WAR, a, bytes);
+      readers = c->rest;
+   }
+   depend(readers, TR_DEP_WAR, a, bytes);
+}
+
+/* A write makes the instance the bytes' writer and leaves them with no readers. Overwriting
+   the stack makes no write-after-read or write-after-write dependency: the compiler reuses the
+   slots of a frame for its own purposes (spills, the annotations' request blocks), so such a
+   pair would say nothing of the program's data. */
+static void store_in_leaf(Leaf* leaf, UInt at, UInt n, Addr a)
+{
+   UInt current = tr_task_current, i = 0, j, k, fresh = 0;
+   Bool stack = a >= state.stack_bottom && a < state.stack_end;
+   Bool war = state.war && !stack, waw = state.waw && !stack;
+   while (i < n) {
+      UInt writer = leaf->writer[at + i];
+      for (j = i + 1; j < n && leaf->writer[at + j] == writer; j++) {}
+      if (writer != current) {
+         if (waw && writer != 0) depend(writer, TR_DEP_WAW, a + i, j - i);
+         for (k = i; k < j; k++) leaf->writer[at + k] = current;
+         fresh += j - i;
+      }
+      i = j;
+   }
+   i = 0;
+   while (i < n) {
+      UInt readers = leaf->readers[at + i];
+      for (j = i + 1; j < n && leaf->readers[at + j] == readers; j++) {}
+      if (readers != 0 && war) depend_on_readers(readers, a + i, j - i);
+      for (; i < j; i++) leaf->readers[at + i] = 0;
+   }
+   if (fresh) used(a, n, 0, fresh);
+}
+
+/* A write into the running instance's own frames: what it leaves there makes no dependency
+   (the frames die with the instance, and the next instance to use those addresses writes its
+   own frames there), so the bytes are left with no writer and no readers. */
+static void private_store(Addr a, SizeT n)
+{
+   Leaf* leaf = leaf_of(a, False);
+   UInt at = (UInt)(a & (LEAF_SIZE - 1)), i;
+   if (leaf == NULL || at + n > LEAF_SIZE) {
+      tr_memory_forget(a, n);
+      return;
+   }
+   for (i = 0; i < n; i++) leaf->writer[at + i] = leaf->readers[at + i] = 0;
+}
+
+static void access(Addr a, SizeT n, Bool write)
+{
+   /* Other threads (an MPI library's progress threads, say) are not the traced program's. */
+   if (VG_(get_running_tid)() != state.tid) return;
+   if (write && in_own_frames(a, n)) {
+      private_store(a, n);
+      return;
+   }
+   if (state.disabled && in_disabled_object(a)) {
+      used(a, n, write ? 0 : n, write ? n : 0);
+      return;
+   }
+   while (n > 0) {
+      Leaf* leaf = leaf_of(a, True);
+      UInt at = (UInt)(a & (LEAF_SIZE - 1));
+      UInt k = n < LEAF_SIZE - at ? (UInt)n : LEAF_SIZE - at;
+      if (leaf == NULL) return;
+      if (write) store_in_leaf(leaf, at, k, a);
+      else load_in_leaf(leaf, at, k, a);
+      a += k;
+      n -= k;
+   }
+}
+
+VG_REGPARM(2) void tr_memory_load(Addr a, UWord size)
+{
+   if (state.tracking) access(a, size, False);
+}
+
+VG_REGPARM(2) void tr_memory_store(Addr a, UWord size)
+{
+   if (state.tracking) access(a, size, True);
+}
+
+void tr_memory_read(Addr a, SizeT size)
+{
+   if (state.on && size > 0) access(a, size, False);
+}
+
+void tr_memory_write(Addr a, SizeT size)
+{
+   if (state.on && size > 0) access(a, size, True);
+}
+
+/* ---- Forgetting and copying -------------------------------------------------------------- */
+
+void tr_memory_forget(Addr a, SizeT n)
+{
+   while (n > 0) {
+      UInt at = (UInt)(a & (LEAF_SIZE - 1));
+      UInt k = n < LEAF_SIZE - at ? (UInt)n : LEAF_SIZE - at;
+      Leaf* leaf = leaf_of(a, False);
+      if (leaf == NULL && (a >> ADDRESS_BITS)) return;
+      if (leaf) {
+         VG_(memset)(&leaf->writer[at], 0, k * sizeof(UInt));
+         VG_(memset)(&leaf->readers[at], 0, k * sizeof(UInt));
+      }
+      a += k;
+      n -= k;
+   }
+}
+
+void tr_memory_copy(Addr to, Addr from, SizeT n)
+{
+   for (; n > 0; n--, to++, from++) {
+      Leaf* source = leaf_of(from, False);
+      UInt s = (UInt)(from & (LEAF_SIZE - 1)), d = (UInt)(to & (LEAF_SIZE - 1));
+      UInt writer = source ? source->writer[s] : 0, readers = source ? source->readers[s] : 0;
+      Leaf* target = leaf_of(to, writer != 0 || readers != 0);
+      if (target) {
+         target->writer[d] = writer;
+         target->readers[d] = readers;
+      }
+   }
+}
+
+/* ---- Control ----------------------------------------------------------------------------- */
+
+static void forget_block(Addr start, SizeT size)
+{
+   if (state.on) tr_memory_forget(start, size);
+}
+
+void tr_memory_start(UInt kinds, ThreadId tid)
+{
+   state.on = state.tracking = True;
+   state.paused = False;
+   state.war = (kinds & TR_DEP_WAR) != 0;
+   state.waw = (kinds & TR_DEP_WAW) != 0;
+   state.tid = tid;
+   state.stack_end = VG_(thread_get_stack_max)(tid) + 1;
+   state.stack_bottom = state.stack_end - VG_(thread_get_stack_size)(tid);
+   tr_objects_on_block = forget_block;
+}
+
+void tr_memory_stop(void) { state.on = state.tracking = False; }
+
+Bool tr_memory_instrumenting(void) { return state.on; }
+
+void tr_memory_pause(Bool paused)
+{
+   state.paused = paused;
+   state.tracking = state.on && !paused;
+}
+
+void tr_memory_object_disabled(Addr start, SizeT size)
+{
+   state.disabled++;
+   tr_memory_forget(start, size);
+}
+
+void tr_memory_object_enabled(void)
+{
+   if (state.disabled > 0) state.disabled--;
+}

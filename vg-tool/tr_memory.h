@@ -1,0 +1,36 @@
+/* tr_memory.h — byte-granular shadow memory for task dependencies: for every byte, the task
+   instance that wrote it last and the ones that read it since. Loads and stores of the running
+   instance find read-after-write (always), write-after-read and write-after-write dependencies
+   (on request) and tell tr_tasks.c, with the bytes and the objects involved. */
+#ifndef TR_MEMORY_H
+#define TR_MEMORY_H
+
+#include "pub_tool_basics.h"
+
+/* Which dependencies to find beyond read-after-write (TrDepKind bits), and the thread whose
+   stack and objects the accesses are looked up in. */
+void tr_memory_start(UInt kinds, ThreadId tid);
+void tr_memory_stop(void);
+/* While the instrumented code should call the helpers (read when translating). */
+Bool tr_memory_instrumenting(void);
+
+/* Accesses are not tracked while paused (inside MPI calls: the library's own memory is not the
+   program's; the buffers of a call are accounted with tr_memory_read/write instead). */
+void tr_memory_pause(Bool paused);
+
+/* The helpers the instrumented code calls before each access. */
+VG_REGPARM(2) void tr_memory_load(Addr a, UWord size);
+VG_REGPARM(2) void tr_memory_store(Addr a, UWord size);
+
+/* Accesses of any size (MPI buffers), and forgetting what memory held (freed and reused blocks,
+   dead stack frames, disabled objects), and copying it (realloc). */
+void tr_memory_read(Addr a, SizeT size);
+void tr_memory_write(Addr a, SizeT size);
+void tr_memory_forget(Addr a, SizeT size);
+void tr_memory_copy(Addr to, Addr from, SizeT size);
+
+/* Objects made dependency-free by tareador_disable_object exist (checked on each access). */
+void tr_memory_object_disabled(Addr start, SizeT size);
+void tr_memory_object_enabled(void);
+
+#endif

@@ -1,0 +1,535 @@
+/* tr_tasks.c — task instances and the `tasks` stream.
+
+   Instances are numbered in creation order; the main task is instance 1. While an instance runs
+   its records are kept in memory (as structures, not text: a receive of unknown source is
+   patched when it completes, and dependencies found later are placed in front), and written as
+   one section when it ends. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_stacktrace.h"
+#include "pub_tool_mallocfree.h"
+
+#include "tr_count.h"
+#include "tr_memory.h"
+#include "tr_objects.h"
+#include "tr_tasks.h"
+#include "tr_text.h"
+#include "tr_trace.h"
+
+#define FLUSH_AT (64 * 1024)
+
+UInt tr_task_current;
+UChar* tr_task_open_flags;
+Addr tr_task_stack_top;
+
+typedef enum { REC_CPU, REC_MPI, REC_SPAWN, REC_AFTER } RecordKind;
+
+typedef struct {
+   RecordKind kind;
+   ULong value;     /* REC_CPU: instructions; REC_SPAWN, REC_AFTER: an instance */
+   TrEvent event;   /* REC_MPI */
+} Record;
+
+/* What this instance owes to one earlier or descendant instance. */
+typedef struct {
+   UInt from;       /* 0: free slot */
+   UInt kinds;      /* TrDepKind bits */
+   ULong bytes;
+   UInt* objects;
+   UInt n_objects, max_objects;
+} Dependency;
+
+typedef struct {
+   UInt object;     /* 0: free slot */
+   ULong read, written;
+} Use;
+
+typedef struct {
+   UInt id, parent, type;
+   Addr stack_top;
+   Record* records;
+   UInt n_records, max_records;
+   ULong pending;   /* instructions not in a record yet */
+   Dependency* deps;
+   UInt dep_slots, n_deps;
+   Use* uses;
+   UInt use_slots, n_uses;
+   UInt unresolved; /* receives whose source is not known yet */
+} Instance;
+
+static struct {
+   Bool active;
+   ThreadId tid;
+   ULong mark;              /* instruction count already given to an instance */
+   Instance** open;         /* open[0] is the main task, the last one runs */
+   UInt n_open, max_open;
+   Instance** ended;        /* ended, not written yet, in the order they ended */
+   UInt n_ended, max_ended;
+   UInt instances, flag_slots;
+   HChar** types;
+   UInt n_types, max_types;
+   UChar* declared;         /* objects declared in the stream */
+   UInt declared_slots;
+   ULong dependencies;
+   TrText text;
+   Int fd;
+} tasks = {.fd = -1};
+
+static Instance* running(void) { return tasks.open[tasks.n_open - 1]; }
+
+static void* grow(void* array, UInt* max, UInt at_least, SizeT item)
+{
+   while (*max < at_least) *max = *max ? 2 * *max : 16;
+   return VG_(realloc)("tareador.tasks", array, *max * item);
+}
+
+/* ---- Instructions ------------------------------------------------------------------------ */
+
+static void checkpoint(void)
+{
+   ULong now = tr_count_thread(tasks.tid);
+   running()->pending += now - tasks.mark;
+   tasks.mark = now;
+}
+
+static void add_record(Instance* in, RecordKind kind, ULong value, const TrEvent* event)
+{
+   if (in->pending > 0 && !(kind == REC_CPU)) add_record(in, REC_CPU, in->pending, NULL);
+   if (kind == REC_CPU) in->pending = 0;
+   if (in->n_records == in->max_records)
+      in->records = grow(in->records, &in->max_records, in->n_records + 1, sizeof(Record));
+   in->records[in->n_records].kind = kind;
+   in->records[in->n_records].value = value;
+   if (event) in->records[in->n_records].event = *event;
+   in->n_records++;
+}
+
+/* ---- Types and instances ----------------------------------------------------------------- */
+
+/* Names go into space-separated fields: blanks become '_', an empty name "unnamed". */
+static HChar field_char(HChar c) { return c == ' ' || c == '\t' || c == '\n' ? '_' : c; }
+
+static Bool same_name(const HChar* type, const HChar* name)
+{
+   if (*name == 0) name = "unnamed";
+   for (; *type && field_char(*name) == *type; type++, name++) {}
+   return *type == 0 && *name == 0;
+}
+
+/* The index of task type `name`. */
+static UInt type_of(const HChar* name)
+{
+   UInt i;
+   HChar* copy;
+   for (i = 0; i < tasks.n_types; i++)
+      if (same_name(tasks.types[i], name)) return i;
+   copy = VG_(strdup)("tareador.type", *name ? name : "unnamed");
+   for (i = 0; copy[i]; i++) copy[i] = field_char(copy[i]);
+   if (tasks.n_types == tasks.max_types)
+      tasks.types = grow(tasks.types, &tasks.max_types, tasks.n_types + 1, sizeof(HChar*));
+   tasks.types[tasks.n_types] = copy;
+   return tasks.n_types++;
+}
+
+/* The stack pointer of the code that called tareador_start_task (or _ON): the frames below it
+   will be the new instance's own. The annotation functions' frames, if they were not inlined,
+   are skipped: they come and go at every annotation. */
+static Addr annotating_frame_sp(void)
+{
+   Addr ips[8], sps[8];
+   UInt n = VG_(get_StackTrace)(tasks.tid, ips, 8, sps, NULL, 0), i;
+   const HChar* name;
+   for (i = 0; i + 1 < n; i++)
+      if (!VG_(get_fnname)(VG_(current_DiEpoch)(), ips[i], &name) ||
+          VG_(strncmp)(name, "tareador_", 9) != 0)
+         break;
+   return n > 0 ? sps[i] : VG_(get_SP)(tasks.tid);
+}
+
+static void open_instance(UInt type)
+{
+   Instance* in = VG_(calloc)("tareador.instance", 1, sizeof(Instance));
+   in->id = ++tasks.instances;
+   in->type = type;
+   in->parent = tasks.n_open ? running()->id : 0;
+   in->stack_top = annotating_frame_sp();
+   if (in->id >= tasks.flag_slots) {
+      UInt old = tasks.flag_slots;
+      tr_task_open_flags = grow(tr_task_open_flags, &tasks.flag_slots, in->id + 1, 1);
+      VG_(memset)(tr_task_open_flags + old, 0, tasks.flag_slots - old);
+   }
+   tr_task_open_flags[in->id] = 1;
+   if (tasks.n_open) add_record(running(), REC_SPAWN, in->id, NULL);
+   if (tasks.n_open == tasks.max_open)
+      tasks.open = grow(tasks.open, &tasks.max_open, tasks.n_open + 1, sizeof(Instance*));
+   tasks.open[tasks.n_open++] = in;
+   tr_task_current = in->id;
+   tr_task_stack_top = in->stack_top;
+}
+
+static void write_ready(void);
+
+static void close_instance(void)
+{
+   Instance* in = running();
+   if (in->pending > 0) add_record(in, REC_CPU, in->pending, NULL);
+   tr_task_open_flags[in->id] = 0;
+   tasks.n_open--;
+   tr_task_current = tasks.n_open ? running()->id : 0;
+   tr_task_stack_top = tasks.n_open ? running()->stack_top : 0;
+   if (tasks.n_ended == tasks.max_ended)
+      tasks.ended = grow(tasks.ended, &tasks.max_ended, tasks.n_ended + 1, sizeof(Instance*));
+   tasks.ended[tasks.n_ended++] = in;
+   write_ready();
+}
+
+void tr_tasks_begin(ThreadId tid, UInt dep_kinds)
+{
+   tl_assert(!tasks.active);
+   tasks.active = True;
+   tasks.tid = tid;
+   tasks.mark = tr_count_thread(tid);
+   tasks.fd = tr_trace_open_tasks_stream(&tasks.text);
+   type_of("main");
+   open_instance(0);
+   tr_memory_start(dep_kinds, tid);
+}
+
+Bool tr_tasks_active(void) { return tasks.active; }
+
+void tr_tasks_start(const HChar* name)
+{
+   if (!tasks.active) return;
+   checkpoint();
+   open_instance(type_of(name));
+}
+
+void tr_tasks_end(const HChar* name)
+{
+   Instance* in;
+   HChar warning[160];
+   if (!tasks.active) return;
+   if (tasks.n_open == 1) {
+      VG_(snprintf)(warning, sizeof warning,
+                    "tareador_end_task(\"%s\") with no task open: ignored", name);
+      tr_trace_warning(warning);
+      return;
+   }
+   in = running();
+   if (!same_name(tasks.types[in->type], name)) {
+      VG_(snprintf)(warning, sizeof warning,
+                    "tareador_end_task(\"%s\") ends task \"%s\" (the innermost open one)", name,
+                    tasks.types[in->type]);
+      tr_trace_warning(warning);
+   }
+   checkpoint();
+   close_instance();
+}
+
+/* ---- MPI --------------------------------------------------------------------------------- */
+
+void tr_tasks_mpi_enter(void)
+{
+   if (!tasks.active) return;
+   checkpoint();
+   tr_memory_pause(True);
+}
+
+/* The receive posted as request `request` from an unknown source came from `peer`. */
+static void resolve(Instance* in, const TrEvent* e)
+{
+   UInt i;
+   for (i = 0; i < in->n_records && in->unresolved > 0; i++) {
+      TrEvent* r = &in->records[i].event;
+      if (in->records[i].kind == REC_MPI && r->kind == TR_EV_RECV && r->peer < 0 &&
+          r->request == e->request) {
+         r->peer = e->peer;
+         r->tag = e->tag;
+         in->unresolved--;
+      }
+   }
+}
+
+void tr_tasks_mpi_exit(const TrEvent* events, Int n)
+{
+   Int i;
+   UInt j;
+   Instance* in;
+   if (!tasks.active) return;
+   in = running();
+   for (i = 0; i < n; i++) {
+      const TrEvent* e = &events[i];
+      switch (e->kind) {
+         case TR_EV_SEND: tr_memory_read((Addr)e->buffer, (SizeT)e->bytes); break;
+         case TR_EV_RECV: tr_memory_write((Addr)e->buffer_recv, (SizeT)e->bytes); break;
+         case TR_EV_COLL:
+            tr_memory_read((Addr)e->buffer, (SizeT)e->bytes);
+            tr_memory_write((Addr)e->buffer_recv, (SizeT)e->bytes_recv);
+            break;
+         default: break;
+      }
+      if (e->kind == TR_EV_RESOLVE) {
+         for (j = 0; j < tasks.n_open; j++) resolve(tasks.open[j], e);
+         for (j = 0; j < tasks.n_ended; j++) resolve(tasks.ended[j], e);
+         continue;
+      }
+      add_record(in, REC_MPI, 0, e);
+      if (e->kind == TR_EV_RECV && e->peer < 0) in->unresolved++;
+   }
+   write_ready();
+   tasks.mark = tr_count_thread(tasks.tid);
+   tr_memory_pause(False);
+}
+
+/* ---- Dependencies and uses (from the shadow memory) --------------------------------------- */
+
+static UInt hash(UInt key) { return key * 0x9E3779B1u; }
+
+static Dependency* dependency_slot(Instance* in, UInt from)
+{
+   UInt i = hash(from) & (in->dep_slots - 1);
+   while (in->deps[i].from != 0 && in->deps[i].from != from) i = (i + 1) & (in->dep_slots - 1);
+   return &in->deps[i];
+}
+
+static void grow_dependencies(Instance* in)
+{
+   Dependency* old = in->deps;
+   UInt slots = in->dep_slots, i;
+   in->dep_slots = slots ? 2 * slots : 16;
+   in->deps = VG_(calloc)("tareador.deps", in->dep_slots, sizeof(Dependency));
+   for (i = 0; i < slots; i++)
+      if (old[i].from) *dependency_slot(in, old[i].from) = old[i];
+   VG_(free)(old);
+}
+
+void tr_tasks_depends(UInt from, TrDepKind kind, UInt object, ULong bytes)
+{
+   Instance* in = running();
+   Dependency* d;
+   UInt i;
+   if (2 * (in->n_deps + 1) > in->dep_slots) grow_dependencies(in);
+   d = dependency_slot(in, from);
+   if (d->from == 0) {
+      d->from = from;
+      in->n_deps++;
+      tasks.dependencies++;
+      /* An instance this one created: wait for it here, where its result is first used. */
+      if (from > in->id) {
+         checkpoint();
+         add_record(in, REC_AFTER, from, NULL);
+      }
+   }
+   d->kinds |= kind;
+   d->bytes += bytes;
+   for (i = 0; i < d->n_objects && d->objects[i] != object; i++) {}
+   if (i == d->n_objects) {
+      if (d->n_objects == d->max_objects)
+         d->objects = grow(d->objects, &d->max_objects, d->n_objects + 1, sizeof(UInt));
+      d->objects[d->n_objects++] = object;
+   }
+}
+
+static Use* use_slot(Instance* in, UInt object)
+{
+   UInt i = hash(object) & (in->use_slots - 1);
+   while (in->uses[i].object != 0 && in->uses[i].object != object) i = (i + 1) & (in->use_slots - 1);
+   return &in->uses[i];
+}
+
+void tr_tasks_uses(UInt object, ULong read, ULong written)
+{
+   Instance* in = running();
+   Use* u;
+   if (object == 0) return;
+   if (2 * (in->n_uses + 1) > in->use_slots) {
+      Use* old = in->uses;
+      UInt slots = in->use_slots, i;
+      in->use_slots = slots ? 2 * slots : 16;
+      in->uses = VG_(calloc)("tareador.uses", in->use_slots, sizeof(Use));
+      for (i = 0; i < slots; i++)
+         if (old[i].object) *use_slot(in, old[i].object) = old[i];
+      VG_(free)(old);
+   }
+   u = use_slot(in, object);
+   if (u->object == 0) {
+      u->object = object;
+      in->n_uses++;
+   }
+   u->read += read;
+   u->written += written;
+}
+
+void tr_tasks_disable_object(Addr a, Bool disable)
+{
+   TrObject* o;
+   if (!tasks.active) return;
+   o = tr_object(tr_object_at(tasks.tid, a));
+   if (o == NULL || o->disabled == disable) return;
+   if (o->kind == TR_OBJ_STACK || o->kind == TR_OBJ_OTHER) {
+      tr_trace_warning("tareador_disable_object works on heap blocks and global or static "
+                       "variables: an address on the stack or in unnamed memory is ignored");
+      return;
+   }
+   o->disabled = disable;
+   if (disable) tr_memory_object_disabled(o->start, o->size);
+   else tr_memory_object_enabled();
+}
+
+/* ---- Writing ----------------------------------------------------------------------------- */
+
+static const HChar* kind_name(TrObjectKind kind)
+{
+   switch (kind) {
+      case TR_OBJ_HEAP: return "heap";
+      case TR_OBJ_GLOBAL: return "global";
+      case TR_OBJ_STACK: return "stack";
+      default: return "other";
+   }
+}
+
+static void declare(UInt object)
+{
+   const TrObject* o = tr_object(object);
+   HChar name[256];
+   UInt i;
+   if (object < tasks.declared_slots && tasks.declared[object]) return;
+   if (object >= tasks.declared_slots) {
+      UInt old = tasks.declared_slots;
+      tasks.declared = grow(tasks.declared, &tasks.declared_slots, object + 1, 1);
+      VG_(memset)(tasks.declared + old, 0, tasks.declared_slots - old);
+   }
+   tasks.declared[object] = 1;
+   VG_(snprintf)(name, sizeof name, "%s", tr_object_name(object));
+   for (i = 0; name[i]; i++) name[i] = field_char(name[i]);
+   tr_text_record(&tasks.text, "object %u %s %lu %s", object, kind_name(o->kind), o->size, name);
+}
+
+static Int compare_uints(const void* a, const void* b)
+{
+   UInt x = *(const UInt*)a, y = *(const UInt*)b;
+   return x < y ? -1 : x > y;
+}
+
+static Int compare_dependencies(const void* a, const void* b)
+{
+   return compare_uints(&(*(Dependency* const*)a)->from, &(*(Dependency* const*)b)->from);
+}
+
+static Int compare_uses(const void* a, const void* b)
+{
+   return compare_uints(&((const Use*)a)->object, &((const Use*)b)->object);
+}
+
+static void write_dependency(const Dependency* d)
+{
+   static const HChar* const kKindNames[] = {"raw", "war", "waw"};
+   HChar kinds[16] = "";
+   UInt k;
+   for (k = 0; k < 3; k++)
+      if (d->kinds & (1u << k)) {
+         if (kinds[0]) VG_(strcat)(kinds, "+");
+         VG_(strcat)(kinds, kKindNames[k]);
+      }
+   /* Built in pieces: the object list has no bound. */
+   tr_text_end_records(&tasks.text);
+   tr_text_printf(&tasks.text, "after %u %s %llu ", d->from, kinds, d->bytes);
+   for (k = 0; k < d->n_objects; k++) tr_text_printf(&tasks.text, "%s%u", k ? "," : "", d->objects[k]);
+   tr_text_append(&tasks.text, "\n");
+}
+
+static void write_section(Instance* in)
+{
+   Dependency** deps = VG_(malloc)("tareador.write", (in->n_deps + 1) * sizeof(Dependency*));
+   UInt n = 0, i, k;
+   Use* uses = in->uses;
+   UInt n_uses = 0;
+   for (i = 0; i < in->dep_slots; i++)
+      if (in->deps[i].from) {
+         Dependency* d = &in->deps[i];
+         VG_(ssort)(d->objects, d->n_objects, sizeof(UInt), compare_uints);
+         for (k = 0; k < d->n_objects; k++) declare(d->objects[k]);
+         deps[n++] = d;
+      }
+   VG_(ssort)(deps, n, sizeof(Dependency*), compare_dependencies);
+   for (i = 0; i < in->use_slots; i++)
+      if (uses[i].object) uses[n_uses++] = uses[i];
+   VG_(ssort)(uses, n_uses, sizeof(Use), compare_uses);
+   for (i = 0; i < n_uses; i++) declare(uses[i].object);
+
+   tr_text_record(&tasks.text, "task %u %s %u", in->id, tasks.types[in->type], in->parent);
+   for (i = 0; i < n && deps[i]->from < in->id; i++) write_dependency(deps[i]);
+   for (i = 0; i < in->n_records; i++) {
+      const Record* r = &in->records[i];
+      switch (r->kind) {
+         case REC_CPU: tr_text_burst(&tasks.text, r->value); break;
+         case REC_MPI: tr_text_mpi(&tasks.text, &r->event); break;
+         case REC_SPAWN: tr_text_record(&tasks.text, "spawn %llu", r->value); break;
+         case REC_AFTER: write_dependency(dependency_slot(in, (UInt)r->value)); break;
+      }
+   }
+   for (i = 0; i < n_uses; i++)
+      tr_text_record(&tasks.text, "uses %u %llu %llu", uses[i].object, uses[i].read,
+                     uses[i].written);
+   tr_text_record(&tasks.text, "endtask");
+   VG_(free)(deps);
+}
+
+static void free_instance(Instance* in)
+{
+   UInt i;
+   for (i = 0; i < in->dep_slots; i++) VG_(free)(in->deps[i].objects);
+   VG_(free)(in->deps);
+   VG_(free)(in->uses);
+   VG_(free)(in->records);
+   VG_(free)(in);
+}
+
+/* Writes the ended instances in order, up to the first one with a receive still unresolved
+   (`all`: every one, as it is). */
+static void write_ended(Bool all)
+{
+   UInt i = 0, j;
+   while (i < tasks.n_ended && (all || tasks.ended[i]->unresolved == 0)) {
+      write_section(tasks.ended[i]);
+      free_instance(tasks.ended[i]);
+      i++;
+   }
+   for (j = i; j < tasks.n_ended; j++) tasks.ended[j - i] = tasks.ended[j];
+   tasks.n_ended -= i;
+   if (tasks.text.used > FLUSH_AT) tr_text_flush(&tasks.text, tasks.fd);
+}
+
+static void write_ready(void) { write_ended(False); }
+
+void tr_tasks_finish(Bool complete)
+{
+   if (!tasks.active) return;
+   if (complete) {
+      checkpoint();
+      while (tasks.n_open > 1) {
+         HChar warning[160];
+         VG_(snprintf)(warning, sizeof warning, "task \"%s\" (instance %u) was still open at the end: ended there",
+                       tasks.types[running()->type], running()->id);
+         tr_trace_warning(warning);
+         close_instance();
+      }
+      close_instance();
+   }
+   write_ended(True);
+   if (complete) tr_text_record(&tasks.text, "end");
+   tr_text_end_records(&tasks.text);
+   tr_text_flush(&tasks.text, tasks.fd);
+   if (tasks.fd >= 0) VG_(close)(tasks.fd);
+   tasks.fd = -1;
+   tasks.active = False;
+   tr_task_current = 0;
+   tr_memory_stop();
+   tr_trace_tasks_summary(tasks.instances, tasks.n_types - 1, tasks.dependencies);
+}

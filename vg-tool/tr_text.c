@@ -1,0 +1,145 @@
+/* tr_text.c — records as text. */
+
+#include <stdarg.h>
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+
+#include "tr_text.h"
+
+static void reserve(TrText* text, SizeT more)
+{
+   if (text->used + more + 1 <= text->size) return;
+   while (text->used + more + 1 > text->size) text->size = text->size ? 2 * text->size : 4096;
+   text->data = VG_(realloc)("tareador.text", text->data, text->size);
+}
+
+void tr_text_append(TrText* text, const HChar* s)
+{
+   SizeT n = VG_(strlen)(s);
+   reserve(text, n);
+   VG_(memcpy)(text->data + text->used, s, n);
+   text->used += n;
+   text->data[text->used] = 0;
+}
+
+static void append_va(TrText* text, const HChar* format, va_list args)
+{
+   HChar line[512];
+   VG_(vsnprintf)(line, sizeof line, format, args);
+   tr_text_append(text, line);
+}
+
+void tr_text_printf(TrText* text, const HChar* format, ...)
+{
+   va_list args;
+   va_start(args, format);
+   append_va(text, format, args);
+   va_end(args);
+}
+
+void tr_text_quoted(TrText* text, const HChar* s)
+{
+   tr_text_append(text, "\"");
+   for (; *s; s++) {
+      UChar c = (UChar)*s;
+      if (c == '"' || c == '\\') tr_text_printf(text, "\\%c", c);
+      else if (c < 0x20) tr_text_printf(text, "\\u%04x", (UInt)c);
+      else tr_text_printf(text, "%c", c);
+   }
+   tr_text_append(text, "\"");
+}
+
+void tr_text_end_records(TrText* text)
+{
+   if (text->wait_open) tr_text_append(text, "\n");
+   text->wait_open = False;
+}
+
+void tr_text_record(TrText* text, const HChar* format, ...)
+{
+   va_list args;
+   tr_text_end_records(text);
+   va_start(args, format);
+   append_va(text, format, args);
+   va_end(args);
+   tr_text_append(text, "\n");
+}
+
+void tr_text_burst(TrText* text, ULong instructions)
+{
+   if (instructions > 0) tr_text_record(text, "cpu %llu", instructions);
+}
+
+static const HChar* mode_name(Int mode)
+{
+   switch (mode) {
+      case TR_MODE_RDV: return "rdv";
+      case TR_MODE_SYNC: return "sync";
+      case TR_MODE_BUF: return "buf";
+      default: return "eager";
+   }
+}
+
+void tr_text_mpi(TrText* text, const TrEvent* e)
+{
+   switch (e->kind) {
+      case TR_EV_SEND:
+         if (e->immediate)
+            tr_text_record(text, "isend %d %d %d %lld %s %lld", e->peer, e->tag, e->comm, e->bytes,
+                           mode_name(e->mode), e->request);
+         else
+            tr_text_record(text, "send %d %d %d %lld %s", e->peer, e->tag, e->comm, e->bytes,
+                           mode_name(e->mode));
+         break;
+      case TR_EV_RECV:
+         if (e->immediate)
+            tr_text_record(text, "irecv %d %d %d %lld %lld", e->peer, e->tag, e->comm, e->bytes,
+                           e->request);
+         else
+            tr_text_record(text, "recv %d %d %d %lld", e->peer, e->tag, e->comm, e->bytes);
+         break;
+      case TR_EV_WAIT:
+         if (e->joined && text->wait_open) {
+            tr_text_printf(text, " %lld", e->request);
+         } else {
+            tr_text_end_records(text);
+            tr_text_printf(text, "wait %lld", e->request);
+            text->wait_open = True;
+         }
+         break;
+      case TR_EV_COLL:
+         tr_text_record(text, "coll %s %d %d %lld %lld", e->name, e->comm, e->root, e->bytes,
+                        e->bytes_recv);
+         break;
+      case TR_EV_CALL:
+         tr_text_record(text, "call %s", e->name);
+         break;
+      default:
+         break;
+   }
+}
+
+void tr_text_free(TrText* text)
+{
+   VG_(free)(text->data);
+   VG_(memset)(text, 0, sizeof *text);
+}
+
+void tr_text_flush(TrText* text, Int fd)
+{
+   SizeT done = 0;
+   while (fd >= 0 && done < text->used) {
+      Int n = VG_(write)(fd, text->data + done, (Int)(text->used - done));
+      if (n <= 0) {
+         VG_(umsg)("tareador: write error, the trace is incomplete\n");
+         break;
+      }
+      done += (SizeT)n;
+   }
+   text->used = 0;
+   if (text->data) text->data[0] = 0;
+}
