@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on embedded examples: trace an MPI program under the Valgrind tool with 4 ranks
 # and replay its authentic trace on MareNostrum (as the thesis modelled it) and on an ideal
-# network; then ask "what if" questions of a 16-rank trace. Leaves trace sets, Paraver traces
+# network; trace the thesis's task example and replay its tasks on 1-4 cores; then ask "what
+# if" questions of a 16-rank trace. Leaves trace sets, Paraver traces
 # and JSON summaries in demo-out/. Installs what is missing and builds first.
 set -euo pipefail
 top=$(cd "$(dirname "$0")" && pwd)
@@ -34,7 +35,18 @@ echo "== and on an ideal network (no latency, infinite bandwidth): what the imba
 "$replay" --config "$machine" --set tasks_per_node=1 --ideal "$out/imbalance" \
   --prv "$out/imbalance-ideal.prv"
 
-# ---- 2. What if, on a 16-rank trace -----------------------------------------------------------
+# ---- 2. Tasks: the thesis's motivating example (section 6.1.1, Fig. 6.1) ----------------------
+echo
+echo "== tareador --graph-format=svg examples/tasks/fig61   (3 task types over 19 buffers, 11 iterations)"
+"$top/build/vg-tool/tareador" -q --trace-dir="$out/fig61" --graph-format=svg \
+  "$top/build/examples/tasks/fig61"
+echo
+echo "== its 33 tasks on 1 to 4 cores, critical path first (the thesis's Table 6.1: 1.00 1.94 3.00 3.00)"
+"$replay" --config "$machine" --kind tasks --policy=cp --cores-sweep=1,2,3,4 "$out/fig61"
+"$replay" -q --config "$machine" --kind tasks --policy=cp --set cores=4 "$out/fig61" \
+  --prv "$out/fig61-4cores.prv"
+
+# ---- 3. What if, on a 16-rank trace -----------------------------------------------------------
 
 echo
 echo "== jacobi16 (16 ranks, halo exchange + allreduce) on MareNostrum: examples/marenostrum.cfg"
@@ -59,5 +71,7 @@ echo
 echo "Outputs in $out:"
 echo "  imbalance/                        the trace set the tool wrote (docs/trace-format.md)"
 echo "  imbalance-{marenostrum,ideal}.prv  Paraver traces of its two replays (+ .pcf, .row)"
+echo "  fig61/                            trace set with the tasks stream, taskgraph.0.dot/.svg, taskreport.0.txt"
+echo "  fig61-4cores.prv                  its tasks on 4 cores: one row per core, dependencies as communications"
 echo "  jacobi16.prv (+ .pcf, .row)        Paraver trace of the 16-rank replay (open with wxParaver)"
 echo "  jacobi16.json                      summary: total time, per-rank compute/communication/waiting/idle"

@@ -206,13 +206,23 @@ static void report_tasks(void)
                 "report\n", command, status, tr_trace_dir());
 }
 
+static Bool report_due;  /* the tasks stream is complete: report once the trace is closed */
+
 static void end_tasks(Bool complete)
 {
    if (!tr_tasks_active()) return;
    tasks_ended = True;
    tr_tasks_finish(complete);
    retranslate();
-   if (complete) report_tasks();
+   report_due = complete;
+}
+
+/* Ends the trace; the task report then reads a complete trace set. */
+static void close_trace(Bool complete, const HChar* reason)
+{
+   tr_trace_close(complete, reason);
+   if (report_due) report_tasks();
+   report_due = False;
 }
 
 static void tareador_on(ThreadId tid)
@@ -234,7 +244,7 @@ static void tareador_off(void)
    if (traced_by_on) {
       burst += tr_count_thread(traced) - last_exit;
       end_burst();
-      tr_trace_close(True, "");
+      close_trace(True, "");
    }
 }
 
@@ -273,13 +283,13 @@ static Bool tr_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
       case TR_REQ_MPI_FINALIZE:
          end_burst();
          end_tasks(True);
-         tr_trace_close(True, "");
+         close_trace(True, "");
          break;
       case TR_REQ_MPI_ABORT:
          VG_(sprintf)(reason, "MPI_Abort with error code %d", (Int)args[1]);
          end_burst();
          end_tasks(False);
-         tr_trace_close(False, reason);
+         close_trace(False, reason);
          break;
       case TR_REQ_COMM_DEF:
          if (tr_trace_is_open()) tr_trace_communicator((Int)args[1], (Int)args[2], (const Int*)args[3]);

@@ -1,6 +1,7 @@
 /* tr_objects.c — the pool of memory objects. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_execontext.h"
 #include "pub_tool_libcassert.h"
@@ -135,8 +136,33 @@ static UInt stack_object(ThreadId tid)
    return stacks[tid];
 }
 
-/* A global or static: debug info names the symbol holding `a` (its start, not its size: the
-   object grows as accesses show more of it). */
+/* Whether `a` is `offset` bytes into the data symbol `name`. */
+static Bool in_symbol(Addr a, const HChar* name, PtrdiffT offset)
+{
+   const HChar* found;
+   PtrdiffT at;
+   return VG_(get_datasym_and_offset)(VG_(current_DiEpoch)(), a, &found, &at) && at == offset &&
+          VG_(strcmp)(found, name) == 0;
+}
+
+/* The size of the data symbol `name` at `start`: debug info answers "which symbol holds this
+   address" only, so the end is searched for (doubling, then halving). */
+static SizeT symbol_size(Addr start, const HChar* name)
+{
+   SizeT inside = 1, outside = 2;
+   while (outside < (1ul << 40) && in_symbol(start + outside - 1, name, outside - 1)) {
+      inside = outside;
+      outside *= 2;
+   }
+   while (outside - inside > 1) {
+      SizeT middle = inside + (outside - inside) / 2;
+      if (in_symbol(start + middle - 1, name, middle - 1)) inside = middle;
+      else outside = middle;
+   }
+   return inside;
+}
+
+/* A global or static: debug info names the symbol holding `a`. */
 static UInt global_at(Addr a)
 {
    const HChar* name;
@@ -145,11 +171,10 @@ static UInt global_at(Addr a)
    if (!VG_(get_datasym_and_offset)(VG_(current_DiEpoch)(), a, &name, &offset)) return 0;
    start = a - offset;
    if (!VG_(lookupFM)(globals, NULL, &id, start)) {
-      id = new_object(TR_OBJ_GLOBAL, start, 0);
+      id = new_object(TR_OBJ_GLOBAL, start, symbol_size(start, name));
       objects[id].name = VG_(strdup)("tareador.global", name);
       VG_(addToFM)(globals, start, id);
    }
-   if (objects[id].size < a + 1 - start) objects[id].size = a + 1 - start;
    return (UInt)id;
 }
 
@@ -167,6 +192,7 @@ static UInt lookup(ThreadId tid, Addr a)
    start = a >> REGION_BITS << REGION_BITS;
    if (!VG_(lookupFM)(other_regions, NULL, &id, start)) {
       id = new_object(TR_OBJ_OTHER, start, 1ul << REGION_BITS);
+      objects[id].first_access = a;
       VG_(addToFM)(other_regions, start, id);
    }
    return (UInt)id;
@@ -212,7 +238,18 @@ const HChar* tr_object_name(UInt id)
          break;
       }
       case TR_OBJ_STACK: VG_(snprintf)(buffer, sizeof buffer, "stack"); break;
-      default: VG_(snprintf)(buffer, sizeof buffer, "memory@%#lx", o->start); break;
+      default: {
+         /* Unnamed memory in a loaded object (its constants, say) says which object. */
+         NSegment const* segment = VG_(am_find_nsegment)(o->first_access);
+         const HChar* file = segment ? VG_(am_get_filename)(segment) : NULL;
+         const HChar* base = file ? VG_(strrchr)(file, '/') : NULL;
+         base = base ? base + 1 : file;
+         if (base && *base)
+            VG_(snprintf)(buffer, sizeof buffer, "memory@%#lx(%s)", o->start, base);
+         else
+            VG_(snprintf)(buffer, sizeof buffer, "memory@%#lx", o->start);
+         break;
+      }
    }
    o->name = VG_(strdup)("tareador.name", buffer);
    return o->name;

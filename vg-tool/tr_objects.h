@@ -10,11 +10,12 @@ typedef enum { TR_OBJ_HEAP, TR_OBJ_GLOBAL, TR_OBJ_STACK, TR_OBJ_OTHER } TrObject
 
 typedef struct {
    Addr start;
-   SizeT size;                 /* globals: as far as accesses have shown */
+   SizeT size;
    TrObjectKind kind;
    Bool disabled;              /* tareador_disable_object: no dependencies through it */
    Bool freed;
    ULong serial;               /* heap: allocation number (1 = first) */
+   Addr first_access;          /* other: the address that made it (names its loaded object) */
    struct _ExeContext* where;  /* heap: allocation site */
    HChar* name;                /* made on first use of tr_object_name */
    UInt last_reader, last_writer;  /* the last task instances that read / wrote it */
