@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# How well a calibrated replay predicts native runs: tareador-calibrate measures this machine's
+# MIPS rate on examples/mpi/ring (2 ranks, ITERATIONS), then the ring with twice as many
+# iterations is traced, replayed on the calibrated machine, and run natively (median of 3,
+# timing MPI_Init to MPI_Finalize as a trace covers). Prints predicted and native seconds.
+#
+#   bench/calibration.sh [BUILD_DIR] [ITERATIONS]        default: ./build 1500
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$top/build}" && pwd)
+iterations=${2:-1500}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+export HWLOC_COMPONENTS=-x86
+if command -v mpirun.openmpi >/dev/null && [ -x "$build/examples/mpi/openmpi/ring" ]; then
+  mpirun=mpirun.openmpi; program="$build/examples/mpi/openmpi/ring"
+else
+  mpirun=mpiexec.mpich; program="$build/examples/mpi/mpich/ring"
+fi
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+calibrate="$build/vg-tool/tareador-calibrate"
+timing_lib=$(sed -n "s/.*LD_PRELOAD='\([^']*\)'.*/\1/p" "$calibrate")
+
+"$calibrate" -n 2 -m "$mpirun" -o "$scratch/here.toml" "$program" "$iterations"
+"$mpirun" -np 2 "$build/vg-tool/tareador" -q --trace-dir="$scratch/big" "$program" \
+  $((2 * iterations)) >/dev/null 2>&1
+predicted=$("$build/replay/replay" --config "$scratch/here.toml" "$scratch/big" --json - |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["traces"][0]["total_time_s"])')
+native=$(for i in 1 2 3; do
+  env LD_PRELOAD="$timing_lib" TAREADOR_TIMING_FILE="$scratch/native$i" \
+    "$mpirun" -np 2 "$program" $((2 * iterations)) >/dev/null 2>&1
+  sort -n "$scratch/native$i" | tail -1
+done | sort -n | sed -n 2p)
+awk -v p="$predicted" -v n="$native" -v i=$((2 * iterations)) 'BEGIN {
+  printf "ring, 2 ranks, %d iterations: predicted %.3f s, native %.3f s (%+.1f%%)\n", i, p, n, (p / n - 1) * 100 }'
