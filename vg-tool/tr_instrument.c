@@ -1,6 +1,7 @@
 /* tr_instrument.c — what the tool adds to each superblock: the instruction counter updates
-   (always), and while tasks are traced a call to the shadow memory before every load and
-   store: plain, guarded, atomic (CAS, LL/SC) and the memory effects of dirty helpers. */
+   (always), and before every load and store (plain, guarded, atomic (CAS, LL/SC) and the
+   memory effects of dirty helpers) a call to the task shadow memory while tasks are traced, and
+   one to the overlap study's with --overlap=yes. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -12,42 +13,63 @@
 #include "tr_count.h"
 #include "tr_instrument.h"
 #include "tr_memory.h"
+#include "tr_overlap.h"
 
-/* A call of the load or store helper on `size` bytes at `addr`, when `guard` (NULL: always). */
-static void add_access(IRSB* sb, Bool store, IRExpr* addr, Int size, IRExpr* guard)
+/* The helpers one analysis calls before loads and stores; `timed` ones also get the thread's
+   instruction count at the access. */
+typedef struct {
+   const HChar* load_name;
+   void* load;
+   const HChar* store_name;
+   void* store;
+   Bool timed;
+} Helpers;
+
+static const Helpers kTaskHelpers = {"tr_memory_load", tr_memory_load, "tr_memory_store",
+                                     tr_memory_store, False};
+static const Helpers kOverlapHelpers = {"tr_overlap_load", tr_overlap_load, "tr_overlap_store",
+                                        tr_overlap_store, True};
+
+/* A call of the load or store helper on `size` bytes at `addr`, when `guard` (NULL: always);
+   `pending`: the instructions of this superblock not yet in the counter. */
+static void add_access(IRSB* sb, const Helpers* h, Bool store, IRExpr* addr, Int size,
+                       IRExpr* guard, ULong pending)
 {
    IRDirty* di;
-   IRExpr** args = mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size));
+   IRExpr** args = h->timed ? mkIRExprVec_3(addr, mkIRExpr_HWord((HWord)size), tr_count_now(sb, pending))
+                            : mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size));
+   Int n = h->timed ? 3 : 2;
    if (store)
-      di = unsafeIRDirty_0_N(2, "tr_memory_store", VG_(fnptr_to_fnentry)(tr_memory_store), args);
+      di = unsafeIRDirty_0_N(n, h->store_name, VG_(fnptr_to_fnentry)(h->store), args);
    else
-      di = unsafeIRDirty_0_N(2, "tr_memory_load", VG_(fnptr_to_fnentry)(tr_memory_load), args);
+      di = unsafeIRDirty_0_N(n, h->load_name, VG_(fnptr_to_fnentry)(h->load), args);
    if (guard) di->guard = guard;
    addStmtToIRSB(sb, IRStmt_Dirty(di));
 }
 
-static void instrument_memory(IRSB* sb, const IRStmt* st)
+static void instrument_memory(IRSB* sb, const Helpers* h, const IRStmt* st, ULong pending)
 {
    switch (st->tag) {
       case Ist_WrTmp:
          if (st->Ist.WrTmp.data->tag == Iex_Load)
-            add_access(sb, False, st->Ist.WrTmp.data->Iex.Load.addr,
-                       sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty), NULL);
+            add_access(sb, h, False, st->Ist.WrTmp.data->Iex.Load.addr,
+                       sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty), NULL, pending);
          break;
       case Ist_Store:
-         add_access(sb, True, st->Ist.Store.addr,
-                    sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.Store.data)), NULL);
+         add_access(sb, h, True, st->Ist.Store.addr,
+                    sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.Store.data)), NULL, pending);
          break;
       case Ist_StoreG: {
          const IRStoreG* sg = st->Ist.StoreG.details;
-         add_access(sb, True, sg->addr, sizeofIRType(typeOfIRExpr(sb->tyenv, sg->data)), sg->guard);
+         add_access(sb, h, True, sg->addr, sizeofIRType(typeOfIRExpr(sb->tyenv, sg->data)),
+                    sg->guard, pending);
          break;
       }
       case Ist_LoadG: {
          const IRLoadG* lg = st->Ist.LoadG.details;
          IRType wide = Ity_INVALID, narrow = Ity_INVALID;
          typeOfIRLoadGOp(lg->cvt, &wide, &narrow);
-         add_access(sb, False, lg->addr, sizeofIRType(narrow), lg->guard);
+         add_access(sb, h, False, lg->addr, sizeofIRType(narrow), lg->guard, pending);
          break;
       }
       case Ist_CAS: {
@@ -55,24 +77,24 @@ static void instrument_memory(IRSB* sb, const IRStmt* st)
          const IRCAS* cas = st->Ist.CAS.details;
          Int size = sizeofIRType(typeOfIRExpr(sb->tyenv, cas->dataLo));
          if (cas->dataHi != NULL) size *= 2;
-         add_access(sb, False, cas->addr, size, NULL);
-         add_access(sb, True, cas->addr, size, NULL);
+         add_access(sb, h, False, cas->addr, size, NULL, pending);
+         add_access(sb, h, True, cas->addr, size, NULL, pending);
          break;
       }
       case Ist_LLSC:
          if (st->Ist.LLSC.storedata == NULL)
-            add_access(sb, False, st->Ist.LLSC.addr,
-                       sizeofIRType(typeOfIRTemp(sb->tyenv, st->Ist.LLSC.result)), NULL);
+            add_access(sb, h, False, st->Ist.LLSC.addr,
+                       sizeofIRType(typeOfIRTemp(sb->tyenv, st->Ist.LLSC.result)), NULL, pending);
          else
-            add_access(sb, True, st->Ist.LLSC.addr,
-                       sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.LLSC.storedata)), NULL);
+            add_access(sb, h, True, st->Ist.LLSC.addr,
+                       sizeofIRType(typeOfIRExpr(sb->tyenv, st->Ist.LLSC.storedata)), NULL, pending);
          break;
       case Ist_Dirty: {
          const IRDirty* d = st->Ist.Dirty.details;
          if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
-            add_access(sb, False, d->mAddr, d->mSize, d->guard);
+            add_access(sb, h, False, d->mAddr, d->mSize, d->guard, pending);
          if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
-            add_access(sb, True, d->mAddr, d->mSize, d->guard);
+            add_access(sb, h, True, d->mAddr, d->mSize, d->guard, pending);
          break;
       }
       default:
@@ -112,7 +134,9 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
 {
    IRSB* sb_out = deepCopyIRSBExceptStmts(sb_in);
    ULong pending = 0; /* instructions seen since the last counter update */
-   Bool memory = tr_memory_instrumenting() && !in_ignored_code((Addr)vge->base[0]);
+   Bool ignored = in_ignored_code((Addr)vge->base[0]);
+   Bool tasks = tr_memory_instrumenting() && !ignored;
+   Bool overlap = tr_overlap_enabled() && !ignored;
    Addr next_instruction = 0;
    Int i, last_mark = -1;
    tl_assert(gWordTy == hWordTy);
@@ -130,11 +154,14 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
          tr_count_add(sb_out, pending);
          pending = 0;
       }
-      /* Return addresses: pushed by calls, popped by the `ret` that ends a superblock. */
-      if (memory && !(st->tag == Ist_Store && stores_return_address(st, next_instruction)) &&
+      /* Return addresses (pushed by calls, popped by the `ret` that ends a superblock) are
+         not data. */
+      if ((tasks || overlap) && !(st->tag == Ist_Store && stores_return_address(st, next_instruction)) &&
           !(sb_in->jumpkind == Ijk_Ret && i > last_mark && st->tag == Ist_WrTmp &&
-            st->Ist.WrTmp.data->tag == Iex_Load))
-         instrument_memory(sb_out, st);
+            st->Ist.WrTmp.data->tag == Iex_Load)) {
+         if (tasks) instrument_memory(sb_out, &kTaskHelpers, st, pending);
+         if (overlap) instrument_memory(sb_out, &kOverlapHelpers, st, pending);
+      }
       addStmtToIRSB(sb_out, st);
    }
    if (pending > 0) tr_count_add(sb_out, pending);

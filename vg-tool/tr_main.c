@@ -25,6 +25,7 @@
 #include "tr_count.h"
 #include "tr_instrument.h"
 #include "tr_objects.h"
+#include "tr_overlap.h"
 #include "tr_tasks.h"
 #include "tr_trace.h"
 
@@ -36,6 +37,9 @@ static Long clo_mips = 1000; /* instructions per microsecond: 1 per ns; calibrat
 static UInt clo_deps = TR_DEP_RAW;
 static const HChar* clo_graph_format = "dot";
 static Bool clo_task_report = True;
+static Bool clo_overlap = False;
+static Long clo_chunks = 4;
+static Bool clo_overlap_shift = True;
 
 /* "raw", "raw+war", "raw+war+waw", ... into TrDepKind bits (read-after-write is always on). */
 static Bool parse_deps(const HChar* value)
@@ -69,6 +73,9 @@ static Bool tr_process_cmd_line_option(const HChar* arg)
           VG_(strcmp)(clo_graph_format, "png") != 0)
          VG_(fmsg_bad_option)(arg, "expected dot, svg or png\n");
    } else if VG_BOOL_CLO (arg, "--task-report", clo_task_report) {
+   } else if VG_BOOL_CLO (arg, "--overlap", clo_overlap) {
+   } else if VG_BINT_CLO (arg, "--chunks", clo_chunks, 1, 64) {
+   } else if VG_BOOL_CLO (arg, "--overlap-shift", clo_overlap_shift) {
    } else {
       return False;
    }
@@ -85,7 +92,12 @@ static void tr_print_usage(void)
       "    --deps=raw[+war][+waw]   task dependencies to find: read-after-write always,\n"
       "                             write-after-read and write-after-write on request [raw]\n"
       "    --graph-format=dot|svg|png  the task graph beside taskgraph.N.dot [dot: only it]\n"
-      "    --task-report=yes|no     write the task graph and report at the end [yes]\n");
+      "    --task-report=yes|no     write the task graph and report at the end [yes]\n"
+      "    --overlap=yes|no         also write the overlap-real and overlap-ideal traces and\n"
+      "                             the production/consumption patterns [no]\n"
+      "    --chunks=N               chunks per message in the overlap traces (1..64) [4]\n"
+      "    --overlap-shift=yes|no   send chunks when produced, wait for them when needed\n"
+      "                             (no: where the call was, as the authentic run) [yes]\n");
 }
 
 static void tr_print_debug_usage(void) { VG_(printf)("    (none)\n"); }
@@ -113,6 +125,7 @@ static void start_tracing(ThreadId tid, Int rank, Int ranks)
    tr_trace_open(trace_dir, rank, ranks, (ULong)clo_mips, program_name());
    traced = tid;
    last_exit = tr_count_thread(tid);
+   tr_overlap_begin(tid, last_exit);
 }
 
 static Bool from_traced_thread(ThreadId tid)
@@ -134,6 +147,7 @@ static void call_starts(ThreadId tid)
    burst += tr_count_thread(tid) - last_exit;
    in_call = True;
    tr_tasks_mpi_enter();
+   tr_overlap_mpi_enter(tr_count_thread(tid));
 }
 
 /* A call that leaves no record (creating a communicator, waiting for a request posted before
@@ -145,6 +159,7 @@ static void call_ends(ThreadId tid, const TrEvent* events, Int n)
    if (n > 0) end_burst();
    for (i = 0; i < n; i++) tr_trace_event(&events[i]);
    tr_tasks_mpi_exit(events, n);
+   tr_overlap_mpi_exit(events, n, tr_count_thread(tid));
    tr_trace_count_mpi_call();
    last_exit = tr_count_thread(tid);
    in_call = False;
@@ -220,6 +235,7 @@ static void end_tasks(Bool complete)
 /* Ends the trace; the task report then reads a complete trace set. */
 static void close_trace(Bool complete, const HChar* reason)
 {
+   tr_overlap_finish(complete, tr_count_thread(traced));
    tr_trace_close(complete, reason);
    if (report_due) report_tasks();
    report_due = False;
@@ -317,6 +333,7 @@ static void tr_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs
    if (syscallno == __NR_exit_group || syscallno == __NR_exit) {
       exit_called = True;
       exit_status = (Int)args[0];
+      if (tid == traced) tr_count_freeze(tid);
    }
 }
 
@@ -333,6 +350,7 @@ static void tr_pre_deliver_signal(ThreadId tid, Int signal, Bool alt_stack)
 static void tr_post_clo_init(void)
 {
    trace_dir = VG_(expand_file_name)("--trace-dir", clo_trace_dir);
+   tr_overlap_configure(clo_overlap, (UInt)clo_chunks, clo_overlap_shift);
 }
 
 static void tr_fini(Int exitcode)
@@ -349,6 +367,8 @@ static void tr_fini(Int exitcode)
       return;
    }
    end_tasks(False);
+   /* The thread is gone: its count is known if it called exit, else the last call's stands. */
+   tr_overlap_finish(False, exit_called ? tr_count_thread(traced) : last_exit);
    if (exit_called)
       VG_(sprintf)(reason, "exited with status %d without MPI_Finalize%s", exit_status,
                    in_call ? ", inside an MPI call" : "");

@@ -1,8 +1,7 @@
 /* tr_memory.c — the shadow memory of task dependencies.
 
-   Layout: a 16-bit top table (address bits 47..32) of 16-bit middle tables (bits 31..16) of
-   64 KB leaves, each holding per byte the last writer (an instance id) and the readers since
-   that write. Leaves are made on first touch and never freed; nothing is allocated per access.
+   Layout: leaves of tr_shadow.h, each holding per byte of 64 KB the last writer (an instance
+   id) and the readers since that write.
 
    Readers: with read-after-write only, one id (the last instance that read the byte since it
    was written: enough to count each byte once per reader). With write-after-read, every reader
@@ -18,25 +17,18 @@
 #include "pub_tool_threadstate.h"
 
 #include "tr_memory.h"
+#include "tr_shadow.h"
 #include "tr_objects.h"
 #include "tr_tasks.h"
 
-#define LEAF_BITS 16
-#define LEAF_SIZE (1u << LEAF_BITS)
-#define MID_BITS 16
-#define TOP_BITS 16
-#define ADDRESS_BITS (LEAF_BITS + MID_BITS + TOP_BITS)
+#define LEAF_SIZE TR_SHADOW_LEAF_SPAN
 
 typedef struct {
    UInt writer[LEAF_SIZE];
    UInt readers[LEAF_SIZE];
 } Leaf;
 
-typedef struct {
-   Leaf* leaves[1u << MID_BITS];
-} Middle;
-
-static Middle* top[1u << TOP_BITS];
+static TrShadow shadow = TR_SHADOW_INIT("tareador.shadow", Leaf);
 
 static struct {
    Bool on, paused;
@@ -48,31 +40,7 @@ static struct {
    Addr stack_end;       /* and the highest, plus one */
 } state;
 
-/* Leaf holding `a`, made if `make`; NULL for addresses beyond the 48-bit user space. */
-static Leaf* leaf_of(Addr a, Bool make)
-{
-   static Addr cached_base = 1;  /* never a leaf base */
-   static Leaf* cached;
-   Addr base = a >> LEAF_BITS;
-   UWord hi, mid;
-   Middle* m;
-   if (base == cached_base) return cached;
-   if (a >> ADDRESS_BITS) return NULL;
-   hi = a >> (LEAF_BITS + MID_BITS);
-   mid = (a >> LEAF_BITS) & ((1u << MID_BITS) - 1);
-   m = top[hi];
-   if (m == NULL) {
-      if (!make) return NULL;
-      m = top[hi] = VG_(calloc)("tareador.shadow.middle", 1, sizeof(Middle));
-   }
-   if (m->leaves[mid] == NULL) {
-      if (!make) return NULL;
-      m->leaves[mid] = VG_(calloc)("tareador.shadow.leaf", 1, sizeof(Leaf));
-   }
-   cached_base = base;
-   cached = m->leaves[mid];
-   return cached;
-}
+static Leaf* leaf_of(Addr a, Bool make) { return tr_shadow_leaf(&shadow, a, make); }
 
 /* ---- Reader lists ------------------------------------------------------------------------ */
 
@@ -274,7 +242,7 @@ static void store_in_leaf(Leaf* leaf, UInt at, UInt n, Addr a)
 static void private_store(Addr a, SizeT n)
 {
    Leaf* leaf = leaf_of(a, False);
-   UInt at = (UInt)(a & (LEAF_SIZE - 1)), i;
+   UInt at = tr_shadow_offset(a), i;
    if (leaf == NULL || at + n > LEAF_SIZE) {
       tr_memory_forget(a, n);
       return;
@@ -296,8 +264,7 @@ static void access(Addr a, SizeT n, Bool write)
    }
    while (n > 0) {
       Leaf* leaf = leaf_of(a, True);
-      UInt at = (UInt)(a & (LEAF_SIZE - 1));
-      UInt k = n < LEAF_SIZE - at ? (UInt)n : LEAF_SIZE - at;
+      UInt at = tr_shadow_offset(a), k = tr_shadow_run(a, n);
       if (leaf == NULL) return;
       if (write) store_in_leaf(leaf, at, k, a);
       else load_in_leaf(leaf, at, k, a);
@@ -331,10 +298,8 @@ void tr_memory_write(Addr a, SizeT size)
 void tr_memory_forget(Addr a, SizeT n)
 {
    while (n > 0) {
-      UInt at = (UInt)(a & (LEAF_SIZE - 1));
-      UInt k = n < LEAF_SIZE - at ? (UInt)n : LEAF_SIZE - at;
+      UInt at = tr_shadow_offset(a), k = tr_shadow_run(a, n);
       Leaf* leaf = leaf_of(a, False);
-      if (leaf == NULL && (a >> ADDRESS_BITS)) return;
       if (leaf) {
          VG_(memset)(&leaf->writer[at], 0, k * sizeof(UInt));
          VG_(memset)(&leaf->readers[at], 0, k * sizeof(UInt));
@@ -348,7 +313,7 @@ void tr_memory_copy(Addr to, Addr from, SizeT n)
 {
    for (; n > 0; n--, to++, from++) {
       Leaf* source = leaf_of(from, False);
-      UInt s = (UInt)(from & (LEAF_SIZE - 1)), d = (UInt)(to & (LEAF_SIZE - 1));
+      UInt s = tr_shadow_offset(from), d = tr_shadow_offset(to);
       UInt writer = source ? source->writer[s] : 0, readers = source ? source->readers[s] : 0;
       Leaf* target = leaf_of(to, writer != 0 || readers != 0);
       if (target) {

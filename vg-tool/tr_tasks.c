@@ -195,7 +195,7 @@ void tr_tasks_begin(ThreadId tid, UInt dep_kinds)
    tasks.active = True;
    tasks.tid = tid;
    tasks.mark = tr_count_thread(tid);
-   tasks.fd = tr_trace_open_tasks_stream(&tasks.text);
+   tasks.fd = tr_trace_open_kind("tasks", &tasks.text);
    type_of("main");
    open_instance(0);
    tr_memory_start(dep_kinds, tid);

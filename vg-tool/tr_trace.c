@@ -65,7 +65,8 @@ static struct {
    ULong mips;
    TrText stream;
    Int stream_fd;
-   Bool tasks;  /* a tasks stream was opened too */
+   const HChar* kinds[4];  /* of the set: authentic, then the ones opened later */
+   Int n_kinds;
    ULong bursts, mpi_calls, burst_instructions;
    Communicator* comms;
    Int n_comms, max_comms;
@@ -106,11 +107,16 @@ static void write_set_manifest(void)
 {
    TrText text = {0};
    HChar* path = path_in_dir("manifest.toml");
+   Int i;
    tr_text_append(&text, "# Tareador trace set: see docs/trace-format.md\nformat = \"tareador-trace-set\"\n");
    tr_text_printf(&text, "version = %d\nname = ", TR_FORMAT_VERSION);
    tr_text_quoted(&text, rank_state.program);
-   tr_text_printf(&text, "\nranks = %d\nmips = %llu.0\nkinds = [\"authentic\"%s]\n", rank_state.ranks,
-                  rank_state.mips, rank_state.tasks ? ", \"tasks\"" : "");
+   tr_text_printf(&text, "\nranks = %d\nmips = %llu.0\nkinds = [", rank_state.ranks, rank_state.mips);
+   for (i = 0; i < rank_state.n_kinds; i++) {
+      if (i) tr_text_append(&text, ", ");
+      tr_text_quoted(&text, rank_state.kinds[i]);
+   }
+   tr_text_append(&text, "]\n");
    write_file(path, &text);
    tr_text_free(&text);
    VG_(free)(path);
@@ -139,6 +145,7 @@ void tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HCha
    rank_state.ranks = ranks;
    rank_state.mips = mips;
    make_directory(dir);
+   rank_state.kinds[rank_state.n_kinds++] = "authentic";
    if (rank == 0) write_set_manifest();
    rank_state.stream_fd = open_stream("authentic", &rank_state.stream);
    rank_state.open = True;
@@ -146,12 +153,20 @@ void tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HCha
 
 Bool tr_trace_is_open(void) { return rank_state.open && !rank_state.closed; }
 
-Int tr_trace_open_tasks_stream(TrText* header)
+Int tr_trace_open_kind(const HChar* kind, TrText* header)
 {
-   tl_assert(tr_trace_is_open());
-   rank_state.tasks = True;
+   tl_assert(tr_trace_is_open() && rank_state.n_kinds < 4);
+   rank_state.kinds[rank_state.n_kinds++] = kind;
    if (rank_state.rank == 0) write_set_manifest();
-   return open_stream("tasks", header);
+   return open_stream(kind, header);
+}
+
+Int tr_trace_create(const HChar* name)
+{
+   HChar* path = path_in_dir(name);
+   Int fd = open_for_writing(path);
+   VG_(free)(path);
+   return fd;
 }
 
 /* ---- Records ----------------------------------------------------------------------------- */

@@ -12,9 +12,12 @@
 void tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HChar* program);
 Bool tr_trace_is_open(void);
 
-/* Opens the tasks stream of this rank (and lists the kind in the set's manifest): returns its
-   file descriptor (-1 if it cannot be created) and puts its header line into `header`. */
-Int tr_trace_open_tasks_stream(TrText* header);
+/* Opens this rank's stream of another kind ("tasks", "overlap-real", ...; the set's manifest
+   lists it): returns its file descriptor (-1 if it cannot be created) and puts its header line
+   into `header`. */
+Int tr_trace_open_kind(const HChar* kind, TrText* header);
+/* Creates file `name` in the trace set (-1 if it cannot). */
+Int tr_trace_create(const HChar* name);
 void tr_trace_tasks_summary(ULong instances, ULong types, ULong dependencies);
 const HChar* tr_trace_dir(void);
 Int tr_trace_rank(void);

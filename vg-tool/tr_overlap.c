@@ -1,0 +1,535 @@
+/* tr_overlap.c — production/consumption tracking and the artificial overlap streams.
+
+   How (docs/tool.md, "Overlap"): every store stamps the 8-byte granules it touches with the
+   burst clock (a shadow of last-store times for all memory: no second pass to predict the send
+   buffers, at the price of one helper call per access); a completed receive marks the granules
+   of its buffer as watched, and the first load (or store) of a watched granule stamps it. At a
+   send, the last stores of each chunk within the production interval (since the previous send
+   of that buffer) say when the chunk was ready; at the end of a consumption interval (the next
+   receive into that buffer, or the end), the first loads say when each chunk was needed.
+
+   The artificial streams are kept as records stamped with the burst clock, in memory, and
+   written sorted at the end: a chunk send lands in the past of the send that reveals it. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
+
+#include "tr_overlap.h"
+#include "tr_shadow.h"
+#include "tr_text.h"
+#include "tr_trace.h"
+
+#define GRANULE_BITS 3
+#define GRANULES (TR_SHADOW_LEAF_SPAN >> GRANULE_BITS)
+#define WATCHING (~0ULL)
+#define MAX_CHUNKS 64
+#define MAX_BINS 64
+
+/* Per 8-byte granule: the last store (burst clock + 1; 0: none) and, while the granule is in
+   a received buffer not yet used, WATCHING, then the first use (clock + 1). */
+typedef struct {
+   ULong last_store[GRANULES];
+   ULong first_use[GRANULES];
+} Leaf;
+
+static TrShadow shadow = TR_SHADOW_INIT("tareador.overlap", Leaf);
+
+enum { REAL, IDEAL, KINDS };
+static const HChar* const kKindName[KINDS] = {"overlap-real", "overlap-ideal"};
+
+/* A record of an artificial stream, at a moment of the burst clock. */
+typedef struct {
+   ULong time, seq;
+   TrEvent event;
+} Item;
+
+typedef struct {
+   Item* items;
+   UInt n, max;
+   Int fd;
+   TrText text;
+} Stream;
+
+/* An immediate send or receive of the authentic run, until its wait. */
+typedef struct {
+   long long request;       /* authentic id; 0: free slot */
+   Bool receive;
+   Addr buffer;
+   SizeT bytes;
+   Int peer, tag, comm;
+   long long chunk_requests[MAX_CHUNKS];  /* of the artificial streams (0: never waited) */
+   UInt items[KINDS][MAX_CHUNKS];         /* the chunk records, patched when the source is known */
+} Pending;
+
+/* A received buffer whose data the program has not finished using. */
+typedef struct {
+   Bool open;
+   Addr buffer;
+   SizeT bytes;
+   Int peer, tag, comm;
+   ULong start;
+   long long chunk_requests[MAX_CHUNKS];
+} Interval;
+
+/* The last send of a buffer: where its next production interval starts. */
+typedef struct {
+   Addr buffer;
+   ULong time;
+} LastSend;
+
+static struct {
+   Bool enabled, shift, active, paused;
+   UInt chunks;
+   ThreadId tid;
+   ULong base;            /* instruction count when tracing began */
+   ULong in_mpi;          /* instructions spent inside MPI calls since */
+   ULong entered;         /* instruction count at the current call's start */
+   ULong seq;
+   long long next_request;
+   Bool warned_tags;
+   Stream streams[KINDS];
+   Pending* pending;
+   UInt n_pending;
+   Interval* intervals;
+   UInt n_intervals;
+   LastSend* sends;
+   UInt n_sends;
+   TrText patterns;
+   Int patterns_fd;
+} ov = {.chunks = 4, .shift = True, .patterns_fd = -1};
+
+void tr_overlap_configure(Bool enabled, UInt chunks, Bool shift)
+{
+   ov.enabled = enabled;
+   ov.chunks = chunks < 1 ? 1 : chunks > MAX_CHUNKS ? MAX_CHUNKS : chunks;
+   ov.shift = shift;
+}
+
+Bool tr_overlap_enabled(void) { return ov.enabled; }
+Bool tr_overlap_active(void) { return ov.active; }
+
+static ULong clock_at(ULong count) { return count - ov.base - ov.in_mpi; }
+
+/* ---- Shadow ------------------------------------------------------------------------------ */
+
+/* Runs `body` for the granules of [a, a+n), one leaf at a time, with `leaf` (made if `make`),
+   `g` its first granule there and `k` how many (a macro: the access helpers stay call-free). */
+#define FOR_GRANULES(a, n, make, leaf, g, k, body)                                          \
+   do {                                                                                     \
+      Addr at_ = (a) >> GRANULE_BITS << GRANULE_BITS;                                       \
+      Addr end_ = (a) + (n);                                                                \
+      while (at_ < end_) {                                                                  \
+         UInt run_ = tr_shadow_run(at_, end_ - at_);                                        \
+         Leaf* leaf = tr_shadow_leaf(&shadow, at_, (make));                                 \
+         UInt g = tr_shadow_offset(at_) >> GRANULE_BITS;                                    \
+         UInt k = (run_ + ((1u << GRANULE_BITS) - 1)) >> GRANULE_BITS;                      \
+         if (leaf) { body }                                                                 \
+         at_ += run_ + ((1u << GRANULE_BITS) - 1);                                          \
+         at_ = at_ >> GRANULE_BITS << GRANULE_BITS;                                         \
+      }                                                                                     \
+   } while (0)
+
+VG_REGPARM(3) void tr_overlap_store(Addr a, UWord size, ULong count)
+{
+   ULong stamp;
+   if (!ov.active || ov.paused || VG_(get_running_tid)() != ov.tid) return;
+   stamp = clock_at(count) + 1;
+   FOR_GRANULES(a, size, True, leaf, g, k, {
+      UInt i;
+      for (i = g; i < g + k && i < GRANULES; i++) {
+         leaf->last_store[i] = stamp;
+         if (leaf->first_use[i] == WATCHING) leaf->first_use[i] = stamp;
+      }
+   });
+}
+
+VG_REGPARM(3) void tr_overlap_load(Addr a, UWord size, ULong count)
+{
+   if (!ov.active || ov.paused || VG_(get_running_tid)() != ov.tid) return;
+   FOR_GRANULES(a, size, False, leaf, g, k, {
+      UInt i;
+      for (i = g; i < g + k && i < GRANULES; i++)
+         if (leaf->first_use[i] == WATCHING) leaf->first_use[i] = clock_at(count) + 1;
+   });
+}
+
+/* The last store into [a, a+n) at or after `from` (clock + 1), or 0. */
+static ULong last_store(Addr a, SizeT n, ULong from)
+{
+   ULong last = 0;
+   FOR_GRANULES(a, n, False, leaf, g, k, {
+      UInt i;
+      for (i = g; i < g + k && i < GRANULES; i++)
+         if (leaf->last_store[i] > from && leaf->last_store[i] > last) last = leaf->last_store[i];
+   });
+   return last;
+}
+
+/* The first use of [a, a+n) since it was watched (clock + 1), or 0. */
+static ULong first_use(Addr a, SizeT n)
+{
+   ULong first = 0;
+   FOR_GRANULES(a, n, False, leaf, g, k, {
+      UInt i;
+      for (i = g; i < g + k && i < GRANULES; i++) {
+         ULong u = leaf->first_use[i];
+         if (u != WATCHING && u != 0 && (first == 0 || u < first)) first = u;
+      }
+   });
+   return first;
+}
+
+static void watch(Addr a, SizeT n, Bool on)
+{
+   FOR_GRANULES(a, n, on, leaf, g, k, {
+      UInt i;
+      for (i = g; i < g + k && i < GRANULES; i++) leaf->first_use[i] = on ? WATCHING : 0;
+   });
+}
+
+/* ---- Records of the artificial streams --------------------------------------------------- */
+
+static UInt add_item(UInt kind, ULong time, const TrEvent* event)
+{
+   Stream* s = &ov.streams[kind];
+   if (s->n == s->max) {
+      s->max = s->max ? 2 * s->max : 1024;
+      s->items = VG_(realloc)("tareador.overlap.items", s->items, s->max * sizeof(Item));
+   }
+   s->items[s->n].time = time;
+   s->items[s->n].seq = ov.seq++;
+   s->items[s->n].event = *event;
+   return s->n++;
+}
+
+/* The same record in both streams. */
+static void add_both(ULong time, const TrEvent* event)
+{
+   add_item(REAL, time, event);
+   add_item(IDEAL, time, event);
+}
+
+/* Chunk `k` of `n` bytes: its first byte and its size. */
+static SizeT chunk_start(SizeT bytes, UInt k) { return (SizeT)((ULong)bytes * k / ov.chunks); }
+static SizeT chunk_size(SizeT bytes, UInt k) { return chunk_start(bytes, k + 1) - chunk_start(bytes, k); }
+
+/* Chunks match on their own tags: tag * chunks + k. */
+static Int chunk_tag(Int tag, UInt k)
+{
+   if (tag > (0x7fffffff - (Int)k) / (Int)ov.chunks) {
+      if (!ov.warned_tags)
+         tr_trace_warning("overlap: message tags too large to number their chunks: chunks of "
+                          "such messages share the message's tag");
+      ov.warned_tags = True;
+      return tag;
+   }
+   return tag < 0 ? tag : tag * (Int)ov.chunks + (Int)k;
+}
+
+static TrEvent chunk_event(const TrEvent* e, UInt k, long long request, Bool immediate)
+{
+   TrEvent c = *e;
+   c.bytes = (long long)chunk_size((SizeT)e->bytes, k);
+   c.tag = chunk_tag(e->tag, k);
+   c.request = request;
+   c.immediate = immediate;
+   return c;
+}
+
+static TrEvent wait_event(long long request, Bool joined)
+{
+   TrEvent w;
+   VG_(memset)(&w, 0, sizeof w);
+   w.kind = TR_EV_WAIT;
+   w.request = request;
+   w.joined = joined;
+   return w;
+}
+
+/* ---- Patterns ---------------------------------------------------------------------------- */
+
+/* One `send` or `recv` line: for each part of the buffer, `at(part)` (clock + 1, 0: none) as a
+   fraction of [start, end]. */
+static void pattern_line(const HChar* what, Int peer, Int tag, Int comm, Addr buffer, SizeT bytes,
+                         ULong start, ULong end, Bool sending)
+{
+   UInt parts = bytes / 8 < MAX_BINS ? (UInt)(bytes / 8) : MAX_BINS, i;
+   ULong span = end - start;
+   if (parts == 0) parts = 1;
+   tr_text_printf(&ov.patterns, "%s %d %d %d %lu %llu", what, peer, tag, comm, bytes, span);
+   for (i = 0; i < parts; i++) {
+      SizeT from = (SizeT)((ULong)bytes * i / parts), to = (SizeT)((ULong)bytes * (i + 1) / parts);
+      ULong t = sending ? last_store(buffer + from, to - from, start) : first_use(buffer + from, to - from);
+      if (t == 0 || to == from) {
+         tr_text_append(&ov.patterns, " -");
+      } else {
+         ULong micro = span == 0 ? 1000000 : ((t - 1 - start) * 1000000 + span / 2) / span;
+         tr_text_printf(&ov.patterns, " %llu.%06llu", micro / 1000000, micro % 1000000);
+      }
+   }
+   tr_text_append(&ov.patterns, "\n");
+}
+
+/* ---- Sends ------------------------------------------------------------------------------- */
+
+static ULong production_start(Addr buffer, ULong now)
+{
+   UInt i;
+   ULong start = 0;
+   for (i = 0; i < ov.n_sends && ov.sends[i].buffer != buffer; i++) {}
+   if (i < ov.n_sends) {
+      start = ov.sends[i].time;
+   } else {
+      ov.sends = VG_(realloc)("tareador.overlap.sends", ov.sends, (ov.n_sends + 1) * sizeof(LastSend));
+      ov.sends[ov.n_sends++].buffer = buffer;
+   }
+   ov.sends[i].time = now;
+   return start;
+}
+
+static Pending* new_pending(const TrEvent* e, Bool receive)
+{
+   UInt i;
+   for (i = 0; i < ov.n_pending && ov.pending[i].request != 0; i++) {}
+   if (i == ov.n_pending)
+      ov.pending = VG_(realloc)("tareador.overlap.pending", ov.pending, ++ov.n_pending * sizeof(Pending));
+   VG_(memset)(&ov.pending[i], 0, sizeof(Pending));
+   ov.pending[i].request = e->request;
+   ov.pending[i].receive = receive;
+   ov.pending[i].buffer = (Addr)(receive ? e->buffer_recv : e->buffer);
+   ov.pending[i].bytes = (SizeT)e->bytes;
+   ov.pending[i].peer = e->peer;
+   ov.pending[i].tag = e->tag;
+   ov.pending[i].comm = e->comm;
+   return &ov.pending[i];
+}
+
+/* Each chunk is sent where its final version was produced (real) or at (k+1)/N of the
+   production interval (ideal); without shifting, where the call was, as the call was. */
+static void send(const TrEvent* e, ULong now)
+{
+   Addr buffer = (Addr)e->buffer;
+   SizeT bytes = (SizeT)e->bytes;
+   ULong start = production_start(buffer, now);
+   Pending* p = e->immediate && !ov.shift ? new_pending(e, False) : NULL;
+   UInt k;
+   pattern_line("send", e->peer, e->tag, e->comm, buffer, bytes, start, now, True);
+   for (k = 0; k < ov.chunks; k++) {
+      TrEvent c;
+      if (!ov.shift) {
+         long long request = p ? ++ov.next_request : 0;
+         if (p) p->chunk_requests[k] = request;
+         c = chunk_event(e, k, request, e->immediate);
+         add_both(now, &c);
+      } else {
+         ULong ready = last_store(buffer + chunk_start(bytes, k), chunk_size(bytes, k), start);
+         c = chunk_event(e, k, 0, True);
+         add_item(REAL, ready ? ready - 1 : start, &c);
+         add_item(IDEAL, start + (now - start) * (k + 1) / ov.chunks, &c);
+      }
+   }
+}
+
+/* ---- Receives ---------------------------------------------------------------------------- */
+
+/* The consumption interval of `iv` ends at `now`: each chunk is waited for where it was first
+   used (real; at the end if it never was) or at k/N of the interval (ideal). */
+static void close_interval(Interval* iv, ULong now)
+{
+   UInt k;
+   iv->open = False;
+   pattern_line("recv", iv->peer, iv->tag, iv->comm, iv->buffer, iv->bytes, iv->start, now, False);
+   if (ov.shift)
+      for (k = 0; k < ov.chunks; k++) {
+         ULong used = first_use(iv->buffer + chunk_start(iv->bytes, k), chunk_size(iv->bytes, k));
+         TrEvent w = wait_event(iv->chunk_requests[k], False);
+         add_item(REAL, used ? used - 1 : now, &w);
+         add_item(IDEAL, iv->start + (now - iv->start) * k / ov.chunks, &w);
+      }
+   watch(iv->buffer, iv->bytes, False);
+}
+
+/* A receive into `buffer` is posted: the data of the previous one is no longer used. */
+static void end_use_of(Addr buffer, ULong now)
+{
+   UInt i;
+   for (i = 0; i < ov.n_intervals; i++)
+      if (ov.intervals[i].open && ov.intervals[i].buffer == buffer) close_interval(&ov.intervals[i], now);
+}
+
+static void start_interval(Addr buffer, SizeT bytes, Int peer, Int tag, Int comm,
+                           const long long* requests, ULong now)
+{
+   UInt i;
+   Interval* iv;
+   for (i = 0; i < ov.n_intervals && ov.intervals[i].open; i++) {}
+   if (i == ov.n_intervals)
+      ov.intervals = VG_(realloc)("tareador.overlap.intervals", ov.intervals,
+                                  ++ov.n_intervals * sizeof(Interval));
+   iv = &ov.intervals[i];
+   iv->open = True;
+   iv->buffer = buffer;
+   iv->bytes = bytes;
+   iv->peer = peer;
+   iv->tag = tag;
+   iv->comm = comm;
+   iv->start = now;
+   VG_(memcpy)(iv->chunk_requests, requests, sizeof iv->chunk_requests);
+   watch(buffer, bytes, True);
+}
+
+/* Each chunk is received by its own immediate receive, posted where the call was (blocking
+   ones too, unless chunks stay in place). */
+static void post_receive(const TrEvent* e, ULong now)
+{
+   Addr buffer = (Addr)e->buffer_recv;
+   long long requests[MAX_CHUNKS];
+   Pending* p = e->immediate ? new_pending(e, True) : NULL;
+   Bool blocking = !e->immediate && !ov.shift;
+   UInt k, kind;
+   end_use_of(buffer, now);
+   for (k = 0; k < ov.chunks; k++) {
+      TrEvent c;
+      requests[k] = blocking ? 0 : ++ov.next_request;
+      c = chunk_event(e, k, requests[k], !blocking);
+      for (kind = 0; kind < KINDS; kind++) {
+         UInt item = add_item(kind, now, &c);
+         if (p) p->items[kind][k] = item;
+      }
+      if (p) p->chunk_requests[k] = requests[k];
+   }
+   if (!e->immediate) start_interval(buffer, (SizeT)e->bytes, e->peer, e->tag, e->comm, requests, now);
+}
+
+/* A receive posted with an unknown source: the chunk records learn it. */
+static void resolve(const TrEvent* e)
+{
+   UInt i, k, kind;
+   for (i = 0; i < ov.n_pending; i++) {
+      Pending* p = &ov.pending[i];
+      if (p->request != e->request || !p->receive) continue;
+      p->peer = e->peer;
+      p->tag = e->tag;
+      for (kind = 0; kind < KINDS; kind++)
+         for (k = 0; k < ov.chunks; k++) {
+            TrEvent* c = &ov.streams[kind].items[p->items[kind][k]].event;
+            c->peer = e->peer;
+            c->tag = chunk_tag(e->tag, k);
+         }
+   }
+}
+
+/* A wait of the authentic run: a receive's data is there (its interval starts); without
+   shifting, the chunks' own waits take its place. */
+static void complete(const TrEvent* e, ULong now, Bool* joined)
+{
+   UInt i, k;
+   for (i = 0; i < ov.n_pending && ov.pending[i].request != e->request; i++) {}
+   if (i == ov.n_pending || e->request == 0) return;  /* a send's, when chunks are not waited */
+   if (!ov.shift)
+      for (k = 0; k < ov.chunks; k++) {
+         TrEvent w = wait_event(ov.pending[i].chunk_requests[k], *joined);
+         add_both(now, &w);
+         *joined = True;
+      }
+   if (ov.pending[i].receive)
+      start_interval(ov.pending[i].buffer, ov.pending[i].bytes, ov.pending[i].peer,
+                     ov.pending[i].tag, ov.pending[i].comm, ov.pending[i].chunk_requests, now);
+   ov.pending[i].request = 0;
+}
+
+/* ---- MPI calls --------------------------------------------------------------------------- */
+
+void tr_overlap_mpi_enter(ULong count)
+{
+   if (!ov.active) return;
+   ov.entered = count;
+   ov.paused = True;
+}
+
+void tr_overlap_mpi_exit(const TrEvent* events, Int n, ULong count)
+{
+   ULong now;
+   Bool joined = False;
+   Int i;
+   if (!ov.active) return;
+   now = clock_at(ov.entered);
+   for (i = 0; i < n; i++) {
+      TrEvent e = events[i];
+      e.name = tr_trace_keep_name(&events[i]);
+      switch (e.kind) {
+         case TR_EV_SEND: send(&e, now); break;
+         case TR_EV_RECV: post_receive(&e, now); break;
+         case TR_EV_WAIT: complete(&e, now, &joined); break;
+         case TR_EV_RESOLVE: resolve(&e); break;
+         default: add_both(now, &e); break;  /* collectives and opaque calls, as they were */
+      }
+   }
+   ov.in_mpi += count - ov.entered;
+   ov.paused = False;
+}
+
+/* ---- Start and end ----------------------------------------------------------------------- */
+
+void tr_overlap_begin(ThreadId tid, ULong count)
+{
+   HChar name[64];
+   UInt kind;
+   if (!ov.enabled || ov.active) return;
+   ov.active = True;
+   ov.tid = tid;
+   ov.base = count;
+   for (kind = 0; kind < KINDS; kind++)
+      ov.streams[kind].fd = tr_trace_open_kind(kKindName[kind], &ov.streams[kind].text);
+   VG_(sprintf)(name, "patterns.%d.txt", tr_trace_rank());
+   ov.patterns_fd = tr_trace_create(name);
+   tr_text_printf(&ov.patterns, "# tareador patterns v1 rank=%d chunks=%u\n", tr_trace_rank(),
+                  ov.chunks);
+}
+
+static Int by_time(const void* a, const void* b)
+{
+   const Item* x = a;
+   const Item* y = b;
+   if (x->time != y->time) return x->time < y->time ? -1 : 1;
+   return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void write_stream(Stream* s, ULong end, Bool complete)
+{
+   ULong clock = 0;
+   UInt i;
+   VG_(ssort)(s->items, s->n, sizeof(Item), by_time);
+   for (i = 0; i < s->n; i++) {
+      if (s->items[i].time > clock) tr_text_burst(&s->text, s->items[i].time - clock);
+      if (s->items[i].time > clock) clock = s->items[i].time;
+      tr_text_mpi(&s->text, &s->items[i].event);
+      if (s->text.used > 65536) tr_text_flush(&s->text, s->fd);
+   }
+   if (end > clock) tr_text_burst(&s->text, end - clock);
+   if (complete) tr_text_record(&s->text, "end");
+   tr_text_end_records(&s->text);
+   tr_text_flush(&s->text, s->fd);
+   if (s->fd >= 0) VG_(close)(s->fd);
+   VG_(free)(s->items);
+   s->items = NULL;
+}
+
+void tr_overlap_finish(Bool complete, ULong count)
+{
+   ULong end;
+   UInt i, kind;
+   if (!ov.active) return;
+   end = ov.paused ? clock_at(ov.entered) : clock_at(count);
+   for (i = 0; i < ov.n_intervals; i++)
+      if (ov.intervals[i].open) close_interval(&ov.intervals[i], end);
+   for (kind = 0; kind < KINDS; kind++) write_stream(&ov.streams[kind], end, complete);
+   tr_text_flush(&ov.patterns, ov.patterns_fd);
+   if (ov.patterns_fd >= 0) VG_(close)(ov.patterns_fd);
+   ov.active = False;
+}
