@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# tareador-view's command line: --export writes PNG and SVG without a display; bad inputs and
+# options exit non-zero with file:line.
+#
+# Run by `make check` from the build directory (TAREADOR_VIEW defaults to viz/tareador-view
+# there); by hand: TAREADOR_VIEW=build/viz/tareador-view tests/viz/cli.sh
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+VIEW=${TAREADOR_VIEW:-$PWD/viz/tareador-view}
+DATA=$here/data
+[ -x "$VIEW" ] || { echo "not ok - setup: $VIEW is not executable"; exit 1; }
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/tareador-view-cli.XXXXXX") || exit 1
+trap 'rm -rf "$WORK"' EXIT
+unset DISPLAY WAYLAND_DISPLAY  # --export needs neither
+failures=0
+
+# check NAME EXPECTED_STATUS EXPECTED_STDERR_TEXT -- ARGS...
+check() {
+  local name=$1 status=$2 text=$3
+  shift 4
+  timeout 60 "$VIEW" "$@" >"$WORK/out" 2>"$WORK/err"
+  local rc=$?
+  if [ "$rc" -ne "$status" ]; then
+    echo "not ok - $name: exit $rc, expected $status; stderr: $(head -3 "$WORK/err")"
+    failures=$((failures + 1))
+  elif [ -n "$text" ] && ! grep -qF -- "$text" "$WORK/err"; then
+    echo "not ok - $name: stderr lacks '$text': $(head -3 "$WORK/err")"
+    failures=$((failures + 1))
+  else
+    echo "ok - $name"
+  fi
+}
+
+check "export png" 0 "" -- --export "$WORK/a.png" --size 800x400 "$DATA/small.prv" "$DATA/later.prv"
+if [ "$(head -c 8 "$WORK/a.png" | od -An -tx1 | tr -d ' \n')" != 89504e470d0a1a0a ]; then
+  echo "not ok - export png: not a PNG file"; failures=$((failures + 1))
+fi
+check "export svg with range, selection, rows" 0 "" -- --export "$WORK/a.svg" --range 100:0.5us --select 200:300 \
+  --rows cpus "$DATA/small.prv"
+grep -q "<svg" "$WORK/a.svg" 2>/dev/null || { echo "not ok - export svg: no <svg>"; failures=$((failures + 1)); }
+check "colour by task type" 0 "" -- --export "$WORK/b.png" --colour-by "task type" "$DATA/small.prv"
+check "missing .pcf is a warning" 0 "later.pcf: missing" -- --export "$WORK/c.png" "$DATA/later.prv"
+
+printf '#Paraver (01/01/70 at 00:00):10_ns:1(1):1:1(1:1),0\n1:1:1:1:1:0:5:1\n1:1:1:1:1:5:x:1\n' >"$WORK/bad.prv"
+check "malformed record" 1 "$WORK/bad.prv:3: expected a number for the end time" -- --export "$WORK/d.png" "$WORK/bad.prv"
+check "missing input" 1 "$WORK/none.prv: no such file or directory" -- --export "$WORK/d.png" "$WORK/none.prv"
+mkdir -p "$WORK/set"
+check "trace set never replayed" 1 "no simulated timeline in" -- --export "$WORK/d.png" "$WORK/set"
+check "unknown image format" 1 "the image format is chosen by the extension" -- --export "$WORK/d.jpg" "$DATA/small.prv"
+check "unknown colour" 1 "--colour-by nothing" -- --export "$WORK/d.png" --colour-by nothing "$DATA/small.prv"
+check "bad range" 2 "--range 5:1" -- --export "$WORK/d.png" --range 5:1 "$DATA/small.prv"
+check "bad size" 2 "--size" -- --export "$WORK/d.png" --size 10 "$DATA/small.prv"
+[ ! -e "$WORK/d.png" ] || { echo "not ok - failed exports leave no file"; failures=$((failures + 1)); }
+
+echo "$failures failure(s)"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,37 @@
+// inputs.h — what the command line or the File menu names, and loading all of it.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "taskgraph.h"
+#include "timeline.h"
+
+namespace tareador::view {
+
+// A .prv, or a trace-set directory: every timeline its replays left in SET/replay/ (authentic
+// first, then overlap-real, overlap-ideal, tasks, then the others by name) and its task graphs
+// (SET/taskgraph.dot, or SET/taskgraph.N.dot per rank as tareador-tasks writes them); or a .dot
+// task graph.
+struct Inputs {
+  std::vector<std::pair<std::string, std::string>> timelines;  // (name, .prv path)
+  std::vector<std::string> task_graphs;                         // .dot paths
+};
+Inputs resolve_inputs(const std::vector<std::string>& paths);  // throws LoadError
+
+// The rank a task graph file is of: N for taskgraph.N.dot, else 0.
+std::int64_t rank_of_graph(const std::filesystem::path& dot);
+
+struct Loaded {
+  std::vector<std::shared_ptr<const Timeline>> timelines;
+  std::vector<std::shared_ptr<const TaskGraph>> task_graphs;
+  std::vector<std::string> warnings;
+};
+// Loads everything, reporting progress over the whole (by file size). Throws LoadError or
+// LoadCancelled.
+Loaded load_inputs(const Inputs& inputs, const Progress& progress = {});
+
+}  // namespace tareador::view

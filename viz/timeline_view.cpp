@@ -1,0 +1,86 @@
+#include "timeline_view.h"
+
+#include <QFileInfo>
+#include <QImage>
+#include <QImageWriter>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QVBoxLayout>
+
+#include "legend_strip.h"
+#include "timeline_canvas.h"
+
+namespace tareador::view {
+
+TimelineView::TimelineView(ViewState* state, QWidget* parent) : QWidget(parent), state_(state) {
+  canvas_ = new TimelineCanvas(state_);
+  legend_ = new LegendStrip(state_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(1);
+  layout->addWidget(canvas_, 1);
+  for (ProfilePlot::Kind kind : {ProfilePlot::Kind::CoresBusy, ProfilePlot::Kind::Bandwidth,
+                                 ProfilePlot::Kind::InFlight}) {
+    plots_[static_cast<int>(kind)] = new ProfilePlot(state_, kind);
+    layout->addWidget(plots_[static_cast<int>(kind)]);
+  }
+  layout->addWidget(legend_);
+  connect(state_, &ViewState::timelinesChanged, this, &TimelineView::updateGutter);
+  connect(state_, &ViewState::appearanceChanged, this, &TimelineView::updateGutter);
+  updateGutter();
+}
+
+// Wide enough for the longest row label and the plots' titles, within reason.
+void TimelineView::updateGutter() {
+  QFont font = this->font();
+  font.setPixelSize(12);
+  QFontMetrics metrics(font);
+  int widest = 0;
+  for (ProfilePlot* plot : plots_) widest = std::max(widest, metrics.horizontalAdvance(plot->title()));
+  for (const TimelinePtr& t : state_->timelines())
+    for (const std::string& label : t->labels(state_->rowLevel()))
+      widest = std::max(widest, metrics.horizontalAdvance(QString::fromStdString(label)));
+  int gutter = std::clamp(widest + 12, 60, 220);
+  canvas_->setGutter(gutter);
+  for (ProfilePlot* plot : plots_) plot->setGutter(gutter);
+}
+
+bool TimelineView::exportTo(const QString& path, QSize size, QString* error) {
+  QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix != "png" && suffix != "svg") {
+    *error = path + ": the image format is chosen by the extension: .png or .svg";
+    return false;
+  }
+  if (!isVisible()) {  // lay the widgets out without showing them
+    setAttribute(Qt::WA_DontShowOnScreen);
+    show();
+  }
+  if (size != this->size()) resize(size);
+  layout()->activate();
+  if (suffix == "svg") {
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(size);
+    svg.setViewBox(QRect(QPoint(0, 0), size));
+    svg.setTitle("tareador-view");
+    QPainter painter;
+    if (!painter.begin(&svg)) {
+      *error = path + ": cannot write the file";
+      return false;
+    }
+    render(&painter);
+    painter.end();
+    return true;
+  }
+  QImage image(size, QImage::Format_RGB32);
+  image.fill(Qt::white);
+  render(&image);
+  QImageWriter writer(path, "png");
+  if (!writer.write(image)) {
+    *error = path + ": " + writer.errorString();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace tareador::view

@@ -1,0 +1,36 @@
+// timeline_view.h — the view the window centres and --export renders: the stacked timelines,
+// the plots under them on the same time axis, and the legend.
+#pragma once
+
+#include <QWidget>
+
+#include "profile_plot.h"
+#include "view_state.h"
+
+namespace tareador::view {
+
+class LegendStrip;
+class TimelineCanvas;
+
+class TimelineView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TimelineView(ViewState* state, QWidget* parent = nullptr);
+  TimelineCanvas* canvas() const { return canvas_; }
+  ProfilePlot* plot(ProfilePlot::Kind kind) const { return plots_[static_cast<int>(kind)]; }
+  LegendStrip* legend() const { return legend_; }
+
+  // Renders the view at `size` pixels to a PNG or an SVG file (by its extension); the message
+  // says why when it cannot.
+  bool exportTo(const QString& path, QSize size, QString* error);
+
+ private:
+  void updateGutter();
+
+  ViewState* state_;
+  TimelineCanvas* canvas_;
+  ProfilePlot* plots_[3];
+  LegendStrip* legend_;
+};
+
+}  // namespace tareador::view
