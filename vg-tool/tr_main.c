@@ -40,6 +40,7 @@ static Bool clo_task_report = True;
 static Bool clo_overlap = False;
 static Long clo_chunks = 4;
 static Bool clo_overlap_shift = True;
+static TrCollAlgorithm clo_collectives = TR_COLL_BINOMIAL;
 
 /* "raw", "raw+war", "raw+war+waw", ... into TrDepKind bits (read-after-write is always on). */
 static Bool parse_deps(const HChar* value)
@@ -76,6 +77,12 @@ static Bool tr_process_cmd_line_option(const HChar* arg)
    } else if VG_BOOL_CLO (arg, "--overlap", clo_overlap) {
    } else if VG_BINT_CLO (arg, "--chunks", clo_chunks, 1, 64) {
    } else if VG_BOOL_CLO (arg, "--overlap-shift", clo_overlap_shift) {
+   } else if VG_STR_CLO (arg, "--collectives", value) {
+      if (VG_(strcmp)(value, "keep") == 0) clo_collectives = TR_COLL_KEEP;
+      else if (VG_(strcmp)(value, "linear") == 0) clo_collectives = TR_COLL_LINEAR;
+      else if (VG_(strcmp)(value, "binomial") == 0) clo_collectives = TR_COLL_BINOMIAL;
+      else if (VG_(strcmp)(value, "ring") == 0) clo_collectives = TR_COLL_RING;
+      else VG_(fmsg_bad_option)(arg, "expected keep, linear, binomial or ring\n");
    } else {
       return False;
    }
@@ -97,7 +104,9 @@ static void tr_print_usage(void)
       "                             the production/consumption patterns [no]\n"
       "    --chunks=N               chunks per message in the overlap traces (1..64) [4]\n"
       "    --overlap-shift=yes|no   send chunks when produced, wait for them when needed\n"
-      "                             (no: where the call was, as the authentic run) [yes]\n");
+      "                             (no: where the call was, as the authentic run) [yes]\n"
+      "    --collectives=keep|linear|binomial|ring  collectives in the overlap traces: as\n"
+      "                             they are, or their point-to-point transfers [binomial]\n");
 }
 
 static void tr_print_debug_usage(void) { VG_(printf)("    (none)\n"); }
@@ -350,7 +359,7 @@ static void tr_pre_deliver_signal(ThreadId tid, Int signal, Bool alt_stack)
 static void tr_post_clo_init(void)
 {
    trace_dir = VG_(expand_file_name)("--trace-dir", clo_trace_dir);
-   tr_overlap_configure(clo_overlap, (UInt)clo_chunks, clo_overlap_shift);
+   tr_overlap_configure(clo_overlap, (UInt)clo_chunks, clo_overlap_shift, clo_collectives);
 }
 
 static void tr_fini(Int exitcode)

@@ -19,6 +19,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 
+#include "tr_coll.h"
 #include "tr_overlap.h"
 #include "tr_shadow.h"
 #include "tr_text.h"
@@ -99,15 +100,19 @@ static struct {
    UInt n_intervals;
    LastSend* sends;
    UInt n_sends;
+   TrCollAlgorithm collectives;
+   struct { Int comm; ULong seq; }* comm_seqs;
+   UInt n_comm_seqs;
    TrText patterns;
    Int patterns_fd;
-} ov = {.chunks = 4, .shift = True, .patterns_fd = -1};
+} ov = {.chunks = 4, .shift = True, .collectives = TR_COLL_BINOMIAL, .patterns_fd = -1};
 
-void tr_overlap_configure(Bool enabled, UInt chunks, Bool shift)
+void tr_overlap_configure(Bool enabled, UInt chunks, Bool shift, TrCollAlgorithm collectives)
 {
    ov.enabled = enabled;
    ov.chunks = chunks < 1 ? 1 : chunks > MAX_CHUNKS ? MAX_CHUNKS : chunks;
    ov.shift = shift;
+   ov.collectives = collectives;
 }
 
 Bool tr_overlap_enabled(void) { return ov.enabled; }
@@ -182,6 +187,40 @@ static ULong first_use(Addr a, SizeT n)
       }
    });
    return first;
+}
+
+/* MPI wrote [a, a+n) at `now` (a collective's result): as a store of the program. */
+static void stored_at(Addr a, SizeT n, ULong now)
+{
+   FOR_GRANULES(a, n, True, leaf, g, k, {
+      UInt i;
+      for (i = g; i < g + k && i < GRANULES; i++) leaf->last_store[i] = now + 1;
+   });
+}
+
+/* A send reads [a, a+n) at `now`: received data it passes on is used by then at the latest. */
+static void use_at(Addr a, SizeT n, ULong now)
+{
+   FOR_GRANULES(a, n, False, leaf, g, k, {
+      UInt i;
+      for (i = g; i < g + k && i < GRANULES; i++)
+         if (leaf->first_use[i] == WATCHING) leaf->first_use[i] = now + 1;
+   });
+}
+
+/* The last first use of received data in [a, a+n) (clock + 1), or 0: data passed on cannot
+   leave before it was waited for, which is at its first use at the latest. */
+static ULong last_first_use(Addr a, SizeT n)
+{
+   ULong last = 0;
+   FOR_GRANULES(a, n, False, leaf, g, k, {
+      UInt i;
+      for (i = g; i < g + k && i < GRANULES; i++) {
+         ULong u = leaf->first_use[i];
+         if (u != WATCHING && u > last) last = u;
+      }
+   });
+   return last;
 }
 
 static void watch(Addr a, SizeT n, Bool on)
@@ -310,29 +349,38 @@ static Pending* new_pending(const TrEvent* e, Bool receive)
 }
 
 /* Each chunk is sent where its final version was produced (real) or at (k+1)/N of the
-   production interval (ideal); without shifting, where the call was, as the call was. */
-static void send(const TrEvent* e, ULong now)
+   production interval, which began at `start` (ideal); without shifting, where the call was,
+   as the call was. */
+static void send_chunks(const TrEvent* e, ULong start, ULong now)
 {
    Addr buffer = (Addr)e->buffer;
    SizeT bytes = (SizeT)e->bytes;
-   ULong start = production_start(buffer, now);
    Pending* p = e->immediate && !ov.shift ? new_pending(e, False) : NULL;
    UInt k;
    pattern_line("send", e->peer, e->tag, e->comm, buffer, bytes, start, now, True);
+   if (ov.shift) use_at(buffer, bytes, now);
    for (k = 0; k < ov.chunks; k++) {
       TrEvent c;
-      if (!ov.shift) {
+      if (!ov.shift || bytes == 0) {  /* an empty message synchronises: it stays at the call */
          long long request = p ? ++ov.next_request : 0;
          if (p) p->chunk_requests[k] = request;
          c = chunk_event(e, k, request, e->immediate);
          add_both(now, &c);
       } else {
-         ULong ready = last_store(buffer + chunk_start(bytes, k), chunk_size(bytes, k), start);
+         Addr at = buffer + chunk_start(bytes, k);
+         ULong ready = last_store(at, chunk_size(bytes, k), start);
+         ULong arrived = last_first_use(at, chunk_size(bytes, k));
+         if (arrived > ready) ready = arrived;
          c = chunk_event(e, k, 0, True);
          add_item(REAL, ready ? ready - 1 : start, &c);
          add_item(IDEAL, start + (now - start) * (k + 1) / ov.chunks, &c);
       }
    }
+}
+
+static void send(const TrEvent* e, ULong now)
+{
+   send_chunks(e, production_start((Addr)e->buffer, now), now);
 }
 
 /* ---- Receives ---------------------------------------------------------------------------- */
@@ -443,6 +491,97 @@ static void complete(const TrEvent* e, ULong now, Bool* joined)
    ov.pending[i].request = 0;
 }
 
+/* ---- Collectives ------------------------------------------------------------------------- */
+
+#define COLL_TAG_BASE 0x100000
+#define COLL_TAG_SPAN 0x100000
+
+/* The collectives of communicator `comm` so far: their transfers get tags of their own. */
+static Int collective_tag(Int comm)
+{
+   UInt i;
+   for (i = 0; i < ov.n_comm_seqs && ov.comm_seqs[i].comm != comm; i++) {}
+   if (i == ov.n_comm_seqs) {
+      ov.comm_seqs = VG_(realloc)("tareador.overlap.colls", ov.comm_seqs,
+                                  ++ov.n_comm_seqs * sizeof(*ov.comm_seqs));
+      ov.comm_seqs[i].comm = comm;
+      ov.comm_seqs[i].seq = 0;
+   }
+   return COLL_TAG_BASE + (Int)(ov.comm_seqs[i].seq++ % COLL_TAG_SPAN);
+}
+
+static Int member_index(const Int* members, Int size, Int world_rank)
+{
+   Int i;
+   for (i = 0; i < size && members[i] != world_rank; i++) {}
+   return i < size ? i : 0;
+}
+
+/* The result of a collective is written at the call, whatever reached the rank before it. */
+static void written_by_collective(const TrEvent* e, ULong now)
+{
+   if (e->buffer_recv) stored_at((Addr)e->buffer_recv, (SizeT)e->bytes_recv, now);
+}
+
+/* A collective as its point-to-point transfers (tr_coll.c), each overlapped as a message is:
+   the rank's own data is sent where it was produced, what it keeps is waited for where it is
+   used; what it passes on or combines is received and sent on at the call. */
+static void collective(const TrEvent* e, ULong now)
+{
+   Int size, me, n, i;
+   UInt k, kind;
+   const Int* members = tr_trace_comm_members(e->comm, &size);
+   TrCollStep* steps;
+   ULong start;
+   Int tag;
+   if (!ov.shift || ov.collectives == TR_COLL_KEEP || members == NULL || size < 2) {
+      add_both(now, e);
+      written_by_collective(e, now);
+      return;
+   }
+   me = member_index(members, size, tr_trace_rank());
+   steps = VG_(malloc)("tareador.overlap.steps", tr_coll_max_steps(size) * sizeof(TrCollStep));
+   n = tr_coll_steps(ov.collectives, e->name, me, size,
+                     e->root >= 0 ? member_index(members, size, e->root) : 0, (ULong)e->bytes,
+                     (ULong)e->bytes_recv, steps, tr_coll_max_steps(size));
+   tag = collective_tag(e->comm);
+   start = production_start((Addr)e->buffer, now);
+   for (i = 0; i < n; i++) {
+      TrEvent t;
+      VG_(memset)(&t, 0, sizeof t);
+      t.kind = steps[i].send ? TR_EV_SEND : TR_EV_RECV;
+      t.immediate = 1;
+      t.mode = TR_MODE_EAGER;
+      t.peer = members[steps[i].peer];
+      t.tag = tag;
+      t.comm = e->comm;
+      t.bytes = (long long)steps[i].bytes;
+      t.buffer = (const HChar*)e->buffer + steps[i].offset;
+      t.buffer_recv = (const HChar*)e->buffer_recv + steps[i].offset;
+      if (steps[i].send && steps[i].own) {
+         send_chunks(&t, start, now);
+      } else if (steps[i].send) {
+         for (k = 0; k < ov.chunks; k++) {
+            TrEvent c = chunk_event(&t, k, 0, True);
+            add_both(now, &c);
+         }
+      } else if (steps[i].own) {
+         t.immediate = 0;  /* its data is there when the call returns: the interval starts */
+         post_receive(&t, now);
+      } else {
+         for (k = 0; k < ov.chunks; k++) {
+            TrEvent c = chunk_event(&t, k, ++ov.next_request, True), w = wait_event(c.request, False);
+            for (kind = 0; kind < KINDS; kind++) {
+               add_item(kind, now, &c);
+               add_item(kind, now, &w);
+            }
+         }
+      }
+   }
+   VG_(free)(steps);
+   written_by_collective(e, now);
+}
+
 /* ---- MPI calls --------------------------------------------------------------------------- */
 
 void tr_overlap_mpi_enter(ULong count)
@@ -467,7 +606,8 @@ void tr_overlap_mpi_exit(const TrEvent* events, Int n, ULong count)
          case TR_EV_RECV: post_receive(&e, now); break;
          case TR_EV_WAIT: complete(&e, now, &joined); break;
          case TR_EV_RESOLVE: resolve(&e); break;
-         default: add_both(now, &e); break;  /* collectives and opaque calls, as they were */
+         case TR_EV_COLL: collective(&e, now); break;
+         default: add_both(now, &e); break;  /* opaque calls, as they were */
       }
    }
    ov.in_mpi += count - ov.entered;

@@ -11,10 +11,12 @@
 #include "pub_tool_basics.h"
 
 #include "tr_clreq.h"
+#include "tr_coll.h"
 
-/* --overlap=yes, --chunks=N (1..64), --overlap-shift=no (chunks stay where the call was: with
-   one chunk the streams are the authentic run again). Set before tracing starts. */
-void tr_overlap_configure(Bool enabled, UInt chunks, Bool shift);
+/* --overlap=yes, --chunks=N (1..64), --overlap-shift=no (chunks stay where the call was, and
+   collectives stay whole: with one chunk the streams are the authentic run again),
+   --collectives=keep|linear|binomial|ring. Set before tracing starts. */
+void tr_overlap_configure(Bool enabled, UInt chunks, Bool shift, TrCollAlgorithm collectives);
 Bool tr_overlap_enabled(void);
 
 /* Tracing starts in thread `tid`, whose instruction counter reads `count`: the streams open. */

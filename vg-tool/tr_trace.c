@@ -285,6 +285,18 @@ void tr_trace_communicator(Int id, Int size, const Int* world_ranks)
    VG_(memcpy)(c->world_ranks, world_ranks, size * sizeof(Int));
 }
 
+const Int* tr_trace_comm_members(Int id, Int* size)
+{
+   Int i;
+   for (i = 0; i < rank_state.n_comms; i++)
+      if (rank_state.comms[i].id == id) {
+         *size = rank_state.comms[i].size;
+         return rank_state.comms[i].world_ranks;
+      }
+   *size = 0;
+   return NULL;
+}
+
 void tr_trace_warning(const HChar* text)
 {
    find_or_add(&rank_state.warnings, &rank_state.n_warnings, &rank_state.max_warnings, text);

@@ -30,6 +30,8 @@ void tr_trace_event(const TrEvent* event);
    name the wrappers pass is in client memory. */
 const HChar* tr_trace_keep_name(const TrEvent* event);
 void tr_trace_communicator(Int id, Int size, const Int* world_ranks);
+/* The world ranks of communicator `id`'s members, in its rank order (NULL: unknown). */
+const Int* tr_trace_comm_members(Int id, Int* size);
 void tr_trace_warning(const HChar* text);
 void tr_trace_count_mpi_call(void);
 

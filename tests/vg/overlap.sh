@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# Regression tests of the overlap study (--overlap=yes): where the artificial streams put chunk
+# sends and waits for known production/consumption patterns, that they replay to the authentic
+# time when nothing is moved, the gains the thesis predicts for its characteristic behaviours,
+# the point-to-point shape of decomposed collectives, and the patterns report.
+#
+# Environment (set by `make check`): TAREADOR, REPLAY, VG_TESTS_BUILD (tests/vg programs),
+# EXAMPLES_BUILD (examples/mpi), OVERLAP_EXAMPLES_BUILD (examples/overlap), TESTS_DIR,
+# EXAMPLES_DIR, PATTERNS (tareador-patterns).
+set -u
+: "${TAREADOR:?}" "${REPLAY:?}" "${VG_TESTS_BUILD:?}" "${EXAMPLES_BUILD:?}"
+: "${OVERLAP_EXAMPLES_BUILD:?}" "${TESTS_DIR:?}" "${EXAMPLES_DIR:?}" "${PATTERNS:?}"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+export HWLOC_COMPONENTS=-x86
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+passed=0
+failed=0
+ok() { echo "ok - $1"; passed=$((passed + 1)); }
+not_ok() { echo "not ok - $1: $2"; failed=$((failed + 1)); }
+machine="$EXAMPLES_DIR/marenostrum.cfg"
+
+mpis=()
+[ -x "$VG_TESTS_BUILD/openmpi/overlap_place" ] && mpis+=(openmpi)
+[ -x "$VG_TESTS_BUILD/mpich/overlap_place" ] && mpis+=(mpich)
+if [ ${#mpis[@]} -eq 0 ]; then
+  echo "overlap.sh: no MPI example built" >&2
+  exit 77
+fi
+mpirun_of() { [ "$1" = openmpi ] && echo mpirun.openmpi || echo mpiexec.mpich; }
+
+# trace MPI NP DIR PROGRAM [ARGS...]: PROGRAM under the tool with --overlap=yes and the options
+# in $TOOL_OPTIONS, into DIR.
+trace() {
+  local mpi=$1 np=$2 dir=$3
+  shift 3
+  rm -rf "$dir"
+  # shellcheck disable=SC2086
+  timeout 600 "$(mpirun_of "$mpi")" -np "$np" "$TAREADOR" -q --trace-dir="$dir" --overlap=yes \
+    ${TOOL_OPTIONS:-} "$@" >"$dir.log" 2>&1
+}
+
+# times DIR [REPLAY OPTIONS...]: "authentic overlap-real overlap-ideal" simulated seconds.
+times() {
+  local dir=$1
+  shift
+  "$REPLAY" -q --no-progress --config "$machine" --set tasks_per_node=1 "$@" "$dir" --json - |
+    python3 -c '
+import json, sys
+t = {x["kind"]: x["total_time_s"] for x in json.load(sys.stdin)["traces"]}
+print(t["authentic"], t["overlap-real"], t["overlap-ideal"])'
+}
+
+# check NAME PYTHON-EXPRESSION: ok when it holds (a, r, i: the three times of $TIMES; s: the
+# speedups of the overlap kinds).
+check() {
+  local verdict
+  verdict=$(python3 -c "
+a, r, i = (float(x) for x in '$TIMES'.split())
+s = {'real': a / r, 'ideal': a / i}
+print('%s (authentic %.6f s; speedups real %.2f, ideal %.2f)' % ('ok' if ($2) else 'no', a, a / r, a / i))")
+  case "$verdict" in
+    ok*) ok "$1 ${verdict#ok }" ;;
+    *) not_ok "$1" "${verdict:-no times}" ;;
+  esac
+}
+
+for mpi in "${mpis[@]}"; do
+  # ---- Placement: tests/vg/overlap_place.c, 4 chunks -----------------------------------------
+  # Its bursts do the same work per element, so the last store to chunk k (of 4) of a buffer
+  # written in order is at (k+1)/4 of the production interval, and the first load of chunk k
+  # of one read in order at k/4 of the consumption interval; the loop around each element
+  # and the pack/unpack loops move them by well under 2%.
+  dir="$scratch/place-$mpi"
+  if ! TOOL_OPTIONS=--chunks=4 trace "$mpi" 2 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_place"; then
+    not_ok "$mpi: overlap_place under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
+    continue
+  fi
+  for kind in overlap-real overlap-ideal; do
+    python3 "$TESTS_DIR/vg/overlap_positions.py" "$dir" "$kind" 4 >"$dir.$kind" 2>&1
+  done
+  # expected: WHAT TAG "fractions of chunks 0..3"
+  while read -r kind what tag expected name; do
+    got=$(awk -v w="$what" -v t="$tag" '$1 == w && $2 == t { print $3, $4 }' "$dir.$kind" | sort -n |
+      awk '{ printf "%s%s", sep, $2; sep = " " }')
+    if python3 -c "
+import sys
+got, want = [float(x) for x in '$got'.split()], [float(x) for x in '$expected'.split(',')]
+sys.exit(0 if len(got) == len(want) and all(abs(g - w) <= 0.02 for g, w in zip(got, want)) else 1)"; then
+      ok "$mpi: $kind: $name: chunks at $got"
+    else
+      not_ok "$mpi: $kind: $name" "chunks at '$got', expected $expected (± 0.02)"
+    fi
+  done <<'EOF'
+overlap-real send 1 0.25,0.50,0.75,1.00 chunks sent as a linear producer finishes each
+overlap-real send 2 1.00,0.75,0.50,0.25 chunks sent as a reversed producer finishes each
+overlap-real send 3 1.00,1.00,1.00,1.00 all sent at the end when packed at the end
+overlap-real send 4 0.00,0.00,0.00,0.00 sent at the start when not written in the interval
+overlap-real wait 0 0.00,0.25,0.50,0.75 waits where a linear consumer first needs each chunk
+overlap-real wait 1 0.00,0.00,0.00,0.00 waits at the start when everything is read at the start
+overlap-real wait 2 0.75,0.50,0.25,0.00 waits where a reversed consumer first needs each chunk
+overlap-real wait 3 1.00,1.00,1.00,1.00 waits at the end when nothing is read
+overlap-ideal send 3 0.25,0.50,0.75,1.00 ideal sends at (k+1)/4 whatever the pattern
+overlap-ideal wait 1 0.00,0.25,0.50,0.75 ideal waits at k/4 whatever the pattern
+EOF
+
+  # ---- Nothing moved, one chunk: the authentic run again ----------------------------------------
+  for program in ring pipeline; do
+    dir="$scratch/same-$program-$mpi"
+    if TOOL_OPTIONS="--chunks=1 --overlap-shift=no" trace "$mpi" 3 "$dir" \
+        "$OVERLAP_EXAMPLES_BUILD/$mpi/$program" linear 4 1024 8; then
+      TIMES=$(times "$dir")
+      check "$mpi: $program with 1 chunk, not shifted: the three replays take the same time" \
+        "abs(r - a) <= 1e-12 * a and abs(i - a) <= 1e-12 * a"
+    else
+      not_ok "$mpi: $program under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
+    fi
+  done
+  dir="$scratch/same-collectives-$mpi"
+  if TOOL_OPTIONS="--chunks=1 --overlap-shift=no" trace "$mpi" 4 "$dir" \
+      "$EXAMPLES_BUILD/$mpi/collectives"; then
+    TIMES=$(times "$dir")
+    check "$mpi: collectives with 1 chunk, not shifted: the same time" \
+      "abs(r - a) <= 1e-12 * a and abs(i - a) <= 1e-12 * a"
+  else
+    not_ok "$mpi: collectives under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
+  fi
+done
+
+# The rest does not depend on the MPI: the first one present.
+mpi=${mpis[0]}
+
+# ---- Balanced exchange (ring, 4 ranks, 4 chunks) where communicating takes as long as computing
+# The bandwidth B at which one 32 KiB message takes as long as one burst: the burst's time is
+# the ideal network's run over the iterations.
+ring_at_balance() {
+  local pattern=$1 dir="$scratch/ring-$1"
+  TOOL_OPTIONS=--chunks=4 trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/ring" "$pattern" 16 4096 16 ||
+    { echo "the run failed: $(tail -3 "$dir.log" | tr '\n' ' ')"; return 1; }
+  local burst bandwidth
+  burst=$(times "$dir" --ideal | awk '{ print $1 / 17 }')  # 16 bursts and a shorter check
+  bandwidth=$(awk -v t="$burst" 'BEGIN { print 4096 * 8 / 1048576 / t }')
+  times "$dir" --set bandwidth="$bandwidth" --set latency=0
+}
+if TIMES=$(ring_at_balance linear); then
+  check "ring, linear patterns, communication = computation: overlap-real at least 1.5x faster" \
+    "s['real'] >= 1.5"
+else
+  not_ok "ring linear" "$TIMES"
+fi
+if TIMES=$(ring_at_balance packed); then
+  check "ring, packed at the end (NAS-BT): overlap-real gains under 10%, overlap-ideal 1.5x" \
+    "s['real'] < 1.1 and s['ideal'] >= 1.5"
+else
+  not_ok "ring packed" "$TIMES"
+fi
+
+# ---- Cyclic pipeline, p = 4 ranks, c chunks, ideal network (infinite bandwidth) -----------------
+# Authentic: one rank computes at a time, p bursts C per iteration. Overlapped with linear
+# patterns: each rank starts a chunk (C/c) after its predecessor, so an iteration takes
+# max(C, p C / c) and the speedup tends to min(p, c). Over n iterations the last one cannot be
+# overlapped with a next one: the run takes about (n - 1) max(C, pC/c) + C + (p - 1) C / c, so
+# with n = 16 the speedup is at least 0.9 min(p, c) (3.82 for c = 4, 1.94 for c = 2); it cannot
+# exceed min(p, c) (+1% for the loop overheads that are not in the linear pattern).
+for chunks in 2 4; do
+  dir="$scratch/pipeline-$chunks"
+  if TOOL_OPTIONS=--chunks=$chunks trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/pipeline" \
+      linear 16 4096 16; then
+    TIMES=$(times "$dir" --ideal)
+    check "pipeline, 4 ranks, $chunks chunks, ideal network: overlap-real speedup tends to min(p, c) = $chunks" \
+      "0.9 * $chunks <= s['real'] <= 1.01 * $chunks and 0.9 * $chunks <= s['ideal'] <= 1.01 * $chunks"
+  else
+    not_ok "pipeline $chunks chunks" "$(tail -3 "$dir.log" | tr '\n' ' ')"
+  fi
+done
+
+# ---- Collectives as point-to-point transfers ----------------------------------------------------
+# The first collective of examples/mpi/collectives is a broadcast from rank 0 on 4 ranks: its
+# transfers (tags of the first collective of the communicator: 0x100000 times the chunks, + k)
+# go 0->1, 0->2, 0->3 (linear), 0->2, 0->1, 2->3 (binomial tree), 0->1, 1->2, 2->3 (ring).
+for algorithm in linear:0-1,0-2,0-3 binomial:0-1,0-2,2-3 ring:0-1,1-2,2-3; do
+  name=${algorithm%%:*} expected=${algorithm#*:}
+  dir="$scratch/coll-$name"
+  if ! TOOL_OPTIONS="--chunks=2 --collectives=$name" trace "$mpi" 4 "$dir" \
+      "$EXAMPLES_BUILD/$mpi/collectives"; then
+    not_ok "collectives --collectives=$name" "$(tail -3 "$dir.log" | tr '\n' ' ')"
+    continue
+  fi
+  got=$(for r in 0 1 2 3; do
+          awk -v r=$r '$1 == "isend" && int($3 / 2) == 1048576 && $4 == 0 { print r "-" $2 }' \
+            "$dir/overlap-real.$r.trc"
+        done | sort -u | paste -sd, -)
+  if [ "$got" = "$expected" ] && TIMES=$(times "$dir") 2>/dev/null; then
+    ok "collectives --collectives=$name: the broadcast goes $got, and the streams replay"
+  else
+    not_ok "collectives --collectives=$name" "the broadcast goes '$got', expected $expected; $TIMES"
+  fi
+done
+
+# ---- The patterns report ------------------------------------------------------------------------
+# Medians over the transfers (the first message of each rank includes the program's start):
+# a linear producer has a quarter of the message at about 25% of its interval; a packed one
+# produces even its first element at the very end.
+for pattern in linear packed; do
+  dir="$scratch/ring-$pattern"
+  if "$PATTERNS" -q "$dir" && [ -s "$dir/patterns.csv" ] && [ -s "$dir/patterns-scatter.svg" ]; then
+    if python3 -c "
+import json, sys
+send = json.load(open('$dir/patterns.json'))['application']['send']['median']
+ok = abs(send['quarter'] - 0.25) < 0.03 if '$pattern' == 'linear' else send['first'] > 0.95
+sys.exit(0 if ok else 1)"; then
+      ok "tareador-patterns on the $pattern ring: the medians of Table 5.1 are the pattern's"
+    else
+      not_ok "tareador-patterns $pattern" "$(python3 -c "import json; print(json.load(open('$dir/patterns.json'))['application']['send'])")"
+    fi
+  else
+    not_ok "tareador-patterns $pattern" "no report written"
+  fi
+done
+
+echo "# overlap: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
