@@ -3,15 +3,16 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <set>
 #include <fstream>
 #include <iostream>
 
 #include "replay.h"
 #include "report.h"
+#include "sweep.h"
 #include "tracefmt.h"
 
 namespace {
@@ -35,29 +36,14 @@ struct Options {
   bool quiet = false;
   std::string policy = "fifo";
   std::vector<int> cores_sweep;
+  std::string sweep, sweep_out;
   bool csv = false;
 };
 
-// OUT.prv for one trace; with several, OUT.LABEL.prv where LABEL tells them apart (their kind,
-// or input name and kind when kinds repeat).
-std::vector<std::string> output_labels(const std::vector<std::unique_ptr<trace::Trace>>& traces) {
-  std::set<std::string> kinds;
-  for (const auto& t : traces) kinds.insert(t->header().kind);
-  std::vector<std::string> labels;
-  std::set<std::string> seen;
-  for (const auto& t : traces) {
-    const trace::TraceHeader& h = t->header();
-    std::string stem = std::filesystem::path(h.path).stem().string();
-    std::string label = kinds.size() == traces.size() ? h.kind
-                        : h.kind == "dimemas"          ? stem
-                                                       : stem + "." + h.kind;
-    if (!seen.insert(label).second)
-      throw trace::FormatError(h.path, 0,
-                               "its outputs would overwrite those of another input of the same "
-                               "name; replay them one at a time");
-    labels.push_back(label);
-  }
-  return labels;
+std::vector<const trace::Trace*> pointers(const std::vector<std::unique_ptr<trace::Trace>>& traces) {
+  std::vector<const trace::Trace*> out;
+  for (const auto& t : traces) out.push_back(t.get());
+  return out;
 }
 
 std::string output_path(const std::string& path, const std::string& label, std::size_t traces) {
@@ -74,22 +60,26 @@ class Progress {
  public:
   Progress(bool enabled, std::string label) : enabled_(enabled), label_(std::move(label)) {}
   ~Progress() {
-    if (shown_) std::fprintf(stderr, "\r%-60s\r", "");
+    if (width_ > 0) std::fprintf(stderr, "\r%*s\r", width_, "");
   }
-  void operator()(double fraction) {
+  // `detail`: what is under way, after the percentage (a sweep's current replay).
+  void operator()(double fraction, const std::string& detail = {}) {
     if (!enabled_) return;
     auto now = std::chrono::steady_clock::now();
-    if (shown_ && now - last_ < std::chrono::milliseconds(200) && fraction < 1.0) return;
+    if (width_ > 0 && now - last_ < std::chrono::milliseconds(200) && fraction < 1.0) return;
     last_ = now;
-    shown_ = true;
-    std::fprintf(stderr, "\rreplaying %s: %5.1f%%", label_.c_str(), 100.0 * fraction);
+    // Padded to the last line's width, so that a shorter line leaves nothing of it behind.
+    int width = std::fprintf(stderr, "\rreplaying %s: %5.1f%%%s%s", label_.c_str(),
+                             100.0 * fraction, detail.empty() ? "" : ", ", detail.c_str()) - 1;
+    if (width < width_) std::fprintf(stderr, "%*s", width_ - width, "");
+    width_ = std::max(width, width_);
     std::fflush(stderr);
   }
 
  private:
   bool enabled_;
   std::string label_;
-  bool shown_ = false;
+  int width_ = 0;  // of the widest line shown, 0 before the first
   std::chrono::steady_clock::time_point last_;
 };
 
@@ -208,6 +198,71 @@ void write_json(const std::string& path, const nlohmann::ordered_json& doc) {
   if (!out) throw trace::FormatError(path, 0, "cannot write the JSON summary");
 }
 
+// Where the files of a sweep go: --sweep-out, else inside the trace set (SET/sweep-KEY) or
+// beside a Dimemas file (DIR/NAME-sweep-KEY); none with --no-save.
+std::string sweep_prefix(const Options& options, const trace::TraceHeader& header,
+                         const std::string& key) {
+  if (!options.sweep_out.empty()) return options.sweep_out;
+  if (options.no_save) return {};
+  std::filesystem::path path(header.path);
+  if (header.kind == "dimemas")
+    return (path.parent_path() / (path.stem().string() + "-sweep-" + key)).string();
+  return (path / ("sweep-" + key)).string();
+}
+
+// --sweep: every trace of each input replayed at each value; a table (or CSV) per input, its
+// files, and the JSON. Exit 2 when some replay deadlocked (its time is left out).
+int sweep_inputs(const Options& options, const replay::Machine& machine,
+                 replay::TaskPolicy policy, bool show_progress) {
+  const replay::SweepSpec spec = replay::parse_sweep(options.sweep);
+  if (!options.sweep_out.empty() && options.inputs.size() > 1)
+    throw CLI::ValidationError("--sweep-out",
+                               "names the files of one sweep: give one input, or leave it out "
+                               "to write each sweep inside its trace set");
+  const bool print = !options.quiet && options.json_path != "-";
+  nlohmann::ordered_json sweeps = nlohmann::ordered_json::array();
+  bool deadlocked = false;
+  for (std::size_t n = 0; n < options.inputs.size(); ++n) {
+    // Not prefetched: run_sweep reads ahead during each replay and frees the buffers after.
+    std::vector<std::unique_ptr<trace::Trace>> traces =
+        trace::open_traces(options.inputs[n], options.kinds);
+    if (traces.empty()) throw trace::FormatError(options.inputs[n], 0, "no trace to replay");
+    const std::string prefix = sweep_prefix(options, traces.front()->header(), spec.key);
+    if (!prefix.empty()) replay::prepare_sweep_files(prefix);
+    replay::SweepResult result;
+    {  // the progress line goes before anything is printed
+      Progress progress(show_progress, "the sweep of " + spec.key);
+      replay::SweepOptions sweep;
+      sweep.policy = policy;
+      sweep.unbounded_cores = options.ideal;
+      sweep.progress = [&progress](const replay::SweepProgress& p) {
+        progress(p.overall, p.what);
+      };
+      result = replay::run_sweep(pointers(traces), machine, spec, sweep);
+    }
+    std::vector<std::string> written;
+    if (!prefix.empty()) written = replay::write_sweep_files(prefix, result);
+    if (print && options.csv) {
+      if (n > 0) std::cout << "\n";
+      replay::write_sweep_csv(std::cout, result);
+    } else if (print) {
+      if (n > 0) std::cout << "\n";
+      replay::print_sweep_table(std::cout, result);
+      for (const std::string& file : written) std::cout << "  wrote " << file << "\n";
+    }
+    for (const replay::SweepSeries& s : result.series)
+      if (!s.failures.empty())
+        std::cerr << "replay: " << s.label << ": " << s.failures.size()
+                  << " replay(s) of the sweep deadlock; the first, with " << s.failures.front()
+                  << "\n";
+    deadlocked |= result.deadlocked();
+    sweeps.push_back(replay::sweep_result_json(result));
+  }
+  if (!options.json_path.empty())
+    write_json(options.json_path, {{"config", options.config}, {"sweeps", sweeps}});
+  return deadlocked ? kExitDeadlock : 0;
+}
+
 int run(const Options& options) {
   if (options.validate) return validate_inputs(options);
   if (options.config.empty()) throw CLI::RequiredError("--config");
@@ -216,6 +271,8 @@ int run(const Options& options) {
   if (options.ideal) replay::make_network_ideal(machine);
 
   replay::TaskPolicy policy = replay::task_policy_from_name(options.policy);
+  bool show_progress = !options.no_progress && (options.progress || isatty(STDERR_FILENO));
+  if (!options.sweep.empty()) return sweep_inputs(options, machine, policy, show_progress);
 
   std::vector<std::unique_ptr<trace::Trace>> traces;
   for (const std::string& input : options.inputs)
@@ -230,8 +287,8 @@ int run(const Options& options) {
                                  "task instances and dependencies have no equivalent there); "
                                  "choose the other kinds with --kind");
 
-  bool show_progress = !options.no_progress && (options.progress || isatty(STDERR_FILENO));
-  std::vector<std::string> labels = output_labels(traces);
+  // OUT.prv for one trace; with several, OUT.LABEL.prv where LABEL tells them apart.
+  std::vector<std::string> labels = replay::trace_labels(pointers(traces));
   nlohmann::ordered_json json_traces = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < traces.size(); ++i) {
     const trace::Trace* t = traces[i].get();
@@ -305,33 +362,54 @@ int main(int argc, char** argv) {
                  "their core away and preempt others when woken)")
       ->type_name("POLICY")
       ->check(CLI::IsMember({"fifo", "cp", "mpi"}));
-  app.add_option("--cores-sweep", o.cores_sweep,
-                 "tasks traces: replay with each number of cores per node and print the speedup "
-                 "table (e.g. 1,2,4,8)")
-      ->type_name("N,N,...")
-      ->delimiter(',')
-      ->check(CLI::PositiveNumber)
-      ->allow_extra_args(false);
-  app.add_flag("--csv", o.csv, "print the --cores-sweep table as CSV");
+  CLI::Option* cores_sweep =
+      app.add_option("--cores-sweep", o.cores_sweep,
+                     "tasks traces: replay with each number of cores per node and print the "
+                     "speedup table (e.g. 1,2,4,8)")
+          ->type_name("N,N,...")
+          ->delimiter(',')
+          ->check(CLI::PositiveNumber)
+          ->allow_extra_args(false);
+  CLI::Option* sweep =
+      app.add_option("--sweep", o.sweep,
+                     "replay every trace at each value of a machine parameter (after --set and "
+                     "--ideal): STEPS values from LO to HI, evenly spaced or with :log in "
+                     "geometric progression (bandwidth=1:1024:11:log), or the values listed "
+                     "(cores=1,2,4,8). Prints the time of each kind, the speedup of each over "
+                     "authentic and, for bandwidth, the tolerable bandwidth reduction; writes "
+                     "the CSV and SVG plots to SET/sweep-KEY.csv, -time.svg, -speedup.svg, "
+                     "-reduction.svg (beside a .dim file: NAME-sweep-KEY.*). See docs/sweeps.md")
+          ->type_name("KEY=LO:HI:STEPS[:log]");
+  app.add_option("--sweep-out", o.sweep_out,
+                 "write the files of --sweep to PREFIX.csv, PREFIX-time.svg, ... instead")
+      ->type_name("PREFIX")
+      ->needs(sweep);
+  app.add_flag("--csv", o.csv, "print the table of --cores-sweep or --sweep as CSV");
   app.add_option("-k,--kind", o.kinds, "replay only this kind of a trace set (repeatable)")
       ->type_name("KIND")
       ->allow_extra_args(false);
   app.add_option("--json", o.json_path, "write a JSON summary to FILE ('-' = stdout)")
       ->type_name("FILE");
-  app.add_option("--prv", o.prv_path,
-                 "write the simulated timeline as a Paraver trace (with .pcf and .row); with "
-                 "several traces, OUT.KIND.prv")
-      ->type_name("OUT.prv");
-  app.add_option("--dim", o.dim_path, "write the input trace in Dimemas format")
-      ->type_name("OUT.dim");
-  app.add_option("--native", o.native_path, "write the input trace as a native trace set")
-      ->type_name("DIR");
-  app.add_flag("--validate", o.validate,
-               "check the traces (every record, matching sends and receives, collectives) and "
-               "report file:line of each problem; no simulation");
+  CLI::Option* prv =
+      app.add_option("--prv", o.prv_path,
+                     "write the simulated timeline as a Paraver trace (with .pcf and .row); with "
+                     "several traces, OUT.KIND.prv")
+          ->type_name("OUT.prv");
+  CLI::Option* dim =
+      app.add_option("--dim", o.dim_path, "write the input trace in Dimemas format")
+          ->type_name("OUT.dim");
+  CLI::Option* native =
+      app.add_option("--native", o.native_path, "write the input trace as a native trace set")
+          ->type_name("DIR");
+  CLI::Option* validate =
+      app.add_flag("--validate", o.validate,
+                   "check the traces (every record, matching sends and receives, collectives) "
+                   "and report file:line of each problem; no simulation");
+  sweep->excludes(cores_sweep)->excludes(prv)->excludes(dim)->excludes(native)->excludes(validate);
   app.add_flag("--no-save", o.no_save,
                "do not keep the replay of a trace set in it (SET/replay/KIND.prv, .pcf, .row, "
-               ".json: what tareador-view shows); --prv writes elsewhere instead");
+               ".json: what tareador-view shows; with --sweep, its files); --prv or "
+               "--sweep-out write elsewhere instead");
   app.add_flag("--progress", o.progress, "show progress even when stderr is not a terminal");
   app.add_flag("--no-progress", o.no_progress, "never show progress");
   app.add_flag("-q,--quiet", o.quiet, "do not print the summary table");

@@ -307,6 +307,107 @@ t_tasks_validate() {
   assert_contains "$OUT" "tasks.0.trc:" "file:line"
 }
 
+# 13. Sweeps (tests/fixtures/sweep: authentic, overlap-real and overlap-ideal of one message)
+SWEEP_FIX=$TESTS_DIR/fixtures/sweep
+make_sweep_set() {  # a copy of the fixture set in $WORK/sweep (sweeps write into the set)
+  rm -rf "$WORK/sweep" && cp -r "$SWEEP_FIX/set" "$WORK/sweep"
+}
+# check_svg FILE: well-formed XML whose root is <svg> (prints what is wrong, nothing if fine).
+check_svg() {
+  python3 -S - "$1" <<'EOF'
+import sys
+import xml.etree.ElementTree as ET
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except Exception as e:
+    print("not well-formed: %s" % e); sys.exit()
+if root.tag != "{http://www.w3.org/2000/svg}svg":
+    print("root is %s" % root.tag)
+EOF
+}
+t_sweep_bandwidth() {  # times are 8 ms (real 5, ideal 2) + 1 us + 4 MiB / bandwidth
+  make_sweep_set
+  replay --config "$SWEEP_FIX/machine.toml" "$WORK/sweep" --sweep bandwidth=4:64:3:log
+  assert_rc 0 || return
+  assert_contains "$OUT" "sweep of bandwidth from 4 to 64 MB/s, 3 value(s), logarithmic" "table"
+  assert_contains "$OUT" "speedup overlap-real" "table"
+  assert_contains "$OUT" "reduction overlap-ideal" "table"
+  assert_contains "$OUT" "wrote $WORK/sweep/sweep-bandwidth-reduction.svg" "files listed"
+  local f problems
+  for f in sweep-bandwidth.csv sweep-bandwidth-time.svg sweep-bandwidth-speedup.svg \
+      sweep-bandwidth-reduction.svg; do assert_file "$WORK/sweep/$f"; done
+  for f in "$WORK"/sweep/sweep-bandwidth-*.svg; do
+    problems=$(check_svg "$f"); [ -z "$problems" ] || fail "$(basename "$f"): $problems"
+  done
+  assert_contains "$(cat "$WORK/sweep/sweep-bandwidth-speedup.svg")" 'data-name="overlap-ideal"' \
+    "speedup plot"
+  assert_eq "$(head -1 "$WORK/sweep/sweep-bandwidth.csv")" \
+    "bandwidth,time_authentic_s,time_overlap-real_s,time_overlap-ideal_s,speedup_overlap-real,speedup_overlap-ideal,tolerable_reduction_overlap-real,tolerable_reduction_overlap-ideal" \
+    "CSV header"
+  assert_matches "$(sed -n 2p "$WORK/sweep/sweep-bandwidth.csv")" \
+    '^4,1\.008001000,1\.005001000,1\.002001000,1\.002985,1\.005988,,$' "CSV at 4 MB/s"
+  assert_eq "$(wc -l <"$WORK/sweep/sweep-bandwidth.csv")" 4 "CSV rows"
+}
+t_sweep_csv_json() {
+  make_sweep_set
+  replay --config "$SWEEP_FIX/machine.toml" "$WORK/sweep" --sweep bandwidth=4,16 --csv --no-save \
+    --json "$WORK/sweep.json"
+  assert_rc 0 || return
+  assert_eq "$(printf '%s\n' "$OUT" | sed -n 1p | cut -d, -f1-3)" \
+    "bandwidth,time_authentic_s,time_overlap-real_s" "CSV on stdout"
+  assert_eq "$(printf '%s\n' "$OUT" | wc -l)" 3 "CSV lines"
+  [ -e "$WORK/sweep/sweep-bandwidth.csv" ] && fail "--no-save wrote into the set"
+  assert_near "$(json "$WORK/sweep.json" 'd["sweeps"][0]["series"][0]["times_s"][1]')" 0.258001 \
+    1e-12 "authentic at 16 MB/s"
+  assert_eq "$(json "$WORK/sweep.json" '[s["label"] for s in d["sweeps"][0]["speedup"]]')" \
+    "['overlap-real', 'overlap-ideal']" "speedups"
+  assert_eq "$(json "$WORK/sweep.json" \
+    'd["sweeps"][0]["tolerable_reduction"][1]["points"][0]["at_least"]')" 1.0 \
+    "reduction beyond the range"
+}
+t_sweep_out() {
+  make_sweep_set
+  replay -q --config "$SWEEP_FIX/machine.toml" "$WORK/sweep" --sweep latency=0,1e-5 \
+    --sweep-out "$WORK/out/lat" --progress
+  assert_rc 0 || return
+  assert_file "$WORK/out/lat.csv"; assert_file "$WORK/out/lat-time.svg"
+  assert_file "$WORK/out/lat-speedup.svg"
+  [ -e "$WORK/out/lat-reduction.svg" ] && fail "a reduction plot for a latency sweep"
+  [ -e "$WORK/sweep/sweep-latency.csv" ] && fail "--sweep-out also wrote into the set"
+  assert_contains "$ERR" "replaying the sweep of latency" "progress"
+  assert_contains "$ERR" "overlap-ideal at latency=1e-05 (6/6)" "progress"
+  assert_eq "$OUT" "" "-q"
+}
+t_sweep_bad() {  # SPEC MESSAGE...: exit 1 with the messages, nothing written
+  make_sweep_set
+  local spec=$1 m; shift
+  replay --config "$SWEEP_FIX/machine.toml" "$WORK/sweep" --sweep "$spec"; assert_rc 1 || return
+  assert_contains "$ERR" "replay: --sweep" "message"
+  for m in "$@"; do assert_contains "$ERR" "$m" "message"; done
+  [ -z "$(ls "$WORK/sweep" | grep sweep-)" ] || fail "files written"
+}
+t_sweep_conflicts() {
+  make_sweep_set
+  local cfg=$SWEEP_FIX/machine.toml
+  replay --config "$cfg" "$WORK/sweep" --sweep bandwidth=1,2 --cores-sweep 1,2
+  assert_rc 1 && assert_contains "$ERR" "excludes" "--cores-sweep"
+  replay --config "$cfg" "$WORK/sweep" --sweep bandwidth=1,2 --prv "$WORK/s.prv"
+  assert_rc 1 && assert_contains "$ERR" "excludes" "--prv"
+  replay --config "$cfg" "$WORK/sweep" --sweep-out "$WORK/x"
+  assert_rc 1 && assert_contains "$ERR" "requires --sweep" "--sweep-out alone"
+  replay --config "$cfg" "$WORK/sweep" "$WORK/sweep" --sweep bandwidth=1,2 --sweep-out "$WORK/x"
+  assert_rc 1 && assert_contains "$ERR" "give one input" "--sweep-out, two inputs"
+  replay --config "$cfg" "$WORK/sweep" --sweep bandwidth=1,2 --sweep-out /dev/null/x
+  assert_rc 1 && assert_contains "$ERR" "/dev/null" "unwritable --sweep-out"
+}
+t_sweep_deadlock() {  # every replay deadlocks: the sweep finishes, exit 2
+  mkdim "$WORK/dl.dim" dl 2 1:0:0:0.001 3:0:0:1:-1:1000:1:1:0
+  replay --config "$NOBUS" "$WORK/dl.dim" --sweep bandwidth=1,2 --no-save; assert_rc 2 || return
+  assert_contains "$OUT" "deadlock (dl): bandwidth=2" "table"
+  assert_contains "$ERR" "2 replay(s) of the sweep deadlock" "report"
+  assert_contains "$ERR" "rank 0 is blocked" "report"
+}
+
 case_() {  # NAME FUNCTION ARGS...
   local name=$1; shift
   WHY=""
@@ -648,6 +749,20 @@ case_ "tasks: MPI inside tasks on two ranks, --policy=mpi" t_tasks_mpi
 case_ "tasks: --prv rows per core, task types, dependencies" t_tasks_prv
 case_ "tasks: no --dim or --native" t_tasks_no_conversion
 case_ "tasks: --validate" t_tasks_validate
+
+case_ "sweep: bandwidth, table, CSV and plots in the set" t_sweep_bandwidth
+case_ "sweep: --csv, --json, --no-save" t_sweep_csv_json
+case_ "sweep: --sweep-out, progress" t_sweep_out
+case_ "sweep: no '='" t_sweep_bad bandwidth "expected KEY=LO:HI:STEPS[:log]"
+case_ "sweep: unknown key" t_sweep_bad speed=1:2:3 "unknown machine key 'speed'" "bandwidth, latency"
+case_ "sweep: bad STEPS" t_sweep_bad bandwidth=1:100:x "STEPS 'x' is not a number"
+case_ "sweep: LO > HI" t_sweep_bad bandwidth=100:1:3 "LO (100) is greater than HI (1)"
+case_ "sweep: logarithmic from 0" t_sweep_bad bandwidth=0:100:3:log "needs LO > 0"
+case_ "sweep: bandwidth 0" t_sweep_bad bandwidth=0,10 "instantaneous"
+case_ "sweep: negative latency" t_sweep_bad latency=-1:0:2 "must not be negative"
+case_ "sweep: tasks that do not fit" t_sweep_bad nodes=1:2:2 "with nodes=1" "do not fit"
+case_ "sweep: conflicting options" t_sweep_conflicts
+case_ "sweep: deadlocks" t_sweep_deadlock
 
 echo "# $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

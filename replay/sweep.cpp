@@ -1,0 +1,786 @@
+// sweep.cpp — replays across a range of one machine parameter and the figures derived from
+// them (docs/sweeps.md).
+#include "sweep.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include "config.h"
+#include "svg_plot.h"
+
+namespace tareador::replay {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr int kMaxSteps = 10000;
+
+// ---- Keys ---------------------------------------------------------------------------------
+
+struct KeyInfo {
+  const char* key;
+  const char* unit;  // "" when the values have none
+  bool integer;
+  bool bandwidth;
+};
+
+// What a sweep needs to know of apply_override's keys; a key of override_keys() missing here is
+// swept as a real number without a unit.
+const KeyInfo kKeys[] = {
+    {"bandwidth", "MB/s", false, true},
+    {"latency", "s", false, false},
+    {"buses", "", true, false},
+    {"cores", "", true, false},
+    {"cpu_ratio", "", false, false},
+    {"eager_limit", "bytes", true, false},
+    {"mips", "instructions/us", false, false},
+    {"nodes", "", true, false},
+    {"tasks_per_node", "", true, false},
+    {"mapping", "tasks per node", true, false},
+    {"links", "", true, false},
+    {"intra_latency", "s", false, false},
+    {"intra_bandwidth", "MB/s", false, true},
+    {"intra_buses", "", true, false},
+};
+// Keys whose values are names, not numbers.
+const char* const kNotNumeric[] = {"collectives"};
+// Beyond this, integer values are out of range for every key.
+constexpr double kMaxInteger = 1e15;
+
+const KeyInfo* key_info(std::string_view key) {
+  for (const KeyInfo& k : kKeys)
+    if (key == k.key) return &k;
+  return nullptr;
+}
+
+bool numeric(std::string_view key) {
+  return std::find(std::begin(kNotNumeric), std::end(kNotNumeric), key) == std::end(kNotNumeric);
+}
+
+std::string sweepable_keys() {
+  std::string keys;
+  for (const auto& [key, help] : override_keys())
+    if (numeric(key)) keys += (keys.empty() ? "" : ", ") + key;
+  return keys;
+}
+
+void check_key(const std::string& key) {
+  bool known = false;
+  for (const auto& k : override_keys()) known |= k.first == key;
+  if (!known)
+    throw std::invalid_argument("unknown machine key '" + key +
+                                "'; keys that can be swept: " + sweepable_keys());
+  if (!numeric(key))
+    throw std::invalid_argument("'" + key +
+                                "' cannot be swept: its values are names, not numbers; keys "
+                                "that can be swept: " +
+                                sweepable_keys());
+}
+
+double parse_number(std::string_view text, const char* what) {
+  text = trim(text);
+  double v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
+    throw std::invalid_argument(std::string(what) + " '" + std::string(text) +
+                                "' is not a number");
+  return v;
+}
+
+// 12 significant digits: 2 * 16^0.75 is 16, not 15.999999999999998.
+double clean(double v) { return std::stod(fmt::format("{:.12g}", v)); }
+
+std::vector<std::string_view> split(std::string_view text, char sep) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  for (;;) {
+    std::size_t at = text.find(sep, start);
+    parts.push_back(text.substr(start, at == std::string_view::npos ? at : at - start));
+    if (at == std::string_view::npos) return parts;
+    start = at + 1;
+  }
+}
+
+// Sorted, rounded for integer keys, duplicates dropped, each value accepted by the key.
+std::vector<double> checked_values(const std::string& key, std::vector<double> values) {
+  if (sweep_key_is_integer(key))
+    for (double& v : values) {
+      if (std::fabs(v) > kMaxInteger)
+        throw std::invalid_argument(fmt::format("{}={} is out of range", key, v));
+      v = std::round(v);
+    }
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  Machine probe;
+  probe.nodes.assign(1, Node{});
+  for (double v : values) {
+    if (sweep_key_is_bandwidth(key) && v == 0)
+      throw std::invalid_argument(
+          key + "=0 means instantaneous transfers, not a bandwidth to sweep over; sweep from a "
+                "positive bandwidth (--ideal replays the instantaneous network)");
+    apply_override(probe, key + "=" + format_sweep_value(key, v));
+  }
+  return values;
+}
+
+// ---- Replays ------------------------------------------------------------------------------
+
+// A trace lent to trace::prefetch for one replay: the prefetcher (its thread and its buffers)
+// goes when the replay is done.
+class BorrowedTrace final : public trace::Trace {
+ public:
+  explicit BorrowedTrace(const trace::Trace& trace) : trace_(trace) {}
+  const trace::TraceHeader& header() const override { return trace_.header(); }
+  std::unique_ptr<trace::RecordStream> open(int task, int thread) const override {
+    return trace_.open(task, thread);
+  }
+  std::uint64_t size_bytes() const override { return trace_.size_bytes(); }
+
+ private:
+  const trace::Trace& trace_;
+};
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// Every trace's tasks fit the machine of every swept value (so that a long sweep never stops
+// half-way on a mapping that cannot hold them).
+void check_mappings(const std::vector<const trace::Trace*>& traces, const Machine& machine,
+                    const SweepSpec& spec) {
+  for (double value : spec.values) {
+    const std::string setting = spec.key + "=" + format_sweep_value(spec.key, value);
+    Machine m = machine;
+    apply_override(m, setting);
+    for (const trace::Trace* t : traces) {
+      try {
+        m.map_tasks(t->header().tasks());
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("--sweep: with " + setting + ", " + t->header().path + ": " +
+                                    e.what());
+      }
+    }
+  }
+}
+
+// ---- Figures the outputs share ----------------------------------------------------------
+
+// The series compared with authentic (every other one); none when there is no authentic.
+std::vector<std::size_t> compared(const SweepResult& r) {
+  std::vector<std::size_t> out;
+  const int ref = r.reference();
+  if (ref < 0) return out;
+  for (std::size_t k = 0; k < r.series.size(); ++k)
+    if (static_cast<int>(k) != ref) out.push_back(k);
+  return out;
+}
+
+// The tolerable reduction is computed in bandwidth sweeps with authentic and another kind.
+bool shows_reduction(const SweepResult& r) {
+  return sweep_key_is_bandwidth(r.spec.key) && !compared(r).empty();
+}
+
+std::vector<ToleratedReduction> reduction_of(const SweepResult& r, std::size_t k) {
+  return tolerable_reduction(r.spec.values,
+                             r.series[static_cast<std::size_t>(r.reference())].times,
+                             r.series[k].times);
+}
+
+std::vector<double> one_core_speedups(const SweepResult& r, const SweepSeries& s) {
+  std::vector<double> out;
+  for (std::size_t i = 0; i < r.spec.values.size(); ++i) out.push_back(s.one_core_speedup(i));
+  return out;
+}
+
+std::vector<double> efficiencies(const SweepResult& r, const SweepSeries& s) {
+  std::vector<double> out;
+  for (std::size_t i = 0; i < r.spec.values.size(); ++i)
+    out.push_back(s.efficiency(i, r.spec.values[i]));
+  return out;
+}
+
+bool has_tasks(const SweepResult& r) {
+  for (const SweepSeries& s : r.series)
+    if (s.kind == "tasks") return true;
+  return false;
+}
+
+// ---- Tables -------------------------------------------------------------------------------
+
+struct Column {
+  std::string csv_name, table_name;
+  std::vector<std::string> csv, table;  // one cell per value
+};
+
+std::string fixed(double v, int decimals, const char* unknown) {
+  return std::isfinite(v) ? fmt::format("{:.{}f}", v, decimals) : unknown;
+}
+
+// A column of numbers: `decimals` in the CSV (empty where unknown), `shown` in the table.
+Column numbers(std::string csv_name, std::string table_name, const std::vector<double>& values,
+               int decimals, int shown, const char* unknown) {
+  Column c{std::move(csv_name), std::move(table_name), {}, {}};
+  for (double v : values) {
+    c.csv.push_back(fixed(v, decimals, ""));
+    c.table.push_back(fixed(v, shown, unknown));
+  }
+  return c;
+}
+
+std::vector<Column> columns(const SweepResult& r) {
+  std::vector<Column> cols;
+  const std::string unit = sweep_key_unit(r.spec.key);
+  Column value{r.spec.key, unit.empty() ? r.spec.key : r.spec.key + " " + unit, {}, {}};
+  for (double v : r.spec.values) value.csv.push_back(format_sweep_value(r.spec.key, v));
+  value.table = value.csv;
+  cols.push_back(std::move(value));
+  for (const SweepSeries& s : r.series)
+    cols.push_back(numbers("time_" + s.label + "_s", s.label + " s", s.times, 9, 9, "deadlock"));
+  for (std::size_t k : compared(r))
+    cols.push_back(numbers("speedup_" + r.series[k].label, "speedup " + r.series[k].label,
+                           sweep_speedup(r, k), 6, 3, "-"));
+  if (shows_reduction(r)) {
+    using S = ToleratedReduction::Status;
+    for (std::size_t k : compared(r)) {
+      Column c{"tolerable_reduction_" + r.series[k].label, "reduction " + r.series[k].label,
+               {}, {}};
+      for (const ToleratedReduction& t : reduction_of(r, k)) {
+        c.csv.push_back(t.status == S::InRange ? fmt::format("{:.6f}", t.value) : "");
+        c.table.push_back(t.status == S::InRange   ? fmt::format("{:.3f}", t.value)
+                          : t.status == S::AtLeast ? fmt::format(">={:.3f}", t.value)
+                          : t.status == S::AtMost  ? fmt::format("<{:.3f}", t.value)
+                                                   : "-");
+      }
+      cols.push_back(std::move(c));
+    }
+  }
+  for (const SweepSeries& s : r.series) {
+    if (!r.per_core(s)) continue;
+    cols.push_back(numbers("speedup_1core_" + s.label, "speedup/1-core " + s.label,
+                           one_core_speedups(r, s), 6, 3, "-"));
+    cols.push_back(numbers("efficiency_" + s.label, "efficiency " + s.label, efficiencies(r, s),
+                           6, 3, "-"));
+  }
+  return cols;
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// ---- Plots --------------------------------------------------------------------------------
+
+// A logarithmic y axis when the values span more than 1.5 decades.
+bool wide(const std::vector<svg::Series>& series) {
+  double lo = std::numeric_limits<double>::infinity(), hi = 0;
+  for (const svg::Series& s : series)
+    for (double y : s.y)
+      if (std::isfinite(y) && y > 0) {
+        lo = std::min(lo, y);
+        hi = std::max(hi, y);
+      }
+  return hi > 0 && hi / lo > std::pow(10.0, 1.5);
+}
+
+svg::Plot plot_of(const SweepResult& r, const std::string& what, const std::string& y_label) {
+  svg::Plot p;
+  p.title = r.name + ": " + what + " vs " + r.spec.key;
+  const std::string unit = sweep_key_unit(r.spec.key);
+  p.x_label = unit.empty() ? r.spec.key : r.spec.key + " (" + unit + ")";
+  p.y_label = y_label;
+  p.log_x = r.spec.scale == SweepScale::Log;
+  return p;
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw trace::FormatError(path, 0, "cannot write the sweep's output");
+}
+
+}  // namespace
+
+// ---- Specs --------------------------------------------------------------------------------
+
+bool sweep_key_is_integer(std::string_view key) {
+  const KeyInfo* k = key_info(key);
+  return k && k->integer;
+}
+
+std::string sweep_key_unit(std::string_view key) {
+  const KeyInfo* k = key_info(key);
+  return k ? k->unit : "";
+}
+
+bool sweep_key_is_bandwidth(std::string_view key) {
+  const KeyInfo* k = key_info(key);
+  return k && k->bandwidth;
+}
+
+std::string format_sweep_value(std::string_view key, double value) {
+  if (sweep_key_is_integer(key)) return fmt::format("{}", std::llround(value));
+  return fmt::format("{}", value);
+}
+
+SweepSpec sweep_of_values(const std::string& key, std::vector<double> values) {
+  check_key(key);
+  if (values.empty()) throw std::invalid_argument("no value to sweep " + key + " over");
+  SweepSpec spec;
+  spec.key = key;
+  spec.values = checked_values(key, std::move(values));
+  spec.low = spec.values.front();
+  spec.high = spec.values.back();
+  return spec;
+}
+
+SweepSpec parse_sweep(std::string_view text) {
+  const std::string given(text);
+  try {
+    std::size_t equals = text.find('=');
+    if (equals == std::string_view::npos)
+      throw std::invalid_argument("expected KEY=LO:HI:STEPS[:log] or KEY=V1,V2,...");
+    std::string key(trim(text.substr(0, equals)));
+    std::string_view range = trim(text.substr(equals + 1));
+    check_key(key);
+    if (range.empty()) throw std::invalid_argument("no values after '='");
+    if (range.find(':') == std::string_view::npos) {  // a list
+      std::vector<double> values;
+      for (std::string_view v : split(range, ',')) values.push_back(parse_number(v, "value"));
+      return sweep_of_values(key, std::move(values));
+    }
+    std::vector<std::string_view> parts = split(range, ':');
+    if (parts.size() < 3 || parts.size() > 4)
+      throw std::invalid_argument("expected KEY=LO:HI:STEPS[:log]");
+    SweepSpec spec;
+    spec.key = key;
+    spec.low = parse_number(parts[0], "LO");
+    spec.high = parse_number(parts[1], "HI");
+    double steps = parse_number(parts[2], "STEPS");
+    if (steps != std::floor(steps))
+      throw std::invalid_argument(fmt::format("STEPS must be a whole number, not {}", steps));
+    if (steps < 1) throw std::invalid_argument(fmt::format("STEPS must be at least 1, not {}", steps));
+    if (steps > kMaxSteps)
+      throw std::invalid_argument(fmt::format("STEPS must be at most {}, not {}", kMaxSteps, steps));
+    spec.steps = static_cast<int>(steps);
+    if (parts.size() == 4) {
+      std::string_view scale = trim(parts[3]);
+      if (scale == "log")
+        spec.scale = SweepScale::Log;
+      else if (scale != "lin" && scale != "linear")
+        throw std::invalid_argument("the scale is 'log' (or 'lin'), not '" + std::string(scale) +
+                                    "'");
+    }
+    if (spec.low > spec.high)
+      throw std::invalid_argument(fmt::format("LO ({}) is greater than HI ({})", spec.low,
+                                              spec.high));
+    if (spec.steps == 1 && spec.low != spec.high)
+      throw std::invalid_argument(
+          "a single step is a single value: LO and HI must be equal (or give more steps)");
+    if (spec.scale == SweepScale::Log && spec.low <= 0)
+      throw std::invalid_argument(fmt::format(
+          "a logarithmic sweep needs LO > 0, not {} (values grow by a constant factor)",
+          spec.low));
+    std::vector<double> values;
+    for (int i = 0; i < spec.steps; ++i) {
+      double f = spec.steps == 1 ? 0.0 : static_cast<double>(i) / (spec.steps - 1);
+      double v = spec.scale == SweepScale::Log
+                     ? std::exp(std::log(spec.low) + f * (std::log(spec.high) - std::log(spec.low)))
+                     : spec.low + f * (spec.high - spec.low);
+      values.push_back(i == 0 ? spec.low : i == spec.steps - 1 ? spec.high : clean(v));
+    }
+    spec.values = checked_values(key, std::move(values));
+    return spec;
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("--sweep " + given + ": " + e.what());
+  }
+}
+
+// ---- Results ------------------------------------------------------------------------------
+
+std::vector<std::string> trace_labels(const std::vector<const trace::Trace*>& traces) {
+  std::set<std::string> kinds;
+  for (const trace::Trace* t : traces) kinds.insert(t->header().kind);
+  const bool by_kind = kinds.size() == traces.size();
+  std::vector<std::string> labels;
+  std::set<std::string> seen;
+  for (const trace::Trace* t : traces) {
+    const trace::TraceHeader& h = t->header();
+    std::filesystem::path path(h.path);
+    if (path.filename().empty()) path = path.parent_path();  // "set/"
+    const std::string stem = path.stem().string();
+    std::string label = h.kind == "dimemas" ? (by_kind && traces.size() > 1 ? h.kind : stem)
+                        : by_kind           ? h.kind
+                                            : stem + "." + h.kind;
+    if (!seen.insert(label).second)
+      throw trace::FormatError(h.path, 0,
+                               "its outputs would overwrite those of another input of the same "
+                               "name; replay them one at a time");
+    labels.push_back(std::move(label));
+  }
+  return labels;
+}
+
+double SweepSeries::one_core_speedup(std::size_t i) const {
+  if (!one_core_time || i >= times.size() || !(times[i] > 0)) return kNaN;
+  return *one_core_time / times[i];  // NaN when either is
+}
+
+double SweepSeries::efficiency(std::size_t i, double cores) const {
+  return cores > 0 ? one_core_speedup(i) / cores : kNaN;
+}
+
+int SweepResult::reference() const {
+  for (std::size_t k = 0; k < series.size(); ++k)
+    if (series[k].kind == "authentic") return static_cast<int>(k);
+  return -1;
+}
+
+bool SweepResult::deadlocked() const {
+  for (const SweepSeries& s : series)
+    if (!s.failures.empty()) return true;
+  return false;
+}
+
+bool SweepResult::per_core(const SweepSeries& s) const {
+  return spec.key == "cores" && s.kind == "tasks" && s.one_core_time.has_value();
+}
+
+SweepResult run_sweep(const std::vector<const trace::Trace*>& traces, const Machine& machine,
+                      const SweepSpec& spec, const SweepOptions& options) {
+  check_mappings(traces, machine, spec);
+  SweepResult result;
+  result.spec = spec;
+  result.policy = options.policy;
+  if (!traces.empty()) {
+    result.input = traces.front()->header().path;
+    result.name = traces.front()->header().name;
+  }
+  const bool cores = spec.key == "cores";
+  const bool one_in_values =
+      std::find(spec.values.begin(), spec.values.end(), 1.0) != spec.values.end();
+  // Tasks traces in a cores sweep also need the replay on 1 core, unless 1 is swept.
+  auto needs_one_core = [&](const trace::Trace* t) {
+    return cores && t->header().kind == "tasks";
+  };
+  std::size_t total = 0, done = 0;
+  for (const trace::Trace* t : traces)
+    total += spec.values.size() + (needs_one_core(t) && !one_in_values ? 1 : 0);
+
+  const std::vector<std::string> labels = trace_labels(traces);
+  for (std::size_t k = 0; k < traces.size(); ++k) {
+    const trace::Trace& t = *traces[k];
+    const trace::TraceHeader& h = t.header();
+    SweepSeries s;
+    s.name = h.name;
+    s.kind = h.kind;
+    s.path = h.path;
+    s.label = labels[k];
+    const bool unbounded = h.kind == "tasks" && options.unbounded_cores && !cores;
+
+    // One replay with `key=value` (after the machine's own settings); NaN if it deadlocks.
+    auto replay_at = [&](const std::string& key, double value) -> double {
+      const std::string setting = key + "=" + format_sweep_value(key, value);
+      Machine m = machine;
+      apply_override(m, setting);
+      if (unbounded) make_cores_unbounded(m, h);
+      SimulationOptions sim;
+      sim.policy = options.policy;
+      SweepProgress progress;
+      progress.what = fmt::format("{} at {} ({}/{})", s.label, setting, done + 1, total);
+      if (options.progress)
+        sim.progress = [&](double f) {
+          progress.overall = (static_cast<double>(done) + f) / static_cast<double>(total);
+          options.progress(progress);
+        };
+      std::unique_ptr<trace::Trace> ahead = trace::prefetch(std::make_unique<BorrowedTrace>(t));
+      double time = kNaN;
+      try {
+        Result r = simulate(*ahead, m, sim);
+        time = r.total_time;
+        for (const std::string& note : r.notes)
+          if (std::find(s.notes.begin(), s.notes.end(), note) == s.notes.end())
+            s.notes.push_back(note);
+      } catch (const DeadlockError& e) {
+        s.failures.push_back(setting + ": " + e.what());
+      }
+      ++done;
+      return time;
+    };
+
+    for (double value : spec.values) s.times.push_back(replay_at(spec.key, value));
+    if (needs_one_core(&t)) {
+      if (one_in_values)
+        s.one_core_time = s.times[static_cast<std::size_t>(
+            std::find(spec.values.begin(), spec.values.end(), 1.0) - spec.values.begin())];
+      else
+        s.one_core_time = replay_at("cores", 1);
+      if (!std::isfinite(*s.one_core_time))
+        s.notes.push_back("no speedup over 1 core: the replay on 1 core per node deadlocks");
+    }
+    result.series.push_back(std::move(s));
+  }
+  return result;
+}
+
+// ---- Derived figures ----------------------------------------------------------------------
+
+std::vector<double> sweep_speedup(const SweepResult& result, std::size_t series) {
+  std::vector<double> out(result.spec.values.size(), kNaN);
+  int ref = result.reference();
+  if (ref < 0 || series >= result.series.size()) return out;
+  const std::vector<double>& base = result.series[static_cast<std::size_t>(ref)].times;
+  const std::vector<double>& times = result.series[series].times;
+  for (std::size_t i = 0; i < out.size() && i < base.size() && i < times.size(); ++i)
+    if (std::isfinite(base[i]) && std::isfinite(times[i]) && times[i] > 0)
+      out[i] = base[i] / times[i];
+  return out;
+}
+
+std::vector<ToleratedReduction> tolerable_reduction(const std::vector<double>& values,
+                                                    const std::vector<double>& reference,
+                                                    const std::vector<double>& times) {
+  using S = ToleratedReduction::Status;
+  const std::size_t n = std::min({values.size(), reference.size(), times.size()});
+  std::vector<ToleratedReduction> out(values.size());
+  // The bandwidth between points a and b at which the run takes `target` (linear in time and
+  // in log(bandwidth)); `target` lies between times[a] and times[b], which differ.
+  auto crossing = [&](std::size_t a, std::size_t b, double target) {
+    const double la = std::log(values[a]), lb = std::log(values[b]);
+    return std::exp(la + (target - times[a]) / (times[b] - times[a]) * (lb - la));
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const double target = reference[i];
+    ToleratedReduction& r = out[i];
+    if (!std::isfinite(target) || !std::isfinite(times[i]) || !(values[i] > 0)) continue;
+    if (times[i] <= target) {  // keeps up at b[i]: how far down does it?
+      r = {S::AtLeast, values[i] / values[0]};
+      for (std::size_t j = i; j-- > 0;) {
+        if (!std::isfinite(times[j])) {
+          r = {S::Unknown, 0};
+          break;
+        }
+        if (times[j] > target) {
+          r = {S::InRange, values[i] / crossing(j + 1, j, target)};
+          break;
+        }
+      }
+    } else {  // slower at b[i]: how much more bandwidth does it need?
+      r = {S::AtMost, values[i] / values[n - 1]};
+      for (std::size_t j = i + 1; j < n; ++j) {
+        if (!std::isfinite(times[j])) {
+          r = {S::Unknown, 0};
+          break;
+        }
+        if (times[j] <= target) {
+          r = {S::InRange, values[i] / crossing(j - 1, j, target)};
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// ---- Outputs ------------------------------------------------------------------------------
+
+void print_sweep_table(std::ostream& out, const SweepResult& r) {
+  fmt::print(out, "{}: {}\n", r.name, r.input);
+  const std::string unit = sweep_key_unit(r.spec.key);
+  const std::string range =
+      r.spec.steps > 0
+          ? fmt::format("from {} to {}{}, {} value(s){}", format_sweep_value(r.spec.key, r.spec.low),
+                        format_sweep_value(r.spec.key, r.spec.high),
+                        unit.empty() ? "" : " " + unit, r.spec.values.size(),
+                        r.spec.scale == SweepScale::Log ? ", logarithmic" : "")
+          : fmt::format("over {} value(s)", r.spec.values.size());
+  fmt::print(out, "  sweep of {} {}{}\n", r.spec.key, range,
+             has_tasks(r) ? fmt::format(", policy {}", task_policy_name(r.policy)) : "");
+  const std::vector<Column> cols = columns(r);
+  std::vector<std::size_t> width;
+  for (const Column& c : cols) {
+    std::size_t w = c.table_name.size();
+    for (const std::string& cell : c.table) w = std::max(w, cell.size());
+    width.push_back(w);
+  }
+  auto row = [&](auto cell) {
+    std::string line = " ";
+    for (std::size_t c = 0; c < cols.size(); ++c)
+      line += fmt::format(" {:>{}}", cell(cols[c]), width[c]);
+    fmt::print(out, "{}\n", line);
+  };
+  row([](const Column& c) { return c.table_name; });
+  for (std::size_t i = 0; i < r.spec.values.size(); ++i)
+    row([i](const Column& c) { return c.table[i]; });
+  if (!compared(r).empty())
+    fmt::print(out, "  speedup: time of authentic / time of the kind, at the same {}\n",
+               r.spec.key);
+  if (shows_reduction(r))
+    fmt::print(out,
+               "  reduction: how many times lower a {} the kind needs to take as long as "
+               "authentic takes at this one (thesis Fig. 5.16); >=x or <x: beyond the swept "
+               "range\n",
+               r.spec.key);
+  for (const SweepSeries& s : r.series) {
+    for (const std::string& note : s.notes) fmt::print(out, "  note ({}): {}\n", s.label, note);
+    for (const std::string& f : s.failures)
+      fmt::print(out, "  deadlock ({}): {}\n", s.label, first_line(f));
+  }
+}
+
+void write_sweep_csv(std::ostream& out, const SweepResult& r) {
+  const std::vector<Column> cols = columns(r);
+  for (std::size_t c = 0; c < cols.size(); ++c)
+    out << (c ? "," : "") << csv_field(cols[c].csv_name);
+  out << "\n";
+  for (std::size_t i = 0; i < r.spec.values.size(); ++i) {
+    for (std::size_t c = 0; c < cols.size(); ++c)
+      out << (c ? "," : "") << csv_field(cols[c].csv[i]);
+    out << "\n";
+  }
+}
+
+// NaN (unknown: a replay deadlocked) is written as null.
+nlohmann::ordered_json sweep_result_json(const SweepResult& r) {
+  nlohmann::ordered_json series = nlohmann::ordered_json::array();
+  for (const SweepSeries& s : r.series) {
+    nlohmann::ordered_json j = {{"name", s.name},
+                                {"kind", s.kind},
+                                {"label", s.label},
+                                {"path", s.path},
+                                {"times_s", s.times}};
+    if (r.per_core(s)) {
+      j["one_core_time_s"] = *s.one_core_time;
+      j["speedup_1core"] = one_core_speedups(r, s);
+      j["efficiency"] = efficiencies(r, s);
+    }
+    j["failures"] = s.failures;
+    j["notes"] = s.notes;
+    series.push_back(std::move(j));
+  }
+  nlohmann::ordered_json doc = {
+      {"name", r.name},
+      {"input", r.input},
+      {"key", r.spec.key},
+      {"unit", sweep_key_unit(r.spec.key)},
+      {"scale", r.spec.scale == SweepScale::Log ? "log" : "linear"},
+      {"values", r.spec.values},
+      {"policy", task_policy_name(r.policy)},
+      {"series", series}};
+  if (compared(r).empty()) return doc;
+  nlohmann::ordered_json speedups = nlohmann::ordered_json::array();
+  for (std::size_t k : compared(r))
+    speedups.push_back({{"label", r.series[k].label}, {"values", sweep_speedup(r, k)}});
+  doc["speedup_over"] = r.series[static_cast<std::size_t>(r.reference())].label;
+  doc["speedup"] = speedups;
+  if (!shows_reduction(r)) return doc;
+  using S = ToleratedReduction::Status;
+  nlohmann::ordered_json reductions = nlohmann::ordered_json::array();
+  for (std::size_t k : compared(r)) {
+    nlohmann::ordered_json points = nlohmann::ordered_json::array();
+    for (const ToleratedReduction& t : reduction_of(r, k)) {
+      nlohmann::ordered_json p = {{"value", nullptr}};
+      if (t.status == S::InRange) p["value"] = t.value;
+      if (t.status == S::AtLeast) p["at_least"] = t.value;
+      if (t.status == S::AtMost) p["less_than"] = t.value;
+      points.push_back(std::move(p));
+    }
+    reductions.push_back({{"label", r.series[k].label}, {"points", points}});
+  }
+  doc["tolerable_reduction"] = reductions;
+  return doc;
+}
+
+void prepare_sweep_files(const std::string& prefix) {
+  std::filesystem::path dir = std::filesystem::path(prefix).parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    throw trace::FormatError(dir.string(), 0,
+                             "cannot create the directory of the sweep's files: " + ec.message());
+  if (access(dir.c_str(), W_OK) != 0)
+    throw trace::FormatError(dir.string(), 0,
+                             "cannot write the sweep's files here: " +
+                                 std::string(std::strerror(errno)));
+}
+
+std::vector<std::string> write_sweep_files(const std::string& prefix, const SweepResult& r) {
+  prepare_sweep_files(prefix);
+  std::vector<std::string> written;
+  auto put = [&](const std::string& suffix, const std::string& text) {
+    write_text(prefix + suffix, text);
+    written.push_back(prefix + suffix);
+  };
+  // A plot of `series`, its y axis logarithmic when they span decades; none without series.
+  auto plot = [&](const std::string& suffix, svg::Plot p) {
+    if (p.series.empty()) return;
+    p.log_y = wide(p.series);
+    put(suffix, svg::render(p));
+  };
+  std::ostringstream csv;
+  write_sweep_csv(csv, r);
+  put(".csv", csv.str());
+
+  // Each trace has the same colour and marker in every plot: its position in the sweep.
+  const std::vector<double>& x = r.spec.values;
+  auto line = [&](std::size_t k, std::string name, std::vector<double> y) {
+    svg::Series s{std::move(name), x, std::move(y)};
+    s.style = static_cast<int>(k);
+    return s;
+  };
+  svg::Plot time = plot_of(r, "execution time", "time (s)");
+  for (std::size_t k = 0; k < r.series.size(); ++k)
+    time.series.push_back(line(k, r.series[k].label, r.series[k].times));
+  plot("-time.svg", std::move(time));
+
+  // Over authentic (named by their kind), or over 1 core (tasks traces in a cores sweep).
+  const std::string over =
+      compared(r).empty() ? "" : " over " + r.series[static_cast<std::size_t>(r.reference())].label;
+  svg::Plot speedup = plot_of(r, "speedup" + over, "speedup");
+  speedup.guide_y = 1.0;
+  for (std::size_t k : compared(r))
+    speedup.series.push_back(line(k, r.series[k].label, sweep_speedup(r, k)));
+  for (std::size_t k = 0; k < r.series.size(); ++k)
+    if (r.per_core(r.series[k]))
+      speedup.series.push_back(
+          line(k, r.series[k].label + " over 1 core", one_core_speedups(r, r.series[k])));
+  plot("-speedup.svg", std::move(speedup));
+
+  if (shows_reduction(r)) {
+    svg::Plot reduction =
+        plot_of(r, "tolerable bandwidth reduction", "bandwidth reduction (times)");
+    reduction.guide_y = 1.0;
+    for (std::size_t k : compared(r)) {
+      std::vector<double> y;
+      for (const ToleratedReduction& t : reduction_of(r, k))
+        y.push_back(t.status == ToleratedReduction::Status::InRange ? t.value : kNaN);
+      reduction.series.push_back(line(k, r.series[k].label, std::move(y)));
+    }
+    plot("-reduction.svg", std::move(reduction));
+  }
+
+  svg::Plot efficiency = plot_of(r, "parallel efficiency", "efficiency");
+  efficiency.guide_y = 1.0;
+  for (std::size_t k = 0; k < r.series.size(); ++k)
+    if (r.per_core(r.series[k]))
+      efficiency.series.push_back(line(k, r.series[k].label, efficiencies(r, r.series[k])));
+  plot("-efficiency.svg", std::move(efficiency));
+  return written;
+}
+
+}  // namespace tareador::replay
