@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The main job on embedded examples: trace an MPI program under the Valgrind tool with 4 ranks
 # and replay its authentic trace on MareNostrum (as the thesis modelled it) and on an ideal
-# network; trace the thesis's task example and replay its tasks on 1-4 cores; then ask "what
-# if" questions of a 16-rank trace. Leaves trace sets, Paraver traces
-# and JSON summaries in demo-out/. Installs what is missing and builds first.
+# network; trace a balanced exchange with the overlap study on (its production/consumption
+# patterns, a bandwidth sweep of the authentic against the overlapped runs, a picture of the
+# three timelines); trace the thesis's task example and replay its tasks on 1-4 cores; then
+# ask "what if" questions of a 16-rank trace. Leaves trace sets, Paraver traces, plots and
+# JSON summaries in demo-out/. Installs what is missing and builds first.
 set -euo pipefail
 top=$(cd "$(dirname "$0")" && pwd)
 "$top/scripts/build.sh"
@@ -19,10 +21,11 @@ mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export HWLOC_COMPONENTS=-x86  # hwloc cannot read CPUID under valgrind: do not try
 if [ -x "$top/build/examples/mpi/openmpi/imbalance" ]; then
-  mpirun=mpirun.openmpi; program="$top/build/examples/mpi/openmpi/imbalance"
+  mpirun=mpirun.openmpi; mpi=openmpi
 else
-  mpirun=mpiexec.mpich; program="$top/build/examples/mpi/mpich/imbalance"
+  mpirun=mpiexec.mpich; mpi=mpich
 fi
+program="$top/build/examples/mpi/$mpi/imbalance"
 echo
 echo "== $mpirun -np 4 tareador examples/mpi/imbalance 8   (micro-imbalanced: one slow rank per iteration)"
 "$mpirun" -np 4 "$top/build/vg-tool/tareador" -q --trace-dir="$out/imbalance" "$program" 8
@@ -35,7 +38,30 @@ echo "== and on an ideal network (no latency, infinite bandwidth): what the imba
 "$replay" --config "$machine" --set tasks_per_node=1 --ideal "$out/imbalance" \
   --prv "$out/imbalance-ideal.prv"
 
-# ---- 2. Tasks: the thesis's motivating example (section 6.1.1, Fig. 6.1) ----------------------
+# ---- 2. Overlap: what if messages were chunked and overlapped with computation (thesis ch. 5) ----
+echo
+echo "== tareador --overlap=yes examples/overlap/ring linear|packed   (balanced exchange, 128 KiB messages in 4 chunks)"
+for pattern in linear packed; do
+  "$mpirun" -np 4 "$top/build/vg-tool/tareador" -q --overlap=yes --trace-dir="$out/ring-$pattern" \
+    "$top/build/examples/overlap/$mpi/ring" "$pattern" 8
+done
+echo
+echo "== the production/consumption patterns of the linear ring (thesis Table 5.1, Fig. 5.11)"
+"$top/build/replay/tareador-patterns" "$out/ring-linear"
+for pattern in linear packed; do
+  echo
+  echo "== $pattern: authentic vs overlap-real vs overlap-ideal from 10 MB/s to 10 GB/s (thesis Figs. 5.14-5.16)"
+  "$replay" --config "$machine" --set tasks_per_node=1 "$out/ring-$pattern" --sweep bandwidth=10:10000:7:log
+done
+echo
+echo "== the three timelines of the linear ring at 32 MB/s (communication about as long as computation)"
+"$replay" -q --config "$machine" --set tasks_per_node=1 --set bandwidth=32 "$out/ring-linear"
+if [ -x "$top/build/viz/tareador-view" ]; then
+  "$top/build/viz/tareador-view" --export "$out/ring-linear.png" "$out/ring-linear" 2>/dev/null
+  echo "  picture: $out/ring-linear.png (authentic above overlap-real and overlap-ideal)"
+fi
+
+# ---- 3. Tasks: the thesis's motivating example (section 6.1.1, Fig. 6.1) ----------------------
 echo
 echo "== tareador --graph-format=svg examples/tasks/fig61   (3 task types over 19 buffers, 11 iterations)"
 "$top/build/vg-tool/tareador" -q --trace-dir="$out/fig61" --graph-format=svg \
@@ -46,7 +72,7 @@ echo "== its 33 tasks on 1 to 4 cores, critical path first (the thesis's Table 6
 "$replay" -q --config "$machine" --kind tasks --policy=cp --set cores=4 "$out/fig61" \
   --prv "$out/fig61-4cores.prv"
 
-# ---- 3. What if, on a 16-rank trace -----------------------------------------------------------
+# ---- 4. What if, on a 16-rank trace -----------------------------------------------------------
 
 echo
 echo "== jacobi16 (16 ranks, halo exchange + allreduce) on MareNostrum: examples/marenostrum.cfg"
@@ -71,6 +97,12 @@ echo
 echo "Outputs in $out:"
 echo "  imbalance/                        the trace set the tool wrote (docs/trace-format.md)"
 echo "  imbalance-{marenostrum,ideal}.prv  Paraver traces of its two replays (+ .pcf, .row)"
+echo "  ring-{linear,packed}/             trace sets with the overlap streams; in ring-linear: patterns.json/.csv,"
+echo "                                    patterns-{scatter,distribution}.svg; in both: sweep-bandwidth.csv and"
+echo "                                    sweep-bandwidth-{time,speedup,reduction}.svg; ring-linear/replay/*.prv: its"
+echo "                                    three replays at 32 MB/s (Paraver)"
+[ -x "$top/build/viz/tareador-view" ] &&
+  echo "  ring-linear.png                   the three timelines stacked (tareador-view --export; open the set with tareador-view)"
 echo "  fig61/                            trace set with the tasks stream, taskgraph.0.dot/.svg, taskreport.0.txt"
 echo "  fig61-4cores.prv                  its tasks on 4 cores: one row per core, dependencies as communications"
 echo "  jacobi16.prv (+ .pcf, .row)        Paraver trace of the 16-rank replay (open with wxParaver)"

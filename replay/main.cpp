@@ -276,8 +276,12 @@ int run(const Options& options) {
 
   std::vector<std::unique_ptr<trace::Trace>> traces;
   for (const std::string& input : options.inputs)
-    for (auto& t : trace::open_traces(input, options.kinds))
-      traces.push_back(trace::prefetch(std::move(t)));  // parse on one core, simulate on another
+    for (auto& t : trace::open_traces(input, options.kinds)) {
+      // Parse on one core, simulate on another; but a prefetcher keeps the buffers of every
+      // replay it served, so the many replays of --cores-sweep read directly.
+      bool swept = !options.cores_sweep.empty() && t->header().kind == "tasks";
+      traces.push_back(swept ? std::move(t) : trace::prefetch(std::move(t)));
+    }
   if (traces.empty()) throw trace::FormatError(options.inputs.front(), 0, "no trace to replay");
   if (!options.dim_path.empty() || !options.native_path.empty())
     for (const auto& t : traces)

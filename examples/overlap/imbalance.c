@@ -24,13 +24,7 @@ int main(int argc, char** argv)
 {
    int rank, size;
    struct options o;
-   MPI_Init(&argc, &argv);
-   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-   MPI_Comm_size(MPI_COMM_WORLD, &size);
-   if (!parse(argc, argv, rank, size, "micro-imbalanced halo exchange", &o)) {
-      MPI_Finalize();
-      return 2;
-   }
+   if (!begin(&argc, &argv, "micro-imbalanced halo exchange", &o, &rank, &size)) return 2;
    const int n = o.elements, left = (rank + size - 1) % size, right = (rank + 1) % size;
    enum { RIGHTWARD = 0, LEFTWARD = 1 }; /* tags: a message going right, one going left */
    uint64_t *inleft = buffer(n, 1), *inright = buffer(n, 1);

@@ -175,6 +175,19 @@ static inline int parse(int argc, char** argv, int rank, int size, const char* u
    return ok;
 }
 
+/* MPI_Init, this rank and the number of ranks, and the command line; on a bad one, MPI_Finalize
+   and 0 (the program then exits with status 2). */
+static inline int begin(int* argc, char*** argv, const char* usage, struct options* o, int* rank,
+                        int* size)
+{
+   MPI_Init(argc, argv);
+   MPI_Comm_rank(MPI_COMM_WORLD, rank);
+   MPI_Comm_size(MPI_COMM_WORLD, size);
+   if (parse(*argc, *argv, *rank, *size, usage, o)) return 1;
+   MPI_Finalize();
+   return 0;
+}
+
 /* Every rank's error count, summed at rank 0, which prints the verdict: 0 if all is well. */
 static inline int verdict(const char* name, const struct options* o, int rank, int size, long errors)
 {

@@ -17,13 +17,7 @@ int main(int argc, char** argv)
 {
    int rank, size;
    struct options o;
-   MPI_Init(&argc, &argv);
-   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-   MPI_Comm_size(MPI_COMM_WORLD, &size);
-   if (!parse(argc, argv, rank, size, "cyclic pipeline", &o)) {
-      MPI_Finalize();
-      return 2;
-   }
+   if (!begin(&argc, &argv, "cyclic pipeline", &o, &rank, &size)) return 2;
    const int n = o.elements, previous = (rank + size - 1) % size, next = (rank + 1) % size;
    uint64_t *in = buffer(n, 1), *out = buffer(n, 0), *local = buffer(n, 0);
    long errors = 0;
