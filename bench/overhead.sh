@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Tool overhead benchmark: one compute-heavy MPI example (examples/mpi/ring, 2 ranks) run
-# natively, under `valgrind --tool=none` and under `--tool=tareador`; prints the wall times
-# (best of REPEAT, default 3) and the ratios. The target: tareador <= 1.2 x none.
+# natively, under `valgrind --tool=none`, under memcheck, under `--tool=tareador` (MPI tracing:
+# the target is 1.2 x none) and under `--tool=tareador --overlap=yes` (every load and store
+# tracked); prints the wall times (best of REPEAT, default 3), the largest peak memory of a
+# rank, and the ratios.
 #
 #   bench/overhead.sh [BUILD_DIR] [ITERATIONS]        default: ./build 3000
 set -euo pipefail
@@ -20,23 +22,37 @@ fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
+# best COMMAND...: "SECONDS PEAK_KB" of the fastest of $repeat runs of `mpirun -np 2 COMMAND`
+# (the peak: the larger of the two ranks', measured by /usr/bin/time around each rank).
 best() {
-  local b="" s e t
+  local b="" peak="" s e t
   for _ in $(seq "$repeat"); do
+    rm -f "$scratch"/time.*
     s=$(date +%s.%N)
-    "$@" >/dev/null 2>&1
+    "$mpirun" -np 2 sh -c '/usr/bin/time -f %M -o "$0/time.$$" "$@"' "$scratch" "$@" >/dev/null 2>&1
     e=$(date +%s.%N)
     t=$(awk -v s="$s" -v e="$e" 'BEGIN { print e - s }')
-    if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then b=$t; fi
+    if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then
+      b=$t
+      peak=$(cat "$scratch"/time.* | sort -n | tail -1)
+    fi
   done
-  echo "$b"
+  echo "$b $peak"
 }
 
-native=$(best "$mpirun" -np 2 "$program" "$iterations")
-none=$(best "$mpirun" -np 2 valgrind --tool=none "$program" "$iterations")
-tareador=$(best "$mpirun" -np 2 "$build/vg-tool/tareador" --trace-dir="$scratch/set" "$program" "$iterations")
+read -r native native_kb < <(best "$program" "$iterations")
+read -r none none_kb < <(best valgrind --tool=none "$program" "$iterations")
+read -r memcheck memcheck_kb < <(best valgrind --tool=memcheck "$program" "$iterations")
+read -r tareador tareador_kb < <(best "$build/vg-tool/tareador" --trace-dir="$scratch/set" "$program" "$iterations")
+read -r overlap overlap_kb < <(best "$build/vg-tool/tareador" --trace-dir="$scratch/set" --overlap=yes "$program" "$iterations")
 echo "ring, 2 ranks, $iterations iterations ($mpirun), best of $repeat:"
-awk -v n="$native" -v o="$none" -v t="$tareador" 'BEGIN {
-  printf "  native            %7.2f s\n", n
-  printf "  --tool=none       %7.2f s   %5.1f x native\n", o, o / n
-  printf "  --tool=tareador   %7.2f s   %5.1f x native   %5.2f x none\n", t, t / n, t / o }'
+row() {
+  awk -v name="$1" -v t="$2" -v kb="$3" -v n="$native" -v o="$none" -v m="$memcheck" 'BEGIN {
+    printf "  %-32s %7.2f s  %6.1f x native  %5.2f x none  %5.2f x memcheck  %6.1f MB\n",
+      name, t, t / n, t / o, t / m, kb / 1024 }'
+}
+row native "$native" "$native_kb"
+row --tool=none "$none" "$none_kb"
+row --tool=memcheck "$memcheck" "$memcheck_kb"
+row --tool=tareador "$tareador" "$tareador_kb"
+row "--tool=tareador --overlap=yes" "$overlap" "$overlap_kb"

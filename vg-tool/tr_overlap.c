@@ -6,7 +6,9 @@
    of its buffer as watched, and the first load (or store) of a watched granule stamps it. At a
    send, the last stores of each chunk within the production interval (since the previous send
    of that buffer) say when the chunk was ready; at the end of a consumption interval (the next
-   receive into that buffer, or the end), the first loads say when each chunk was needed.
+   receive into that buffer, or the end), the first loads say when each chunk was needed. After
+   a send its buffer is watched too: the first store into a chunk is where its send must have
+   finished.
 
    The artificial streams are kept as records stamped with the burst clock, in memory, and
    written sorted at the end: a chunk send lands in the past of the send that reveals it. */
@@ -31,11 +33,13 @@
 #define MAX_CHUNKS 64
 #define MAX_BINS 64
 
-/* Per 8-byte granule: the last store (burst clock + 1; 0: none) and, while the granule is in
-   a received buffer not yet used, WATCHING, then the first use (clock + 1). */
+/* Per 8-byte granule: the last store (burst clock + 1; 0: none); while the granule is in a
+   received buffer not yet used, WATCHING, then the first use (clock + 1); and after a send of
+   its buffer, WATCHING until the first store (clock + 1), which must wait for the send. */
 typedef struct {
    ULong last_store[GRANULES];
    ULong first_use[GRANULES];
+   ULong first_store[GRANULES];
 } Leaf;
 
 static TrShadow shadow = TR_SHADOW_INIT("tareador.overlap", Leaf);
@@ -77,10 +81,14 @@ typedef struct {
    long long chunk_requests[MAX_CHUNKS];
 } Interval;
 
-/* The last send of a buffer: where its next production interval starts. */
+/* The last send of a buffer: where its next production interval starts, and the chunk sends
+   still to be waited for before the buffer is overwritten. */
 typedef struct {
    Addr buffer;
    ULong time;
+   SizeT bytes;
+   Bool unfinished;
+   long long chunk_requests[MAX_CHUNKS];
 } LastSend;
 
 static struct {
@@ -149,6 +157,7 @@ VG_REGPARM(3) void tr_overlap_store(Addr a, UWord size, ULong count)
       for (i = g; i < g + k && i < GRANULES; i++) {
          leaf->last_store[i] = stamp;
          if (leaf->first_use[i] == WATCHING) leaf->first_use[i] = stamp;
+         if (leaf->first_store[i] == WATCHING) leaf->first_store[i] = stamp;
       }
    });
 }
@@ -221,6 +230,28 @@ static ULong last_first_use(Addr a, SizeT n)
       }
    });
    return last;
+}
+
+/* The first store into [a, a+n) since its send (clock + 1), or 0. */
+static ULong first_store(Addr a, SizeT n)
+{
+   ULong first = 0;
+   FOR_GRANULES(a, n, False, leaf, g, k, {
+      UInt i;
+      for (i = g; i < g + k && i < GRANULES; i++) {
+         ULong u = leaf->first_store[i];
+         if (u != WATCHING && u != 0 && (first == 0 || u < first)) first = u;
+      }
+   });
+   return first;
+}
+
+static void watch_stores(Addr a, SizeT n)
+{
+   FOR_GRANULES(a, n, True, leaf, g, k, {
+      UInt i;
+      for (i = g; i < g + k && i < GRANULES; i++) leaf->first_store[i] = WATCHING;
+   });
 }
 
 static void watch(Addr a, SizeT n, Bool on)
@@ -316,18 +347,41 @@ static void pattern_line(const HChar* what, Int peer, Int tag, Int comm, Addr bu
 
 /* ---- Sends ------------------------------------------------------------------------------- */
 
-static ULong production_start(Addr buffer, ULong now)
+/* The last send of `buffer` (made, as if at the start, if there was none and `make`). */
+static LastSend* last_send_of(Addr buffer, Bool make)
 {
    UInt i;
-   ULong start = 0;
    for (i = 0; i < ov.n_sends && ov.sends[i].buffer != buffer; i++) {}
-   if (i < ov.n_sends) {
-      start = ov.sends[i].time;
-   } else {
+   if (i == ov.n_sends) {
+      if (!make) return NULL;
       ov.sends = VG_(realloc)("tareador.overlap.sends", ov.sends, (ov.n_sends + 1) * sizeof(LastSend));
+      VG_(memset)(&ov.sends[i], 0, sizeof(LastSend));
       ov.sends[ov.n_sends++].buffer = buffer;
    }
-   ov.sends[i].time = now;
+   return &ov.sends[i];
+}
+
+/* The chunks of the last send of a buffer are waited for where each is first overwritten
+   (real; at `now` if it was not yet) or at k/N of the next production interval (ideal), which
+   ends at `now`: the double buffering of receives has no counterpart on the send side. */
+static void finish_sends(LastSend* last, ULong now)
+{
+   UInt k;
+   if (!last->unfinished) return;
+   for (k = 0; k < ov.chunks; k++) {
+      ULong stored = first_store(last->buffer + chunk_start(last->bytes, k), chunk_size(last->bytes, k));
+      TrEvent w = wait_event(last->chunk_requests[k], False);
+      add_item(REAL, stored && stored - 1 < now ? stored - 1 : now, &w);
+      add_item(IDEAL, last->time + (now - last->time) * k / ov.chunks, &w);
+   }
+   last->unfinished = False;
+}
+
+static ULong production_start(Addr buffer, ULong now)
+{
+   LastSend* last = last_send_of(buffer, True);
+   ULong start = last->time;
+   last->time = now;
    return start;
 }
 
@@ -351,7 +405,7 @@ static Pending* new_pending(const TrEvent* e, Bool receive)
 /* Each chunk is sent where its final version was produced (real) or at (k+1)/N of the
    production interval, which began at `start` (ideal); without shifting, where the call was,
    as the call was. */
-static void send_chunks(const TrEvent* e, ULong start, ULong now)
+static void send_chunks(const TrEvent* e, ULong start, ULong now, long long* requests)
 {
    Addr buffer = (Addr)e->buffer;
    SizeT bytes = (SizeT)e->bytes;
@@ -371,16 +425,28 @@ static void send_chunks(const TrEvent* e, ULong start, ULong now)
          ULong ready = last_store(at, chunk_size(bytes, k), start);
          ULong arrived = last_first_use(at, chunk_size(bytes, k));
          if (arrived > ready) ready = arrived;
-         c = chunk_event(e, k, 0, True);
+         c = chunk_event(e, k, requests ? (requests[k] = ++ov.next_request) : 0, True);
          add_item(REAL, ready ? ready - 1 : start, &c);
          add_item(IDEAL, start + (now - start) * (k + 1) / ov.chunks, &c);
       }
    }
 }
 
+/* A message of the program: its chunks are waited for before the buffer is overwritten. */
 static void send(const TrEvent* e, ULong now)
 {
-   send_chunks(e, production_start((Addr)e->buffer, now), now);
+   LastSend* last = last_send_of((Addr)e->buffer, True);
+   ULong start = last->time;
+   if (!ov.shift) {
+      send_chunks(e, start, now, NULL);
+   } else {
+      finish_sends(last, now);
+      send_chunks(e, start, now, last->chunk_requests);
+      last->bytes = (SizeT)e->bytes;
+      last->unfinished = True;
+      watch_stores(last->buffer, last->bytes);
+   }
+   last->time = now;
 }
 
 /* ---- Receives ---------------------------------------------------------------------------- */
@@ -440,6 +506,8 @@ static void post_receive(const TrEvent* e, ULong now)
    Pending* p = e->immediate ? new_pending(e, True) : NULL;
    Bool blocking = !e->immediate && !ov.shift;
    UInt k, kind;
+   LastSend* last = last_send_of(buffer, False);
+   if (last) finish_sends(last, now);  /* the receive overwrites what was sent from there */
    end_use_of(buffer, now);
    for (k = 0; k < ov.chunks; k++) {
       TrEvent c;
@@ -559,7 +627,7 @@ static void collective(const TrEvent* e, ULong now)
       t.buffer = (const HChar*)e->buffer + steps[i].offset;
       t.buffer_recv = (const HChar*)e->buffer_recv + steps[i].offset;
       if (steps[i].send && steps[i].own) {
-         send_chunks(&t, start, now);
+         send_chunks(&t, start, now, NULL);
       } else if (steps[i].send) {
          for (k = 0; k < ov.chunks; k++) {
             TrEvent c = chunk_event(&t, k, 0, True);
@@ -668,6 +736,7 @@ void tr_overlap_finish(Bool complete, ULong count)
    end = ov.paused ? clock_at(ov.entered) : clock_at(count);
    for (i = 0; i < ov.n_intervals; i++)
       if (ov.intervals[i].open) close_interval(&ov.intervals[i], end);
+   for (i = 0; i < ov.n_sends; i++) finish_sends(&ov.sends[i], end);
    for (kind = 0; kind < KINDS; kind++) write_stream(&ov.streams[kind], end, complete);
    tr_text_flush(&ov.patterns, ov.patterns_fd);
    if (ov.patterns_fd >= 0) VG_(close)(ov.patterns_fd);

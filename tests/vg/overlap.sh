@@ -70,9 +70,10 @@ print('%s (authentic %.6f s; speedups real %.2f, ideal %.2f)' % ('ok' if ($2) el
 for mpi in "${mpis[@]}"; do
   # ---- Placement: tests/vg/overlap_place.c, 4 chunks -----------------------------------------
   # Its bursts do the same work per element, so the last store to chunk k (of 4) of a buffer
-  # written in order is at (k+1)/4 of the production interval, and the first load of chunk k
-  # of one read in order at k/4 of the consumption interval; the loop around each element
-  # and the pack/unpack loops move them by well under 2%.
+  # written in order is at (k+1)/4 of the production interval, its first store (where the
+  # previous message's chunk k must have left) at k/4, and the first load of chunk k of one
+  # read in order at k/4 of the consumption interval; the loop around each element and the
+  # pack/unpack loops move them by well under 2%.
   dir="$scratch/place-$mpi"
   if ! TOOL_OPTIONS=--chunks=4 trace "$mpi" 2 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_place"; then
     not_ok "$mpi: overlap_place under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
@@ -98,11 +99,16 @@ overlap-real send 1 0.25,0.50,0.75,1.00 chunks sent as a linear producer finishe
 overlap-real send 2 1.00,0.75,0.50,0.25 chunks sent as a reversed producer finishes each
 overlap-real send 3 1.00,1.00,1.00,1.00 all sent at the end when packed at the end
 overlap-real send 4 0.00,0.00,0.00,0.00 sent at the start when not written in the interval
+overlap-real sent 0 0.00,0.25,0.50,0.75 sends finished where a linear producer overwrites each chunk
+overlap-real sent 1 0.75,0.50,0.25,0.00 sends finished where a reversed producer overwrites each chunk
+overlap-real sent 2 1.00,1.00,1.00,1.00 sends finished at the end when the next message is packed at the end
+overlap-real sent 3 1.00,1.00,1.00,1.00 sends finished at the next send when nothing overwrites them
 overlap-real wait 0 0.00,0.25,0.50,0.75 waits where a linear consumer first needs each chunk
 overlap-real wait 1 0.00,0.00,0.00,0.00 waits at the start when everything is read at the start
 overlap-real wait 2 0.75,0.50,0.25,0.00 waits where a reversed consumer first needs each chunk
 overlap-real wait 3 1.00,1.00,1.00,1.00 waits at the end when nothing is read
 overlap-ideal send 3 0.25,0.50,0.75,1.00 ideal sends at (k+1)/4 whatever the pattern
+overlap-ideal sent 2 0.00,0.25,0.50,0.75 ideal sends finished at k/4 of the next interval
 overlap-ideal wait 1 0.00,0.25,0.50,0.75 ideal waits at k/4 whatever the pattern
 EOF
 

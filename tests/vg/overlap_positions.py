@@ -11,6 +11,7 @@ authentic stream); for rank 1, the consumption interval of tag t from the receiv
 that of tag t+1. Prints one line per chunk:
 
     send TAG K FRACTION      (where KIND's stream sends chunk K)
+    sent TAG K FRACTION      (where it waits for that send: in the next production interval)
     wait TAG K FRACTION      (where KIND's stream waits for chunk K)
 """
 import sys
@@ -38,12 +39,20 @@ def calls(path, what):
 def main():
     dir_, kind, chunks = sys.argv[1], sys.argv[2], int(sys.argv[3])
     sends = calls(f"{dir_}/authentic.0.trc", "send")
+    sent = {}
     for clock, f in records(f"{dir_}/{kind}.0.trc"):
         if f[0] == "isend":
             tag, k = divmod(int(f[2]), chunks)
+            sent[f[6]] = tag, k
             if tag >= 1:
                 start, end = sends[tag - 1], sends[tag]
                 print(f"send {tag} {k} {(clock - start) / (end - start):.4f}")
+        elif f[0] == "wait":
+            for request in f[1:]:
+                tag, k = sent[request]
+                if tag + 1 in sends:
+                    start, end = sends[tag], sends[tag + 1]
+                    print(f"sent {tag} {k} {(clock - start) / (end - start):.4f}")
     receives = calls(f"{dir_}/authentic.1.trc", "recv")
     chunk_of = {}
     for clock, f in records(f"{dir_}/{kind}.1.trc"):
