@@ -16,15 +16,15 @@ program="$build/examples/tasks/cholesky"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-# best COMMAND...: "SECONDS MAX_RSS_KB" of the fastest of $repeat runs.
+# best COMMAND...: "SECONDS MAX_RSS_KB" of the fastest of $repeat runs (its peak memory).
 best() {
-  local b="" rss=0 t
+  local b="" peak=0 t rss
   for _ in $(seq "$repeat"); do
     /usr/bin/time -f "%e %M" -o "$scratch/time" "$@" >/dev/null 2>&1
     read -r t rss <"$scratch/time"
-    if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then b=$t; fi
+    if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then b=$t; peak=$rss; fi
   done
-  echo "$b $rss"
+  echo "$b $peak"
 }
 
 read -r native native_kb < <(best "$program" "$tiles")

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { ROUNDS = 64 };
+enum { ROUNDS = 128 };
 
 /* The work of one element: the same instructions for every element; the compiler cannot drop
    it (its result goes through an asm it cannot see into). */
