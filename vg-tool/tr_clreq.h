@@ -37,6 +37,12 @@ typedef enum {
 
 typedef enum { TR_MODE_EAGER, TR_MODE_RDV, TR_MODE_SYNC, TR_MODE_BUF } TrSendMode;
 
+/* Where the bytes of a message are, in the order MPI sends them: `length` bytes at `offset`
+   from its buffer. */
+typedef struct {
+   long long offset, length;
+} TrSegment;
+
 typedef struct {
    int kind;
    int immediate;
@@ -51,6 +57,10 @@ typedef struct {
       `buffer`, `bytes_recv` (collectives) or `bytes` (receives) into `buffer_recv`. */
    const void* buffer;
    const void* buffer_recv;
+   /* A send's or receive's buffer through a non-contiguous datatype: its `layout_n` segments
+      (NULL: contiguous); valid during the request that passes the event. */
+   const TrSegment* layout;
+   int layout_n, layout_at;
 } TrEvent;
 
 #endif

@@ -213,6 +213,121 @@ static TrEvent* new_event(int kind)
    return &events[n_events++];
 }
 
+/* ---- Layouts: where the bytes of a message through a derived datatype are ----------------- */
+
+/* The segments of the current call's events (their layout_at, layout_n index them). */
+static TrSegment* segments;
+static int n_segments, max_segments;
+enum { kMaxSegments = 1 << 20 };  /* per message; beyond, the buffer is taken as contiguous */
+
+static void append_segment(MPI_Aint offset, MPI_Aint length, int first)
+{
+   if (length <= 0) return;
+   if (n_segments > first && segments[n_segments - 1].offset + segments[n_segments - 1].length == offset) {
+      segments[n_segments - 1].length += length;
+      return;
+   }
+   if (n_segments == max_segments) {
+      max_segments = max_segments ? 2 * max_segments : 64;
+      segments = realloc(segments, max_segments * sizeof(TrSegment));
+   }
+   segments[n_segments++] = (TrSegment){offset, length};
+}
+
+static MPI_Aint extent_of(MPI_Datatype type)
+{
+   MPI_Aint lb, extent;
+   PMPI_Type_get_extent(type, &lb, &extent);
+   return extent;
+}
+
+/* Appends the bytes of one element of `type` placed at `at`, in type-map order (segments from
+   `first` on are this message's); 0 if the type is built in a way not followed (then the
+   message is taken as contiguous). */
+static int flatten(MPI_Datatype type, MPI_Aint at, int first)
+{
+   int n_ints, n_addrs, n_types, combiner, i, j, ok = 1, size;
+   int* ints;
+   MPI_Aint* addrs;
+   MPI_Datatype* types;
+   MPI_Aint ext;
+   PMPI_Type_get_envelope(type, &n_ints, &n_addrs, &n_types, &combiner);
+   if (combiner == MPI_COMBINER_NAMED) {
+      PMPI_Type_size(type, &size);
+      append_segment(at, size, first);
+      return 1;
+   }
+   ints = malloc((n_ints + 1) * sizeof(int));
+   addrs = malloc((n_addrs + 1) * sizeof(MPI_Aint));
+   types = malloc((n_types + 1) * sizeof(MPI_Datatype));
+   PMPI_Type_get_contents(type, n_ints, n_addrs, n_types, ints, addrs, types);
+   ext = n_types > 0 ? extent_of(types[0]) : 0;
+   switch (combiner) {
+      case MPI_COMBINER_DUP: case MPI_COMBINER_RESIZED:
+         ok = flatten(types[0], at, first);
+         break;
+      case MPI_COMBINER_CONTIGUOUS:
+         for (i = 0; ok && i < ints[0]; i++) ok = flatten(types[0], at + i * ext, first);
+         break;
+      case MPI_COMBINER_VECTOR: case MPI_COMBINER_HVECTOR: {
+         MPI_Aint stride = combiner == MPI_COMBINER_VECTOR ? ints[2] * ext : addrs[0];
+         for (i = 0; ok && i < ints[0]; i++)
+            for (j = 0; ok && j < ints[1]; j++) ok = flatten(types[0], at + i * stride + j * ext, first);
+         break;
+      }
+      case MPI_COMBINER_INDEXED: case MPI_COMBINER_HINDEXED:
+      case MPI_COMBINER_INDEXED_BLOCK: case MPI_COMBINER_HINDEXED_BLOCK: {
+         int block = combiner == MPI_COMBINER_INDEXED_BLOCK || combiner == MPI_COMBINER_HINDEXED_BLOCK;
+         int bytes_apart = combiner == MPI_COMBINER_HINDEXED || combiner == MPI_COMBINER_HINDEXED_BLOCK;
+         for (i = 0; ok && i < ints[0]; i++) {
+            int length = block ? ints[1] : ints[1 + i];
+            MPI_Aint displacement = bytes_apart ? addrs[i] : ints[(block ? 2 : 1 + ints[0]) + i] * ext;
+            for (j = 0; ok && j < length; j++) ok = flatten(types[0], at + displacement + j * ext, first);
+         }
+         break;
+      }
+      case MPI_COMBINER_STRUCT:
+         for (i = 0; ok && i < ints[0]; i++)
+            for (j = 0; ok && j < ints[1 + i]; j++)
+               ok = flatten(types[i], at + addrs[i] + j * extent_of(types[i]), first);
+         break;
+      default:
+         ok = 0;
+         break;
+   }
+   for (i = 0; i < n_types; i++) {
+      int a, b, c, named;
+      PMPI_Type_get_envelope(types[i], &a, &b, &c, &named);
+      if (named != MPI_COMBINER_NAMED) PMPI_Type_free(&types[i]);
+   }
+   free(ints);
+   free(addrs);
+   free(types);
+   return ok && n_segments - first <= kMaxSegments;
+}
+
+/* The layout of `count` elements of `type` for event `e`, unless they are contiguous. */
+static void set_layout(TrEvent* e, int count, MPI_Datatype type)
+{
+   int n_ints, n_addrs, n_types, combiner, first = n_segments, i;
+   MPI_Aint ext;
+   if (count <= 0 || type == MPI_DATATYPE_NULL) return;
+   PMPI_Type_get_envelope(type, &n_ints, &n_addrs, &n_types, &combiner);
+   if (combiner == MPI_COMBINER_NAMED) return;
+   ext = extent_of(type);
+   for (i = 0; i < count; i++)
+      if (!flatten(type, i * ext, first)) {
+         n_segments = first;
+         return;
+      }
+   if (n_segments - first == 1 && segments[first].offset == 0) {
+      n_segments = first;  /* contiguous after all */
+      return;
+   }
+   e->layout_at = first;
+   e->layout_n = n_segments - first;
+}
+
 static long long bytes(int count, MPI_Datatype type)
 {
    int size = 0;
@@ -229,8 +344,8 @@ static long long sum_bytes(const int* counts, int n, MPI_Datatype type)
    return total * bytes(1, type);
 }
 
-static void send_event(Comm* c, const void* buffer, int dest, int tag, long long n, int mode,
-                       MPI_Request* request)
+static void send_event(Comm* c, const void* buffer, int count, MPI_Datatype type, int dest, int tag,
+                       int mode, MPI_Request* request)
 {
    TrEvent* e;
    if (dest == MPI_PROC_NULL) return;
@@ -239,7 +354,8 @@ static void send_event(Comm* c, const void* buffer, int dest, int tag, long long
    e->peer = c->world[dest];
    e->tag = tag;
    e->comm = c->id;
-   e->bytes = n;
+   e->bytes = bytes(count, type);
+   set_layout(e, count, type);
    e->mode = mode;
    if (request) {
       e->immediate = 1;
@@ -260,6 +376,7 @@ static void recv_event(Comm* c, void* buffer, const MPI_Status* status, MPI_Data
    e->tag = status->MPI_TAG;
    e->comm = c->id;
    e->bytes = bytes(received == MPI_UNDEFINED ? count : received, type);
+   set_layout(e, received == MPI_UNDEFINED ? count : received, type);
 }
 
 /* The wait events of requests that completed (their handles before the call, the statuses). */
@@ -424,8 +541,12 @@ static void enter(void) { VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ENTER, 0, 0
 
 static void leave(void)
 {
+   int i;
+   for (i = 0; i < n_events; i++)  /* the segments are where they will stay until the next call */
+      events[i].layout = events[i].layout_n > 0 ? segments + events[i].layout_at : NULL;
    VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_EXIT, events, n_events, 0, 0, 0);
    n_events = 0;
+   n_segments = 0;
 }
 
 static void opaque(const char* name)
@@ -497,14 +618,14 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
          CALL_ORIGINAL(result, a);
          return result;
       case TR_CALL_Send: case TR_CALL_Ssend: case TR_CALL_Bsend: case TR_CALL_Rsend:
-         send_event(c, ARG(0, void*), ARG(3, int), ARG(4, int),
-                    bytes(ARG(1, int), ARG(2, MPI_Datatype)), send_mode(call), NULL);
+         send_event(c, ARG(0, void*), ARG(1, int), ARG(2, MPI_Datatype), ARG(3, int), ARG(4, int),
+                    send_mode(call), NULL);
          CALL_ORIGINAL(result, a);
          break;
       case TR_CALL_Isend: case TR_CALL_Issend: case TR_CALL_Ibsend: case TR_CALL_Irsend:
          CALL_ORIGINAL(result, a);
-         send_event(c, ARG(0, void*), ARG(3, int), ARG(4, int),
-                    bytes(ARG(1, int), ARG(2, MPI_Datatype)), send_mode(call), ARG(6, MPI_Request*));
+         send_event(c, ARG(0, void*), ARG(1, int), ARG(2, MPI_Datatype), ARG(3, int), ARG(4, int),
+                    send_mode(call), ARG(6, MPI_Request*));
          break;
       case TR_CALL_Recv:
          if (ARG(6, MPI_Status*) == MPI_STATUS_IGNORE) a[6] = (UW)&status;
@@ -523,6 +644,7 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
          e->tag = tag == MPI_ANY_TAG ? -1 : tag;
          e->comm = c->id;
          e->bytes = bytes(ARG(1, int), ARG(2, MPI_Datatype));
+         set_layout(e, ARG(1, int), ARG(2, MPI_Datatype));
          e->request = add_request(*ARG(6, MPI_Request*), source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG, c);
          if (e->peer < 0) e->peer = -1; /* resolved when it completes */
          break;
@@ -534,8 +656,8 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
          int first = n_events, last, i;
          if (ARG(status_at, MPI_Status*) == MPI_STATUS_IGNORE) a[status_at] = (UW)&status;
          CALL_ORIGINAL(result, a);
-         send_event(c, ARG(0, void*), ARG(3, int), ARG(4, int),
-                    bytes(ARG(1, int), ARG(2, MPI_Datatype)), TR_MODE_EAGER, NULL);
+         send_event(c, ARG(0, void*), ARG(1, int), ARG(2, MPI_Datatype), ARG(3, int), ARG(4, int),
+                    TR_MODE_EAGER, NULL);
          recv_event(c, ARG(replace ? 0 : 5, void*), (MPI_Status*)a[status_at],
                     ARG(replace ? 2 : 7, MPI_Datatype), ARG(replace ? 1 : 6, int));
          last = n_events;

@@ -60,12 +60,21 @@ typedef struct {
    TrText text;
 } Stream;
 
+/* Where a message's bytes are: `bytes` from `base`, or, through a non-contiguous datatype, in
+   its `n` segments (a copy, owned by whoever holds the layout). Chunks and parts of a message
+   are ranges of the bytes sent, in the order they are sent. */
+typedef struct {
+   Addr base;
+   SizeT bytes;
+   UInt n;  /* 0: contiguous */
+   TrSegment* segments;
+} Layout;
+
 /* An immediate send or receive of the authentic run, until its wait. */
 typedef struct {
    long long request;       /* authentic id; 0: free slot */
    Bool receive;
-   Addr buffer;
-   SizeT bytes;
+   Layout layout;
    Int peer, tag, comm;
    long long chunk_requests[MAX_CHUNKS];  /* of the artificial streams (0: never waited) */
    UInt items[KINDS][MAX_CHUNKS];         /* the chunk records, patched when the source is known */
@@ -74,8 +83,7 @@ typedef struct {
 /* A received buffer whose data the program has not finished using. */
 typedef struct {
    Bool open;
-   Addr buffer;
-   SizeT bytes;
+   Layout layout;
    Int peer, tag, comm;
    ULong start;
    long long chunk_requests[MAX_CHUNKS];
@@ -86,7 +94,7 @@ typedef struct {
 typedef struct {
    Addr buffer;
    ULong time;
-   SizeT bytes;
+   Layout layout;  /* of the last message, while its sends are unfinished */
    Bool unfinished;
    long long chunk_requests[MAX_CHUNKS];
 } LastSend;
@@ -172,81 +180,137 @@ VG_REGPARM(3) void tr_overlap_load(Addr a, UWord size, ULong count)
    });
 }
 
-/* The last store into [a, a+n) at or after `from` (clock + 1), or 0. */
-static ULong last_store(Addr a, SizeT n, ULong from)
+/* ---- Layouts ----------------------------------------------------------------------------- */
+
+static Layout contiguous(Addr base, SizeT bytes)
 {
-   ULong last = 0;
+   Layout l = {base, bytes, 0, NULL};
+   return l;
+}
+
+/* The layout of an event's buffer at `base` (a copy of its segments: the client's last only
+   during the call). */
+static Layout layout_of(const TrEvent* e, Addr base)
+{
+   Layout l = contiguous(base, (SizeT)e->bytes);
+   if (e->layout != NULL && e->layout_n > 0) {
+      l.n = (UInt)e->layout_n;
+      l.segments = VG_(malloc)("tareador.overlap.layout", l.n * sizeof(TrSegment));
+      VG_(memcpy)(l.segments, e->layout, l.n * sizeof(TrSegment));
+   }
+   return l;
+}
+
+static void layout_free(Layout* l)
+{
+   if (l->segments) VG_(free)(l->segments);
+   l->segments = NULL;
+   l->n = 0;
+}
+
+/* What a pass over memory gathers: a time (clock + 1, 0: none) and its argument. */
+typedef struct {
+   ULong value, arg;
+} Gather;
+
+typedef void (*PieceFn)(Addr a, SizeT n, Gather* g);
+
+/* Calls `fn` on each piece of memory that holds the bytes [from, to) of the message. */
+static void for_pieces(const Layout* l, SizeT from, SizeT to, PieceFn fn, Gather* g)
+{
+   UInt i;
+   SizeT at = 0;
+   if (l->n == 0) {
+      if (to > from) fn(l->base + from, to - from, g);
+      return;
+   }
+   for (i = 0; i < l->n && at < to; i++) {
+      SizeT length = (SizeT)l->segments[i].length;
+      SizeT lo = from > at ? from - at : 0, hi = to - at < length ? to - at : length;
+      if (lo < hi) fn(l->base + (Addr)l->segments[i].offset + lo, hi - lo, g);
+      at += length;
+   }
+}
+
+/* The value a pass gathers over the bytes [from, to) of a message. */
+static ULong over(const Layout* l, SizeT from, SizeT to, PieceFn fn, ULong arg)
+{
+   Gather g = {0, arg};
+   for_pieces(l, from, to, fn, &g);
+   return g.value;
+}
+
+/* ---- Passes over the shadow -------------------------------------------------------------- */
+
+/* The last store at or after `arg` (clock + 1). */
+static void last_store(Addr a, SizeT n, Gather* out)
+{
    FOR_GRANULES(a, n, False, leaf, g, k, {
       UInt i;
       for (i = g; i < g + k && i < GRANULES; i++)
-         if (leaf->last_store[i] > from && leaf->last_store[i] > last) last = leaf->last_store[i];
+         if (leaf->last_store[i] > out->arg && leaf->last_store[i] > out->value)
+            out->value = leaf->last_store[i];
    });
-   return last;
 }
 
-/* The first use of [a, a+n) since it was watched (clock + 1), or 0. */
-static ULong first_use(Addr a, SizeT n)
+/* The first use since the granules were watched. */
+static void first_use(Addr a, SizeT n, Gather* out)
 {
-   ULong first = 0;
    FOR_GRANULES(a, n, False, leaf, g, k, {
       UInt i;
       for (i = g; i < g + k && i < GRANULES; i++) {
          ULong u = leaf->first_use[i];
-         if (u != WATCHING && u != 0 && (first == 0 || u < first)) first = u;
+         if (u != WATCHING && u != 0 && (out->value == 0 || u < out->value)) out->value = u;
       }
    });
-   return first;
 }
 
-/* MPI wrote [a, a+n) at `now` (a collective's result): as a store of the program. */
-static void stored_at(Addr a, SizeT n, ULong now)
+/* The last first use of received data: data passed on cannot leave before it was waited for,
+   which is at its first use at the latest. */
+static void last_first_use(Addr a, SizeT n, Gather* out)
 {
-   FOR_GRANULES(a, n, True, leaf, g, k, {
-      UInt i;
-      for (i = g; i < g + k && i < GRANULES; i++) leaf->last_store[i] = now + 1;
-   });
-}
-
-/* A send reads [a, a+n) at `now`: received data it passes on is used by then at the latest. */
-static void use_at(Addr a, SizeT n, ULong now)
-{
-   FOR_GRANULES(a, n, False, leaf, g, k, {
-      UInt i;
-      for (i = g; i < g + k && i < GRANULES; i++)
-         if (leaf->first_use[i] == WATCHING) leaf->first_use[i] = now + 1;
-   });
-}
-
-/* The last first use of received data in [a, a+n) (clock + 1), or 0: data passed on cannot
-   leave before it was waited for, which is at its first use at the latest. */
-static ULong last_first_use(Addr a, SizeT n)
-{
-   ULong last = 0;
    FOR_GRANULES(a, n, False, leaf, g, k, {
       UInt i;
       for (i = g; i < g + k && i < GRANULES; i++) {
          ULong u = leaf->first_use[i];
-         if (u != WATCHING && u > last) last = u;
+         if (u != WATCHING && u > out->value) out->value = u;
       }
    });
-   return last;
 }
 
-/* The first store into [a, a+n) since its send (clock + 1), or 0. */
-static ULong first_store(Addr a, SizeT n)
+/* The first store since the send of the granules. */
+static void first_store(Addr a, SizeT n, Gather* out)
 {
-   ULong first = 0;
    FOR_GRANULES(a, n, False, leaf, g, k, {
       UInt i;
       for (i = g; i < g + k && i < GRANULES; i++) {
          ULong u = leaf->first_store[i];
-         if (u != WATCHING && u != 0 && (first == 0 || u < first)) first = u;
+         if (u != WATCHING && u != 0 && (out->value == 0 || u < out->value)) out->value = u;
       }
    });
-   return first;
 }
 
-static void watch_stores(Addr a, SizeT n)
+/* A send reads the granules at clock `arg`: received data it passes on is used by then. */
+static void use_at(Addr a, SizeT n, Gather* in)
+{
+   FOR_GRANULES(a, n, False, leaf, g, k, {
+      UInt i;
+      for (i = g; i < g + k && i < GRANULES; i++)
+         if (leaf->first_use[i] == WATCHING) leaf->first_use[i] = in->arg + 1;
+   });
+}
+
+/* MPI wrote the granules at clock `arg` (a collective's result): as a store of the program. */
+static void stored_at(Addr a, SizeT n, Gather* in)
+{
+   FOR_GRANULES(a, n, True, leaf, g, k, {
+      UInt i;
+      for (i = g; i < g + k && i < GRANULES; i++) leaf->last_store[i] = in->arg + 1;
+   });
+}
+
+/* The granules were sent: watch for the first store (which must wait for the send). */
+static void watch_stores(Addr a, SizeT n, Gather* unused)
 {
    FOR_GRANULES(a, n, True, leaf, g, k, {
       UInt i;
@@ -254,11 +318,12 @@ static void watch_stores(Addr a, SizeT n)
    });
 }
 
-static void watch(Addr a, SizeT n, Bool on)
+/* The granules were received (`arg` 1: watch for their first use) or are no longer used (0). */
+static void watch(Addr a, SizeT n, Gather* in)
 {
-   FOR_GRANULES(a, n, on, leaf, g, k, {
+   FOR_GRANULES(a, n, in->arg, leaf, g, k, {
       UInt i;
-      for (i = g; i < g + k && i < GRANULES; i++) leaf->first_use[i] = on ? WATCHING : 0;
+      for (i = g; i < g + k && i < GRANULES; i++) leaf->first_use[i] = in->arg ? WATCHING : 0;
    });
 }
 
@@ -304,6 +369,8 @@ static Int chunk_tag(Int tag, UInt k)
 static TrEvent chunk_event(const TrEvent* e, UInt k, long long request, Bool immediate)
 {
    TrEvent c = *e;
+   c.layout = NULL;  /* the client's, gone after the call */
+   c.layout_n = 0;
    c.bytes = (long long)chunk_size((SizeT)e->bytes, k);
    c.tag = chunk_tag(e->tag, k);
    c.request = request;
@@ -325,16 +392,17 @@ static TrEvent wait_event(long long request, Bool joined)
 
 /* One `send` or `recv` line: for each part of the buffer, `at(part)` (clock + 1, 0: none) as a
    fraction of [start, end]. */
-static void pattern_line(const HChar* what, Int peer, Int tag, Int comm, Addr buffer, SizeT bytes,
+static void pattern_line(const HChar* what, Int peer, Int tag, Int comm, const Layout* l,
                          ULong start, ULong end, Bool sending)
 {
+   SizeT bytes = l->bytes;
    UInt parts = bytes / 8 < MAX_BINS ? (UInt)(bytes / 8) : MAX_BINS, i;
    ULong span = end - start;
    if (parts == 0) parts = 1;
    tr_text_printf(&ov.patterns, "%s %d %d %d %lu %llu", what, peer, tag, comm, bytes, span);
    for (i = 0; i < parts; i++) {
       SizeT from = (SizeT)((ULong)bytes * i / parts), to = (SizeT)((ULong)bytes * (i + 1) / parts);
-      ULong t = sending ? last_store(buffer + from, to - from, start) : first_use(buffer + from, to - from);
+      ULong t = sending ? over(l, from, to, last_store, start) : over(l, from, to, first_use, 0);
       if (t == 0 || to == from) {
          tr_text_append(&ov.patterns, " -");
       } else {
@@ -369,12 +437,14 @@ static void finish_sends(LastSend* last, ULong now)
    UInt k;
    if (!last->unfinished) return;
    for (k = 0; k < ov.chunks; k++) {
-      ULong stored = first_store(last->buffer + chunk_start(last->bytes, k), chunk_size(last->bytes, k));
+      SizeT from = chunk_start(last->layout.bytes, k);
+      ULong stored = over(&last->layout, from, from + chunk_size(last->layout.bytes, k), first_store, 0);
       TrEvent w = wait_event(last->chunk_requests[k], False);
       add_item(REAL, stored && stored - 1 < now ? stored - 1 : now, &w);
       add_item(IDEAL, last->time + (now - last->time) * k / ov.chunks, &w);
    }
    last->unfinished = False;
+   layout_free(&last->layout);
 }
 
 static ULong production_start(Addr buffer, ULong now)
@@ -394,8 +464,7 @@ static Pending* new_pending(const TrEvent* e, Bool receive)
    VG_(memset)(&ov.pending[i], 0, sizeof(Pending));
    ov.pending[i].request = e->request;
    ov.pending[i].receive = receive;
-   ov.pending[i].buffer = (Addr)(receive ? e->buffer_recv : e->buffer);
-   ov.pending[i].bytes = (SizeT)e->bytes;
+   ov.pending[i].layout = layout_of(e, (Addr)(receive ? e->buffer_recv : e->buffer));
    ov.pending[i].peer = e->peer;
    ov.pending[i].tag = e->tag;
    ov.pending[i].comm = e->comm;
@@ -405,14 +474,14 @@ static Pending* new_pending(const TrEvent* e, Bool receive)
 /* Each chunk is sent where its final version was produced (real) or at (k+1)/N of the
    production interval, which began at `start` (ideal); without shifting, where the call was,
    as the call was. */
-static void send_chunks(const TrEvent* e, ULong start, ULong now, long long* requests)
+static void send_chunks(const TrEvent* e, const Layout* l, ULong start, ULong now,
+                        long long* requests)
 {
-   Addr buffer = (Addr)e->buffer;
-   SizeT bytes = (SizeT)e->bytes;
+   SizeT bytes = l->bytes;
    Pending* p = e->immediate && !ov.shift ? new_pending(e, False) : NULL;
    UInt k;
-   pattern_line("send", e->peer, e->tag, e->comm, buffer, bytes, start, now, True);
-   if (ov.shift) use_at(buffer, bytes, now);
+   pattern_line("send", e->peer, e->tag, e->comm, l, start, now, True);
+   if (ov.shift) over(l, 0, bytes, use_at, now);
    for (k = 0; k < ov.chunks; k++) {
       TrEvent c;
       if (!ov.shift || bytes == 0) {  /* an empty message synchronises: it stays at the call */
@@ -421,9 +490,9 @@ static void send_chunks(const TrEvent* e, ULong start, ULong now, long long* req
          c = chunk_event(e, k, request, e->immediate);
          add_both(now, &c);
       } else {
-         Addr at = buffer + chunk_start(bytes, k);
-         ULong ready = last_store(at, chunk_size(bytes, k), start);
-         ULong arrived = last_first_use(at, chunk_size(bytes, k));
+         SizeT from = chunk_start(bytes, k), to = from + chunk_size(bytes, k);
+         ULong ready = over(l, from, to, last_store, start);
+         ULong arrived = over(l, from, to, last_first_use, 0);
          if (arrived > ready) ready = arrived;
          c = chunk_event(e, k, requests ? (requests[k] = ++ov.next_request) : 0, True);
          add_item(REAL, ready ? ready - 1 : start, &c);
@@ -437,14 +506,16 @@ static void send(const TrEvent* e, ULong now)
 {
    LastSend* last = last_send_of((Addr)e->buffer, True);
    ULong start = last->time;
+   Layout l = layout_of(e, (Addr)e->buffer);
    if (!ov.shift) {
-      send_chunks(e, start, now, NULL);
+      send_chunks(e, &l, start, now, NULL);
+      layout_free(&l);
    } else {
       finish_sends(last, now);
-      send_chunks(e, start, now, last->chunk_requests);
-      last->bytes = (SizeT)e->bytes;
+      send_chunks(e, &l, start, now, last->chunk_requests);
+      last->layout = l;
       last->unfinished = True;
-      watch_stores(last->buffer, last->bytes);
+      over(&l, 0, l.bytes, watch_stores, 0);
    }
    last->time = now;
 }
@@ -457,15 +528,17 @@ static void close_interval(Interval* iv, ULong now)
 {
    UInt k;
    iv->open = False;
-   pattern_line("recv", iv->peer, iv->tag, iv->comm, iv->buffer, iv->bytes, iv->start, now, False);
+   pattern_line("recv", iv->peer, iv->tag, iv->comm, &iv->layout, iv->start, now, False);
    if (ov.shift)
       for (k = 0; k < ov.chunks; k++) {
-         ULong used = first_use(iv->buffer + chunk_start(iv->bytes, k), chunk_size(iv->bytes, k));
+         SizeT from = chunk_start(iv->layout.bytes, k);
+         ULong used = over(&iv->layout, from, from + chunk_size(iv->layout.bytes, k), first_use, 0);
          TrEvent w = wait_event(iv->chunk_requests[k], False);
          add_item(REAL, used ? used - 1 : now, &w);
          add_item(IDEAL, iv->start + (now - iv->start) * k / ov.chunks, &w);
       }
-   watch(iv->buffer, iv->bytes, False);
+   over(&iv->layout, 0, iv->layout.bytes, watch, False);
+   layout_free(&iv->layout);
 }
 
 /* A receive into `buffer` is posted: the data of the previous one is no longer used. */
@@ -473,11 +546,13 @@ static void end_use_of(Addr buffer, ULong now)
 {
    UInt i;
    for (i = 0; i < ov.n_intervals; i++)
-      if (ov.intervals[i].open && ov.intervals[i].buffer == buffer) close_interval(&ov.intervals[i], now);
+      if (ov.intervals[i].open && ov.intervals[i].layout.base == buffer)
+         close_interval(&ov.intervals[i], now);
 }
 
-static void start_interval(Addr buffer, SizeT bytes, Int peer, Int tag, Int comm,
-                           const long long* requests, ULong now)
+/* The interval of a message received into `layout` (which the interval takes over). */
+static void start_interval(Layout layout, Int peer, Int tag, Int comm, const long long* requests,
+                           ULong now)
 {
    UInt i;
    Interval* iv;
@@ -487,14 +562,13 @@ static void start_interval(Addr buffer, SizeT bytes, Int peer, Int tag, Int comm
                                   ++ov.n_intervals * sizeof(Interval));
    iv = &ov.intervals[i];
    iv->open = True;
-   iv->buffer = buffer;
-   iv->bytes = bytes;
+   iv->layout = layout;
    iv->peer = peer;
    iv->tag = tag;
    iv->comm = comm;
    iv->start = now;
    VG_(memcpy)(iv->chunk_requests, requests, sizeof iv->chunk_requests);
-   watch(buffer, bytes, True);
+   over(&iv->layout, 0, iv->layout.bytes, watch, True);
 }
 
 /* Each chunk is received by its own immediate receive, posted where the call was (blocking
@@ -519,7 +593,7 @@ static void post_receive(const TrEvent* e, ULong now)
       }
       if (p) p->chunk_requests[k] = requests[k];
    }
-   if (!e->immediate) start_interval(buffer, (SizeT)e->bytes, e->peer, e->tag, e->comm, requests, now);
+   if (!e->immediate) start_interval(layout_of(e, buffer), e->peer, e->tag, e->comm, requests, now);
 }
 
 /* A receive posted with an unknown source: the chunk records learn it. */
@@ -554,8 +628,10 @@ static void complete(const TrEvent* e, ULong now, Bool* joined)
          *joined = True;
       }
    if (ov.pending[i].receive)
-      start_interval(ov.pending[i].buffer, ov.pending[i].bytes, ov.pending[i].peer,
-                     ov.pending[i].tag, ov.pending[i].comm, ov.pending[i].chunk_requests, now);
+      start_interval(ov.pending[i].layout, ov.pending[i].peer, ov.pending[i].tag,
+                     ov.pending[i].comm, ov.pending[i].chunk_requests, now);
+   else
+      layout_free(&ov.pending[i].layout);
    ov.pending[i].request = 0;
 }
 
@@ -588,7 +664,8 @@ static Int member_index(const Int* members, Int size, Int world_rank)
 /* The result of a collective is written at the call, whatever reached the rank before it. */
 static void written_by_collective(const TrEvent* e, ULong now)
 {
-   if (e->buffer_recv) stored_at((Addr)e->buffer_recv, (SizeT)e->bytes_recv, now);
+   Layout result = contiguous((Addr)e->buffer_recv, (SizeT)e->bytes_recv);
+   if (e->buffer_recv) over(&result, 0, result.bytes, stored_at, now);
 }
 
 /* A collective as its point-to-point transfers (tr_coll.c), each overlapped as a message is:
@@ -627,7 +704,8 @@ static void collective(const TrEvent* e, ULong now)
       t.buffer = (const HChar*)e->buffer + steps[i].offset;
       t.buffer_recv = (const HChar*)e->buffer_recv + steps[i].offset;
       if (steps[i].send && steps[i].own) {
-         send_chunks(&t, start, now, NULL);
+         Layout own = contiguous((Addr)t.buffer, (SizeT)t.bytes);
+         send_chunks(&t, &own, start, now, NULL);
       } else if (steps[i].send) {
          for (k = 0; k < ov.chunks; k++) {
             TrEvent c = chunk_event(&t, k, 0, True);

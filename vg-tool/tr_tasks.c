@@ -256,6 +256,22 @@ static void resolve(Instance* in, const TrEvent* e)
    }
 }
 
+/* A message's buffer as the running task's access: its bytes, where its datatype puts them. */
+static void access_message(const TrEvent* e, Addr buffer, Bool write)
+{
+   Int i;
+   if (e->layout == NULL) {
+      if (write) tr_memory_write(buffer, (SizeT)e->bytes);
+      else tr_memory_read(buffer, (SizeT)e->bytes);
+      return;
+   }
+   for (i = 0; i < e->layout_n; i++) {
+      Addr at = buffer + (Addr)e->layout[i].offset;
+      if (write) tr_memory_write(at, (SizeT)e->layout[i].length);
+      else tr_memory_read(at, (SizeT)e->layout[i].length);
+   }
+}
+
 void tr_tasks_mpi_exit(const TrEvent* events, Int n)
 {
    Int i;
@@ -266,8 +282,8 @@ void tr_tasks_mpi_exit(const TrEvent* events, Int n)
    for (i = 0; i < n; i++) {
       const TrEvent* e = &events[i];
       switch (e->kind) {
-         case TR_EV_SEND: tr_memory_read((Addr)e->buffer, (SizeT)e->bytes); break;
-         case TR_EV_RECV: tr_memory_write((Addr)e->buffer_recv, (SizeT)e->bytes); break;
+         case TR_EV_SEND: access_message(e, (Addr)e->buffer, False); break;
+         case TR_EV_RECV: access_message(e, (Addr)e->buffer_recv, True); break;
          case TR_EV_COLL:
             tr_memory_read((Addr)e->buffer, (SizeT)e->bytes);
             tr_memory_write((Addr)e->buffer_recv, (SizeT)e->bytes_recv);

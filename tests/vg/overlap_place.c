@@ -9,6 +9,11 @@
    rank 1 receives into `in` five times; each consumption interval lasts until the next receive:
    after tag 0 it reads in order (linear), after tag 1 all at the start (a quick unpack, then
    the work), after tag 2 in reverse order, after tag 3 nothing (it only works); tag 4 closes.
+   Then a message through a derived datatype (every other element of a buffer twice as long,
+   MPI_Type_vector): sent from there with tags 5 and 6 (between them rank 0 writes its
+   elements in order), received there by rank 1 with tags 5 and 6 (between them it reads them
+   in order). Its chunks are ranges of the bytes sent, so they fall as a contiguous linear
+   message's do.
    Usage: overlap_place [ELEMENTS]   (exactly 2 ranks) */
 #include <mpi.h>
 #include <stdint.h>
@@ -96,6 +101,24 @@ int main(int argc, char** argv)
          if (tag < 4) sum += consume(buffer, local, n, tag);
       }
    }
+   /* the strided message */
+   uint64_t* strided = calloc(2 * (size_t)n, sizeof *strided);
+   MPI_Datatype every_other;
+   MPI_Type_vector(n, 1, 2, MPI_UINT64_T, &every_other);
+   MPI_Type_commit(&every_other);
+   for (int tag = 5; tag <= 6; tag++) {
+      if (rank == 0) {
+         if (tag == 6)
+            for (int i = 0; i < n; i++) strided[2 * i] = work((uint64_t)i), barrier();
+         MPI_Send(strided, 1, every_other, 1, tag, MPI_COMM_WORLD);
+      } else {
+         MPI_Recv(strided, 1, every_other, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+         if (tag == 5)
+            for (int i = 0; i < n; i++) sum += work(strided[2 * i]), barrier();
+      }
+   }
+   MPI_Type_free(&every_other);
+   free(strided);
    if (rank == 1) printf("overlap_place: %d elements, %llu\n", n, (unsigned long long)(sum & 0xff));
    free(buffer);
    free(local);
