@@ -514,8 +514,9 @@ static void send(const TrEvent* e, ULong now)
       finish_sends(last, now);
       send_chunks(e, &l, start, now, last->chunk_requests);
       last->layout = l;
-      last->unfinished = True;
-      over(&l, 0, l.bytes, watch_stores, 0);
+      last->unfinished = l.bytes > 0;  /* an empty message's chunks stay at the call, unwaited */
+      if (last->unfinished) over(&l, 0, l.bytes, watch_stores, 0);
+      else layout_free(&last->layout);
    }
    last->time = now;
 }

@@ -79,6 +79,12 @@ for mpi in "${mpis[@]}"; do
     not_ok "$mpi: overlap_place under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
     continue
   fi
+  if "$REPLAY" --validate "$dir" >"$dir.validate" 2>&1 &&
+      TIMES=$(times "$dir"); then
+    ok "$mpi: overlap_place's streams (strided and empty messages too) are valid and replay"
+  else
+    not_ok "$mpi: overlap_place's streams" "$(head -3 "$dir.validate" | tr '\n' ' ')"
+  fi
   for kind in overlap-real overlap-ideal; do
     python3 "$TESTS_DIR/vg/overlap_positions.py" "$dir" "$kind" 4 >"$dir.$kind" 2>&1
   done

@@ -13,7 +13,7 @@
    MPI_Type_vector): sent from there with tags 5 and 6 (between them rank 0 writes its
    elements in order), received there by rank 1 with tags 5 and 6 (between them it reads them
    in order). Its chunks are ranges of the bytes sent, so they fall as a contiguous linear
-   message's do.
+   message's do. Last, two empty messages (tags 7 and 8).
    Usage: overlap_place [ELEMENTS]   (exactly 2 ranks) */
 #include <mpi.h>
 #include <stdint.h>
@@ -116,6 +116,11 @@ int main(int argc, char** argv)
          if (tag == 5)
             for (int i = 0; i < n; i++) sum += work(strided[2 * i]), barrier();
       }
+   }
+   /* an empty message, twice from the same buffer: a synchronisation, nothing to chunk */
+   for (int tag = 7; tag <= 8; tag++) {
+      if (rank == 0) MPI_Send(strided, 0, MPI_UINT64_T, 1, tag, MPI_COMM_WORLD);
+      else MPI_Recv(strided, 0, MPI_UINT64_T, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
    }
    MPI_Type_free(&every_other);
    free(strided);
