@@ -286,6 +286,29 @@ static int flatten(MPI_Datatype type, MPI_Aint at, int first)
          }
          break;
       }
+      case MPI_COMBINER_SUBARRAY: {
+         /* ints: ndims, sizes[ndims], subsizes[ndims], starts[ndims], order */
+         int dims = ints[0], fortran = ints[1 + 3 * dims] == MPI_ORDER_FORTRAN, d;
+         int* index = calloc(dims + 1, sizeof(int));
+         long long total = 1;
+         for (d = 0; d < dims; d++) total *= ints[1 + dims + d];
+         for (; ok && total > 0; total--) {
+            MPI_Aint offset = 0, stride = ext;
+            for (d = 0; d < dims; d++) {  /* from the fastest dimension to the slowest */
+               int dim = fortran ? d : dims - 1 - d;
+               offset += (ints[1 + 2 * dims + dim] + index[dim]) * stride;
+               stride *= ints[1 + dim];
+            }
+            ok = flatten(types[0], at + offset, first);
+            for (d = 0; d < dims; d++) {  /* the next element, in the order's storage order */
+               int dim = fortran ? d : dims - 1 - d;
+               if (++index[dim] < ints[1 + dims + dim]) break;
+               index[dim] = 0;
+            }
+         }
+         free(index);
+         break;
+      }
       case MPI_COMBINER_STRUCT:
          for (i = 0; ok && i < ints[0]; i++)
             for (j = 0; ok && j < ints[1 + i]; j++)

@@ -116,6 +116,8 @@ overlap-real wait 3 1.00,1.00,1.00,1.00 waits at the end when nothing is read
 overlap-ideal send 3 0.25,0.50,0.75,1.00 ideal sends at (k+1)/4 whatever the pattern
 overlap-real send 6 0.25,0.50,0.75,1.00 a strided message (MPI_Type_vector) chunked over the bytes sent
 overlap-real wait 5 0.00,0.25,0.50,0.75 a strided message waited for where each chunk is needed
+overlap-real send 10 0.25,0.50,0.75,1.00 a block of a matrix (subarray) chunked over the bytes sent
+overlap-real wait 9 0.00,0.25,0.50,0.75 a block of a matrix waited for where each chunk is needed
 overlap-ideal sent 2 0.00,0.25,0.50,0.75 ideal sends finished at k/4 of the next interval
 overlap-ideal wait 1 0.00,0.25,0.50,0.75 ideal waits at k/4 whatever the pattern
 EOF

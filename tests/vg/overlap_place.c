@@ -13,7 +13,8 @@
    MPI_Type_vector): sent from there with tags 5 and 6 (between them rank 0 writes its
    elements in order), received there by rank 1 with tags 5 and 6 (between them it reads them
    in order). Its chunks are ranges of the bytes sent, so they fall as a contiguous linear
-   message's do. Last, two empty messages (tags 7 and 8).
+   message's do. Then two empty messages (tags 7 and 8), and the same as the strided message
+   with a block of a matrix (MPI_Type_create_subarray, tags 9 and 10).
    Usage: overlap_place [ELEMENTS]   (exactly 2 ranks) */
 #include <mpi.h>
 #include <stdint.h>
@@ -84,8 +85,8 @@ int main(int argc, char** argv)
    MPI_Init(&argc, &argv);
    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
    MPI_Comm_size(MPI_COMM_WORLD, &size);
-   if (size != 2 || n < 64) {
-      if (rank == 0) fprintf(stderr, "usage: overlap_place [ELEMENTS >= 64] (2 ranks)\n");
+   if (size != 2 || n < 64 || n % 64) {
+      if (rank == 0) fprintf(stderr, "usage: overlap_place [ELEMENTS: a multiple of 64] (2 ranks)\n");
       MPI_Finalize();
       return 2;
    }
@@ -122,6 +123,25 @@ int main(int argc, char** argv)
       if (rank == 0) MPI_Send(strided, 0, MPI_UINT64_T, 1, tag, MPI_COMM_WORLD);
       else MPI_Recv(strided, 0, MPI_UINT64_T, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
    }
+   /* a block of a matrix (MPI_Type_create_subarray): the right half of `strided` seen as
+      rows of 128 elements, written and read row by row */
+   const int rows = n / 64;
+   MPI_Datatype right_half;
+   MPI_Type_create_subarray(2, (int[]){rows, 128}, (int[]){rows, 64}, (int[]){0, 64}, MPI_ORDER_C,
+                            MPI_UINT64_T, &right_half);
+   MPI_Type_commit(&right_half);
+   for (int tag = 9; tag <= 10; tag++) {
+      if (rank == 0) {
+         if (tag == 10)
+            for (int i = 0; i < n; i++) strided[(i / 64) * 128 + 64 + i % 64] = work((uint64_t)i), barrier();
+         MPI_Send(strided, 1, right_half, 1, tag, MPI_COMM_WORLD);
+      } else {
+         MPI_Recv(strided, 1, right_half, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+         if (tag == 9)
+            for (int i = 0; i < n; i++) sum += work(strided[(i / 64) * 128 + 64 + i % 64]), barrier();
+      }
+   }
+   MPI_Type_free(&right_half);
    MPI_Type_free(&every_other);
    free(strided);
    if (rank == 1) printf("overlap_place: %d elements, %llu\n", n, (unsigned long long)(sum & 0xff));
