@@ -241,9 +241,29 @@ static MPI_Aint extent_of(MPI_Datatype type)
    return extent;
 }
 
-/* Appends the bytes of one element of `type` placed at `at`, in type-map order (segments from
-   `first` on are this message's); 0 if the type is built in a way not followed (then the
-   message is taken as contiguous). */
+/* The size of `type` if it is a built-in type, else -1. */
+static int named_size(MPI_Datatype type)
+{
+   int n_ints, n_addrs, n_types, combiner, size = -1;
+   PMPI_Type_get_envelope(type, &n_ints, &n_addrs, &n_types, &combiner);
+   if (combiner == MPI_COMBINER_NAMED) PMPI_Type_size(type, &size);
+   return size;
+}
+
+static int flatten(MPI_Datatype type, MPI_Aint at, int first);
+
+/* One element of `type` (of `size` when built in, -1 otherwise) at `at`: no call into MPI for
+   the elements of a built-in type, which are most of them. */
+static int element(MPI_Datatype type, int size, MPI_Aint at, int first)
+{
+   if (size < 0) return flatten(type, at, first);
+   append_segment(at, size, first);
+   return n_segments - first <= kMaxSegments;
+}
+
+/* Appends the bytes of one element of derived type `type` placed at `at`, in type-map order (segments from
+   `first` on are this message's); 0 if the type is built in a way not followed, or has too
+   many pieces (then the message is taken as contiguous). */
 static int flatten(MPI_Datatype type, MPI_Aint at, int first)
 {
    int n_ints, n_addrs, n_types, combiner, i, j, ok = 1, size;
@@ -251,28 +271,24 @@ static int flatten(MPI_Datatype type, MPI_Aint at, int first)
    MPI_Aint* addrs;
    MPI_Datatype* types;
    MPI_Aint ext;
-   PMPI_Type_get_envelope(type, &n_ints, &n_addrs, &n_types, &combiner);
-   if (combiner == MPI_COMBINER_NAMED) {
-      PMPI_Type_size(type, &size);
-      append_segment(at, size, first);
-      return 1;
-   }
+   PMPI_Type_get_envelope(type, &n_ints, &n_addrs, &n_types, &combiner);  /* not a built-in */
    ints = malloc((n_ints + 1) * sizeof(int));
    addrs = malloc((n_addrs + 1) * sizeof(MPI_Aint));
    types = malloc((n_types + 1) * sizeof(MPI_Datatype));
    PMPI_Type_get_contents(type, n_ints, n_addrs, n_types, ints, addrs, types);
    ext = n_types > 0 ? extent_of(types[0]) : 0;
+   size = n_types > 0 ? named_size(types[0]) : -1;
    switch (combiner) {
       case MPI_COMBINER_DUP: case MPI_COMBINER_RESIZED:
-         ok = flatten(types[0], at, first);
+         ok = element(types[0], size, at, first);
          break;
       case MPI_COMBINER_CONTIGUOUS:
-         for (i = 0; ok && i < ints[0]; i++) ok = flatten(types[0], at + i * ext, first);
+         for (i = 0; ok && i < ints[0]; i++) ok = element(types[0], size, at + i * ext, first);
          break;
       case MPI_COMBINER_VECTOR: case MPI_COMBINER_HVECTOR: {
          MPI_Aint stride = combiner == MPI_COMBINER_VECTOR ? ints[2] * ext : addrs[0];
          for (i = 0; ok && i < ints[0]; i++)
-            for (j = 0; ok && j < ints[1]; j++) ok = flatten(types[0], at + i * stride + j * ext, first);
+            for (j = 0; ok && j < ints[1]; j++) ok = element(types[0], size, at + i * stride + j * ext, first);
          break;
       }
       case MPI_COMBINER_INDEXED: case MPI_COMBINER_HINDEXED:
@@ -282,7 +298,7 @@ static int flatten(MPI_Datatype type, MPI_Aint at, int first)
          for (i = 0; ok && i < ints[0]; i++) {
             int length = block ? ints[1] : ints[1 + i];
             MPI_Aint displacement = bytes_apart ? addrs[i] : ints[(block ? 2 : 1 + ints[0]) + i] * ext;
-            for (j = 0; ok && j < length; j++) ok = flatten(types[0], at + displacement + j * ext, first);
+            for (j = 0; ok && j < length; j++) ok = element(types[0], size, at + displacement + j * ext, first);
          }
          break;
       }
@@ -299,7 +315,7 @@ static int flatten(MPI_Datatype type, MPI_Aint at, int first)
                offset += (ints[1 + 2 * dims + dim] + index[dim]) * stride;
                stride *= ints[1 + dim];
             }
-            ok = flatten(types[0], at + offset, first);
+            ok = element(types[0], size, at + offset, first);
             for (d = 0; d < dims; d++) {  /* the next element, in the order's storage order */
                int dim = fortran ? d : dims - 1 - d;
                if (++index[dim] < ints[1 + dims + dim]) break;
@@ -310,23 +326,23 @@ static int flatten(MPI_Datatype type, MPI_Aint at, int first)
          break;
       }
       case MPI_COMBINER_STRUCT:
-         for (i = 0; ok && i < ints[0]; i++)
+         for (i = 0; ok && i < ints[0]; i++) {
+            int member_size = named_size(types[i]);
+            MPI_Aint member_extent = extent_of(types[i]);
             for (j = 0; ok && j < ints[1 + i]; j++)
-               ok = flatten(types[i], at + addrs[i] + j * extent_of(types[i]), first);
+               ok = element(types[i], member_size, at + addrs[i] + j * member_extent, first);
+         }
          break;
       default:
          ok = 0;
          break;
    }
-   for (i = 0; i < n_types; i++) {
-      int a, b, c, named;
-      PMPI_Type_get_envelope(types[i], &a, &b, &c, &named);
-      if (named != MPI_COMBINER_NAMED) PMPI_Type_free(&types[i]);
-   }
+   for (i = 0; i < n_types; i++)
+      if (named_size(types[i]) < 0) PMPI_Type_free(&types[i]);
    free(ints);
    free(addrs);
    free(types);
-   return ok && n_segments - first <= kMaxSegments;
+   return ok;
 }
 
 /* The layout of `count` elements of `type` for event `e`, unless they are contiguous. */
