@@ -42,8 +42,8 @@ trace() {
     ${TOOL_OPTIONS:-} "$@" >"$dir.log" 2>&1
 }
 
-# times DIR [REPLAY OPTIONS...]: "authentic overlap-real overlap-ideal" simulated seconds.
-times() {
+# replay_times DIR [REPLAY OPTIONS...]: "authentic overlap-real overlap-ideal" simulated seconds.
+replay_times() {
   local dir=$1
   shift
   "$REPLAY" -q --no-progress --config "$machine" --set tasks_per_node=1 "$@" "$dir" --json - |
@@ -80,7 +80,7 @@ for mpi in "${mpis[@]}"; do
     continue
   fi
   if "$REPLAY" --validate "$dir" >"$dir.validate" 2>&1 &&
-      TIMES=$(times "$dir"); then
+      TIMES=$(replay_times "$dir"); then
     ok "$mpi: overlap_place's streams (strided and empty messages too) are valid and replay"
   else
     not_ok "$mpi: overlap_place's streams" "$(head -3 "$dir.validate" | tr '\n' ' ')"
@@ -127,7 +127,7 @@ EOF
     dir="$scratch/same-$program-$mpi"
     if TOOL_OPTIONS="--chunks=1 --overlap-shift=no" trace "$mpi" 3 "$dir" \
         "$OVERLAP_EXAMPLES_BUILD/$mpi/$program" linear 4 1024 8; then
-      TIMES=$(times "$dir")
+      TIMES=$(replay_times "$dir")
       check "$mpi: $program with 1 chunk, not shifted: the three replays take the same time" \
         "abs(r - a) <= 1e-12 * a and abs(i - a) <= 1e-12 * a"
     else
@@ -137,7 +137,7 @@ EOF
   dir="$scratch/same-collectives-$mpi"
   if TOOL_OPTIONS="--chunks=1 --overlap-shift=no" trace "$mpi" 4 "$dir" \
       "$EXAMPLES_BUILD/$mpi/collectives"; then
-    TIMES=$(times "$dir")
+    TIMES=$(replay_times "$dir")
     check "$mpi: collectives with 1 chunk, not shifted: the same time" \
       "abs(r - a) <= 1e-12 * a and abs(i - a) <= 1e-12 * a"
   else
@@ -156,9 +156,9 @@ ring_at_balance() {
   TOOL_OPTIONS=--chunks=4 trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/ring" "$pattern" 16 4096 16 ||
     { echo "the run failed: $(tail -3 "$dir.log" | tr '\n' ' ')"; return 1; }
   local burst bandwidth
-  burst=$(times "$dir" --ideal | awk '{ print $1 / 17 }')  # 16 bursts and a shorter check
+  burst=$(replay_times "$dir" --ideal | awk '{ print $1 / 17 }')  # 16 bursts and a shorter check
   bandwidth=$(awk -v t="$burst" 'BEGIN { print 4096 * 8 / 1048576 / t }')
-  times "$dir" --set bandwidth="$bandwidth" --set latency=0
+  replay_times "$dir" --set bandwidth="$bandwidth" --set latency=0
 }
 if TIMES=$(ring_at_balance linear); then
   check "ring, linear patterns, communication = computation: overlap-real at least 1.5x faster" \
@@ -184,7 +184,7 @@ for chunks in 2 4; do
   dir="$scratch/pipeline-$chunks"
   if TOOL_OPTIONS=--chunks=$chunks trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/pipeline" \
       linear 16 4096 16; then
-    TIMES=$(times "$dir" --ideal)
+    TIMES=$(replay_times "$dir" --ideal)
     check "pipeline, 4 ranks, $chunks chunks, ideal network: overlap-real speedup tends to min(p, c) = $chunks" \
       "0.9 * $chunks <= s['real'] <= 1.01 * $chunks and 0.9 * $chunks <= s['ideal'] <= 1.01 * $chunks"
   else
@@ -208,7 +208,7 @@ for algorithm in linear:0-1,0-2,0-3 binomial:0-1,0-2,2-3 ring:0-1,1-2,2-3; do
           awk -v r=$r '$1 == "isend" && int($3 / 2) == 1048576 && $4 == 0 { print r "-" $2 }' \
             "$dir/overlap-real.$r.trc"
         done | sort -u | paste -sd, -)
-  if [ "$got" = "$expected" ] && TIMES=$(times "$dir") 2>/dev/null; then
+  if [ "$got" = "$expected" ] && TIMES=$(replay_times "$dir") 2>/dev/null; then
     ok "collectives --collectives=$name: the broadcast goes $got, and the streams replay"
   else
     not_ok "collectives --collectives=$name" "the broadcast goes '$got', expected $expected; $TIMES"
