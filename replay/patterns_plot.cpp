@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "patterns.h"
+#include "svg_plot.h"
 
 namespace tareador::patterns {
 
@@ -15,21 +16,7 @@ namespace {
 
 // ---- A small SVG writer ----------------------------------------------------------------------
 
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default:
-        // Control characters are not allowed in XML 1.0.
-        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') out += c;
-    }
-  }
-  return out;
-}
+using replay::svg::escape;
 
 std::string num(double x) {
   char buffer[32];

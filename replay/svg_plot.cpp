@@ -20,20 +20,6 @@ constexpr std::size_t kColourCount = sizeof(kColours) / sizeof(kColours[0]);
 constexpr double kLeft = 78, kTop = 44, kBottom = 58;
 constexpr double kLegendRoom = 64, kCharWidth = 7, kMinLegend = 120, kMaxLegend = 0.45;
 
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default:
-        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') out += c;  // XML 1.0
-    }
-  }
-  return out;
-}
 
 // Pixel coordinates: two decimals are plenty and keep the output stable.
 std::string px(double v) { return fmt::format("{:.2f}", v); }
@@ -130,6 +116,21 @@ std::string marker(Marker shape, double x, double y, const char* colour) {
 }
 
 }  // namespace
+
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default:
+        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') out += c;  // XML 1.0
+    }
+  }
+  return out;
+}
 
 std::vector<double> ticks(double low, double high, bool log) {
   std::vector<double> out;

@@ -31,6 +31,9 @@ struct Plot {
 // The SVG document.
 std::string render(const Plot& plot);
 
+// `text` fit for SVG (XML 1.0) text and attributes: & < > " escaped, control characters dropped.
+std::string escape(const std::string& text);
+
 // The tick positions of an axis over [low, high] (low < high): round numbers (1, 2 or 5 times a
 // power of ten) on a linear axis; powers of ten on a logarithmic one, with 2 and 5 times them
 // when the range spans few decades. Exposed for tests.

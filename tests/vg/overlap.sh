@@ -10,16 +10,7 @@
 set -u
 : "${TAREADOR:?}" "${REPLAY:?}" "${VG_TESTS_BUILD:?}" "${EXAMPLES_BUILD:?}"
 : "${OVERLAP_EXAMPLES_BUILD:?}" "${TESTS_DIR:?}" "${EXAMPLES_DIR:?}" "${PATTERNS:?}"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-export HWLOC_COMPONENTS=-x86
-
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-passed=0
-failed=0
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $1: $2"; failed=$((failed + 1)); }
+. "$TESTS_DIR/vg/common.sh"
 machine="$EXAMPLES_DIR/marenostrum.cfg"
 
 mpis=()

@@ -8,17 +8,9 @@
 set -u
 : "${TAREADOR:?}" "${REPLAY:?}" "${VG_TESTS_BUILD:?}" "${TASK_EXAMPLES_BUILD:?}"
 : "${EXAMPLES_BUILD:?}" "${TESTS_DIR:?}" "${EXAMPLES_DIR:?}"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-export HWLOC_COMPONENTS=-x86
+. "$TESTS_DIR/vg/common.sh"
 
 expected="$TESTS_DIR/vg/expected"
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-passed=0
-failed=0
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $1: $2"; failed=$((failed + 1)); }
 
 # trace DIR PROGRAM [TOOL OPTIONS...]: runs PROGRAM under the tool into DIR (no task report).
 trace() {
