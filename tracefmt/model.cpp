@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <stdexcept>
+#include <string>
 
 #include "tracefmt.h"
 
@@ -50,6 +52,13 @@ const Communicator* TraceHeader::communicator(int id) const {
   for (const Communicator& c : communicators)
     if (c.id == id) return &c;
   return nullptr;
+}
+
+void TraceHeader::check_stream(int task, int thread) const {
+  if (task < 0 || task >= tasks() || thread < 0 ||
+      thread >= threads[static_cast<std::size_t>(task)])
+    throw std::out_of_range("no stream for task " + std::to_string(task) + " thread " +
+                            std::to_string(thread));
 }
 
 const TaskObject* TaskSet::object(int id) const {

@@ -214,9 +214,7 @@ class NativeTrace final : public Trace {
   const TraceHeader& header() const override { return header_; }
 
   std::unique_ptr<RecordStream> open(int task, int thread) const override {
-    if (task < 0 || task >= header_.tasks() || thread != 0)
-      throw std::out_of_range("no stream for task " + std::to_string(task) + " thread " +
-                              std::to_string(thread));
+    header_.check_stream(task, thread);
     return std::make_unique<NativeStream>(files_[static_cast<std::size_t>(task)], header_, task,
                                           truncated_[static_cast<std::size_t>(task)]);
   }

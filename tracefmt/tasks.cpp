@@ -61,10 +61,7 @@ class TasksTrace final : public Trace {
   const TraceHeader& header() const override { return header_; }
 
   std::unique_ptr<RecordStream> open(int task, int thread) const override {
-    if (task < 0 || task >= header_.tasks() || thread < 0 ||
-        thread >= header_.threads[static_cast<std::size_t>(task)])
-      throw std::out_of_range("no stream for task " + std::to_string(task) + " thread " +
-                              std::to_string(thread));
+    header_.check_stream(task, thread);
     return std::make_unique<TasksStream>(
         header_.task_sets[static_cast<std::size_t>(task)].path,
         records_[static_cast<std::size_t>(task)][static_cast<std::size_t>(thread)]);

@@ -183,6 +183,8 @@ struct TraceHeader {
 
   int tasks() const { return static_cast<int>(threads.size()); }
   const Communicator* communicator(int id) const;
+  // Throws std::out_of_range when the trace has no stream for (task, thread).
+  void check_stream(int task, int thread) const;
 };
 
 // The records of one thread, in order.
