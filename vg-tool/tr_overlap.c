@@ -253,16 +253,20 @@ static void last_store(Addr a, SizeT n, Gather* out)
    });
 }
 
+/* The earliest of the stamps[g, g+k) of a leaf, granules still watched or never watched aside. */
+static void earliest(const ULong* stamps, UInt g, UInt k, Gather* out)
+{
+   UInt i;
+   for (i = g; i < g + k && i < GRANULES; i++) {
+      ULong u = stamps[i];
+      if (u != WATCHING && u != 0 && (out->value == 0 || u < out->value)) out->value = u;
+   }
+}
+
 /* The first use since the granules were watched. */
 static void first_use(Addr a, SizeT n, Gather* out)
 {
-   FOR_GRANULES(a, n, False, leaf, g, k, {
-      UInt i;
-      for (i = g; i < g + k && i < GRANULES; i++) {
-         ULong u = leaf->first_use[i];
-         if (u != WATCHING && u != 0 && (out->value == 0 || u < out->value)) out->value = u;
-      }
-   });
+   FOR_GRANULES(a, n, False, leaf, g, k, { earliest(leaf->first_use, g, k, out); });
 }
 
 /* The last first use of received data: data passed on cannot leave before it was waited for,
@@ -281,13 +285,7 @@ static void last_first_use(Addr a, SizeT n, Gather* out)
 /* The first store since the send of the granules. */
 static void first_store(Addr a, SizeT n, Gather* out)
 {
-   FOR_GRANULES(a, n, False, leaf, g, k, {
-      UInt i;
-      for (i = g; i < g + k && i < GRANULES; i++) {
-         ULong u = leaf->first_store[i];
-         if (u != WATCHING && u != 0 && (out->value == 0 || u < out->value)) out->value = u;
-      }
-   });
+   FOR_GRANULES(a, n, False, leaf, g, k, { earliest(leaf->first_store, g, k, out); });
 }
 
 /* A send reads the granules at clock `arg`: received data it passes on is used by then. */
