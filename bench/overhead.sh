@@ -11,16 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
 iterations=${2:-3000}
 repeat=${REPEAT:-3}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-export HWLOC_COMPONENTS=-x86  # hwloc cannot read CPUID under valgrind: do not try
-if command -v mpirun.openmpi >/dev/null && [ -x "$build/examples/mpi/openmpi/ring" ]; then
-  mpirun=mpirun.openmpi; program="$build/examples/mpi/openmpi/ring"
-else
-  mpirun=mpiexec.mpich; program="$build/examples/mpi/mpich/ring"
-fi
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+. "$top/bench/mpi_ring.sh"
 
 # best COMMAND...: "SECONDS PEAK_KB" of the fastest of $repeat runs of `mpirun -np 2 COMMAND`
 # (the peak: the larger of the two ranks', measured by /usr/bin/time around each rank).
