@@ -13,7 +13,9 @@ namespace tareador::replay {
 // `text` without leading and trailing white space.
 std::string_view trim(std::string_view text);
 
-// The two readers load_machine dispatches to.
+// The two readers load_machine dispatches to: the Dimemas one reads files whose first line
+// is_dimemas_config (Dimemas 5, or the SDDFA 2.5 format of older Dimemas).
+bool is_dimemas_config(std::string_view first_line);
 Machine load_dimemas_config(const std::string& path);
 Machine load_toml_machine(const std::string& path);
 

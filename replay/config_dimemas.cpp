@@ -1,6 +1,8 @@
-// Reader of Dimemas 5 configuration files (#DIMEMAS_CONFIGURATION) and of the collectives
-// (communication) definition file they may name. Record layouts follow Dimemas'
-// Simulator/input/new_configuration.c; see docs/machine-config.md for what each field becomes.
+// Reader of Dimemas 5 configuration files (#DIMEMAS_CONFIGURATION), of the older SDDFA 2.5 ones
+// (which the original Tareador wrote), and of the collectives (communication) definition file
+// they may name. Record layouts follow Dimemas' Simulator/input/new_configuration.c; see
+// docs/machine-config.md for what each field becomes.
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -9,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 
 #include "config.h"
 #include "replay.h"
@@ -21,6 +24,7 @@ namespace fs = std::filesystem;
 using trace::FormatError;
 
 constexpr std::string_view kHeader = "#DIMEMAS_CONFIGURATION";
+constexpr std::string_view kSddfHeader = "SDDFA";
 
 bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
@@ -506,10 +510,13 @@ class ConfigReader {
 
   Machine read() {
     std::vector<std::string> lines = read_lines(path_);
-    if (lines.empty() || !starts_with(trim(lines[0]), kHeader))
-      throw FormatError(
-          path_, 1,
-          "not a Dimemas configuration: the first line must be '" + std::string(kHeader) + "'");
+    std::string_view first = lines.empty() ? std::string_view() : trim(lines[0]);
+    sddf_ = first == kSddfHeader;
+    if (!sddf_ && !starts_with(first, kHeader))
+      throw FormatError(path_, 1,
+                        "not a Dimemas configuration: the first line must be '" +
+                            std::string(kHeader) + "' (or '" + std::string(kSddfHeader) +
+                            "' for the SDDFA 2.5 format)");
     std::uint64_t comment_start = 0;  // line of an open /* comment
     for (std::size_t i = 1; i < lines.size(); ++i) {
       std::string_view text = trim(lines[i]);
@@ -518,16 +525,131 @@ class ConfigReader {
         if (text.find("*/") != std::string_view::npos) comment_start = 0;
       } else if (starts_with(text, "/*")) {
         if (text.find("*/", 2) == std::string_view::npos) comment_start = line;
+      } else if (sddf_ && starts_with(text, "#")) {
+        i = define(lines, i);
       } else if (!text.empty() && !starts_with(text, "//")) {
-        dispatch(RecordScanner(text, path_, line).record());
+        Record record = RecordScanner(text, path_, line).record();
+        dispatch(sddf_ ? from_sddf(std::move(record)) : record);
       }
     }
     if (comment_start) throw FormatError(path_, comment_start, "'/*' comment is never closed");
+    if (sddf_)
+      add_note(machine_, "SDDFA 2.5 configuration: intra-node buses and links unlimited (the "
+                         "format has none)");
     finish();
     return std::move(machine_);
   }
 
  private:
+  // ---- SDDFA 2.5: record definitions, then values ----
+  //
+  //   #1:
+  //   "environment information" {
+  //      char "machine_name"[];    // one declaration per field, in order
+  //      ...
+  //   };;
+  //
+  // Values are the records of Dimemas 5, each checked against its definition. The fields of
+  // "node information" are found by their names (2.5 names them differently); the other records
+  // have the Dimemas 5 layouts.
+
+  struct Definition {
+    std::uint64_t line = 0;
+    std::vector<std::string> fields;
+  };
+
+  // Reads the definition whose `#N:` label is lines[label]; returns the index of its last line.
+  std::size_t define(const std::vector<std::string>& lines, std::size_t label) {
+    auto fail = [&](std::size_t i, const std::string& message) {
+      throw FormatError(path_, i + 1, "SDDFA record definition: " + message);
+    };
+    std::size_t i = label + 1;
+    while (i < lines.size() && trim(lines[i]).empty()) ++i;
+    std::string_view head = i < lines.size() ? trim(lines[i]) : std::string_view();
+    std::size_t close = head.find('"', 1);
+    if (!starts_with(head, "\"") || close == std::string_view::npos ||
+        trim(head.substr(close + 1)) != "{")
+      fail(i < lines.size() ? i : label, "expected '\"<record name>\" {' after the label " +
+                                             std::string(trim(lines[label])));
+    std::string name(head.substr(1, close - 1));
+    Definition definition{i + 1, {}};
+    for (++i; i < lines.size(); ++i) {
+      std::string_view text = trim(lines[i]);
+      if (text.empty() || starts_with(text, "//")) continue;
+      if (text == "};;") {
+        if (!definitions_.emplace(name, std::move(definition)).second)
+          fail(i, "\"" + name + "\" is defined twice");
+        return i;
+      }
+      // <type> "<field>"[] ;
+      std::size_t open = text.find('"');
+      std::size_t end = open == std::string_view::npos ? open : text.find('"', open + 1);
+      std::string_view type = trim(text.substr(0, open));
+      std::string_view rest = end == std::string_view::npos ? text : trim(text.substr(end + 1));
+      if (end == std::string_view::npos ||
+          !(type == "int" || type == "double" || type == "float" || type == "long" ||
+            type == "char") ||
+          !(rest == ";" || rest == "[];"))
+        fail(i, "expected a field declaration '<int|double|char> \"<name>\"[];' or '};;', "
+                "found '" + std::string(text) + "'");
+      definition.fields.emplace_back(text.substr(open + 1, end - open - 1));
+    }
+    fail(label, "\"" + name + "\" is not closed by '};;'");
+    return i;
+  }
+
+  // The SDDFA value `record` as the Dimemas 5 record it stands for.
+  Record from_sddf(Record record) const {
+    auto it = definitions_.find(record.name);
+    if (it == definitions_.end())
+      throw FormatError(path_, record.line,
+                        "\"" + record.name + "\" has no record definition in this SDDFA file");
+    const Definition& definition = it->second;
+    if (record.fields.size() != definition.fields.size())
+      throw FormatError(path_, record.line,
+                        "\"" + record.name + "\" has " + std::to_string(record.fields.size()) +
+                            " fields, its definition (line " + std::to_string(definition.line) +
+                            ") declares " + std::to_string(definition.fields.size()));
+    if (record.name != "node information") return record;
+    // Dimemas 2.5 names, and what Dimemas 5 calls them; 2.5 has no intra-node buses or links
+    // (unlimited, 0), and the node's number is ignored anyway.
+    static const std::pair<std::string_view, std::string_view> kRenamed[] = {
+        {"number_of_input_links", "inter_node_input_links"},
+        {"number_of_output_links", "inter_node_output_links"},
+        {"startup_on_local_communication", "intra_node_startup"},
+        {"startup_on_remote_communication", "inter_node_startup"},
+        {"memory_bandwidth", "intra_node_bandwidth"},
+        {"external_net_startup", "wan_startup"},
+    };
+    static const std::string_view kZeroIfMissing[] = {
+        "node_id", "intra_node_buses", "intra_node_input_links", "intra_node_output_links"};
+    Record node{record.name, record.line, {}};
+    for (const FieldSpec& spec : kNode14) {
+      std::string_view wanted = spec.name;
+      auto field = std::find_if(definition.fields.begin(), definition.fields.end(),
+                                [&](const std::string& name) {
+                                  for (const auto& [old_name, new_name] : kRenamed)
+                                    if (name == old_name) return new_name == wanted;
+                                  return name == wanted;
+                                });
+      if (field != definition.fields.end()) {
+        node.fields.push_back(record.fields[static_cast<std::size_t>(field - definition.fields.begin())]);
+      } else if (std::find(std::begin(kZeroIfMissing), std::end(kZeroIfMissing), wanted) !=
+                 std::end(kZeroIfMissing)) {
+        Value zero;
+        zero.kind = Value::Kind::Integer;
+        zero.source = "0 (not in the format)";
+        node.fields.push_back(zero);
+      } else {
+        throw FormatError(path_, record.line,
+                          "\"node information\": its definition (line " +
+                              std::to_string(definition.line) + ") has no field " +
+                              std::string(wanted));
+      }
+    }
+    return node;
+  }
+
   void dispatch(const Record& record) {
     using Handle = void (ConfigReader::*)(const Record&);
     static const std::pair<const char*, Handle> kHandlers[] = {
@@ -775,6 +897,8 @@ class ConfigReader {
 
   std::string path_;
   Machine machine_;
+  bool sddf_ = false;                                  // the SDDFA 2.5 format
+  std::map<std::string, Definition> definitions_;      // its record definitions
   std::uint64_t wan_line_ = 0, environment_line_ = 0, mapping_line_ = 0, files_line_ = 0,
                 file_system_line_ = 0;
   int declared_nodes_ = 0;
@@ -785,5 +909,10 @@ class ConfigReader {
 }  // namespace
 
 Machine load_dimemas_config(const std::string& path) { return ConfigReader(path).read(); }
+
+bool is_dimemas_config(std::string_view first_line) {
+  std::string_view first = trim(first_line);
+  return starts_with(first, kHeader) || first == kSddfHeader;
+}
 
 }  // namespace tareador::replay

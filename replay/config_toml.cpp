@@ -316,9 +316,7 @@ Machine load_machine(const std::string& path) {
   if (!in) throw FormatError(path, 0, std::string("cannot open: ") + std::strerror(errno));
   std::string first;
   std::getline(in, first);
-  constexpr std::string_view kDimemasHeader = "#DIMEMAS_CONFIGURATION";
-  if (trim(first).substr(0, kDimemasHeader.size()) == kDimemasHeader)
-    return load_dimemas_config(path);
+  if (is_dimemas_config(first)) return load_dimemas_config(path);
   return load_toml_machine(path);
 }
 

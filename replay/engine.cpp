@@ -1,13 +1,25 @@
 // engine.cpp — the discrete-event simulation of a trace on a machine, with the semantics of
-// Dimemas 5.5:
-//  * a send costs the sender the latency L on its CPU; so does a blocking receive or a wait
-//    (before the receive is posted); an immediate receive costs nothing;
+// Dimemas 5.5 (docs/replay.md):
+//  * a send costs the sender the latency L on its CPU; so does a blocking receive, and a wait
+//    for each receive it waits for (before the receive is posted); an immediate receive costs
+//    nothing;
+//  * an immediate send never blocks its sender: a wait for it completes at once and costs
+//    nothing, as in Dimemas (whose traces have no wait for sends, and whose blocking rendezvous
+//    send waits only until its transfer starts). So turning a blocking send into an immediate
+//    one with a wait where it was cannot make a run slower: the wait never blocks, and the
+//    transfer can only start earlier;
 //  * a transfer holds an output link of the source node, an input link of the destination node
-//    and a bus (when buses are limited), acquired in that order, FIFO; it lasts bytes / bandwidth;
+//    and a bus (when buses are limited), acquired in that order, FIFO; it lasts bytes / bandwidth.
+//    Inside a node the links are each task's own; a message between threads of one task needs
+//    none;
 //  * eager sends start their transfer at once; rendezvous sends when the receive is posted, and a
-//    blocking rendezvous sender waits until its transfer starts;
-//  * messages match on (source, tag, communicator) in FIFO order;
-//  * collectives start when the last member arrives and last the model's fan-in + fan-out.
+//    blocking rendezvous sender waits until its transfer starts; sends between the threads of a
+//    task are always rendezvous;
+//  * messages match on their channel (trace::Channel: source, tag, communicator, and the threads
+//    where the trace names them) in FIFO order;
+//  * collectives start when the last member arrives and last the model's fan-in + fan-out;
+//  * threads that outnumber the cores of their node take turns burst by burst (Dimemas' FIFO
+//    scheduler: "Shared cores" below).
 // Tasks traces (kind "tasks") run in task mode: each thread is a task instance, which holds a
 // core of its node from its start to its end (docs/replay-tasks.md); everything else is the same.
 #include <algorithm>
@@ -70,10 +82,11 @@ struct ThreadSim {
   double state_begin = 0;
   double call_begin = 0;
   bool in_call = false;  // between call_begin and the end of its MPI call
-  // CPU work queued for a core (only where threads outnumber cores).
-  bool holds_core = false;
-  double pending_cpu = 0;
-  State pending_state = State::Idle;
+  // Where threads outnumber the cores of their node, each piece of CPU work (a burst, a
+  // latency, or the empty one after an MPI call) waits for a core (CoreQueue).
+  bool on_core = false;  // runs a piece of work on a core of its node
+  double work = 0;       // the piece of work it waits to run, in `work_state`
+  State work_state = State::Idle;
   // Outstanding requests (trace id -> RequestSim); a thread has few, so a flat list is fastest.
   std::vector<std::pair<std::uint64_t, std::uint32_t>> requests;
   std::int32_t blocked_on = kNone;                            // request, message or collective
@@ -110,19 +123,18 @@ struct TaskNode {
   std::set<std::pair<std::tuple<double, int, int>, std::uint32_t>> ready;
 };
 
-// Completion of a receive, or of an immediate send, that a thread may wait for.
+// A request a thread may wait for: a receive's, or an immediate send's (complete at once).
 struct RequestSim {
   bool complete = false;
   bool receive = false;
   std::int32_t waiter = kNone;  // thread blocked on it
   int peer_task = 0, tag = 0, comm = 0;
-  double latency = 0;           // what a wait for it costs
+  double latency = 0;           // what a wait for a receive costs
 };
 
 struct MessageSim {
   Message info{};
   std::uint32_t sender = 0;
-  std::int32_t send_request = kNone;  // an immediate rendezvous send, which completes on arrival
   std::int32_t recv_request = kNone;  // the matched receive
   std::int32_t next = kNone;          // next message in its match queue
   bool rendezvous = false, matched = false, requested = false, started = false;
@@ -154,20 +166,17 @@ struct MatchQueue {
   bool receives = false;  // the queue holds posted receives (else unexpected messages)
 };
 
-struct MatchKey {
-  std::int32_t dst, src, tag, comm;
-  bool operator==(const MatchKey& o) const {
-    return dst == o.dst && src == o.src && tag == o.tag && comm == o.comm;
+struct ChannelHash {
+  static std::uint64_t pair(std::int32_t a, std::int32_t b) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
+           static_cast<std::uint32_t>(b);
   }
-};
-
-struct MatchKeyHash {
-  std::size_t operator()(const MatchKey& k) const {
-    std::uint64_t a = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.dst)) << 32) |
-                      static_cast<std::uint32_t>(k.src);
-    std::uint64_t b = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.tag)) << 32) |
-                      static_cast<std::uint32_t>(k.comm);
+  std::size_t operator()(const trace::Channel& k) const {
+    std::uint64_t a = pair(k.dst_task, k.src_task);
+    std::uint64_t b = pair(k.tag, k.comm);
+    std::uint64_t c = pair(k.dst_thread, k.src_thread);
     std::uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x7F4A7C159E3779B9ull + (a << 6));
+    h ^= c * 0xC2B2AE3D27D4EB4Full;
     return static_cast<std::size_t>(h ^ (h >> 29));
   }
 };
@@ -179,6 +188,7 @@ struct CollectiveSim {
   std::vector<bool> blocking;          // member waits in it (not an immediate collective)
   std::vector<std::int32_t> waiters;   // immediate members now waiting for it
   std::int32_t root = kNone;           // thread flagged as root
+  std::uint32_t representative = 0;    // the root, or the last member to arrive
   double start = 0;
   bool started = false, done = false;
   std::uint32_t references = 0;        // immediate members that have not waited for it yet
@@ -206,8 +216,28 @@ class Pool {
   std::vector<std::uint32_t> free_;
 };
 
+// The cores of a node whose threads outnumber them (`shared`), scheduled as by Dimemas 5.5's
+// FIFO policy: a thread asks for a core for each piece of CPU work and gives it back when the
+// piece ends; ready threads queue, at the back, or at the front when they go on from an MPI call.
+struct CoreQueue {
+  bool shared = false;
+  int free = 0;
+  std::deque<std::uint32_t> ready;
+};
+
 struct NodeResources {
-  FifoResource cores, output_link, input_link, intra_output, intra_input, intra_bus;
+  CoreQueue cores;
+  FifoResource output_link, input_link, intra_bus;
+};
+
+// A task's links to the memory of its node (Dimemas 5.5 gives each task its own): `output` for
+// what it sends, `input` for what it receives. Where the node declares links of one kind only,
+// each link carries either way (half duplex): `output` then serves both.
+struct MemoryLinks {
+  FifoResource output, input;
+  bool half_duplex = false;
+
+  FifoResource& receiving() { return half_duplex ? output : input; }
 };
 
 std::string describe(const Record& r) {
@@ -254,12 +284,21 @@ class Engine {
       const Node& node = machine_.nodes[n];
       // Cores are only a resource where threads outnumber them. (Task mode schedules them
       // itself, below.)
-      int cores = !task_mode_ && threads_on_node[n] > node.cores ? node.cores : 0;
-      nodes_.push_back(NodeResources{FifoResource(cores), FifoResource(node.output_links),
+      CoreQueue cores;
+      cores.shared = !task_mode_ && threads_on_node[n] > node.cores;
+      cores.free = node.cores;
+      nodes_.push_back(NodeResources{std::move(cores), FifoResource(node.output_links),
                                      FifoResource(node.input_links),
-                                     FifoResource(node.intra.output_links),
-                                     FifoResource(node.intra.input_links),
                                      FifoResource(node.intra.buses)});
+    }
+    for (int task = 0; task < header_.tasks(); ++task) {
+      const IntraNode& intra = machine_.nodes[static_cast<std::size_t>(node_of(task))].intra;
+      MemoryLinks links;
+      links.half_duplex = (intra.input_links == 0) != (intra.output_links == 0);
+      links.output = FifoResource(links.half_duplex ? std::max(intra.input_links, intra.output_links)
+                                                    : intra.output_links);
+      links.input = FifoResource(intra.input_links);
+      memory_links_.push_back(std::move(links));
     }
     network_bus_ = FifoResource(machine_.buses);
     for (int task = 0; task < header_.tasks(); ++task)
@@ -271,6 +310,8 @@ class Engine {
         t.stream = trace_.open(task, thread);
         threads_.push_back(std::move(t));
       }
+    for (std::size_t n = 0; n < nodes_.size(); ++n)
+      if (nodes_[n].cores.shared) shared_nodes_.push_back(n);
     collective_counts_.resize(static_cast<std::size_t>(header_.tasks()));
     ranks_.assign(static_cast<std::size_t>(header_.tasks()), RankSummary{});
     total_bytes_ = std::max<std::uint64_t>(trace_.size_bytes(), 1);
@@ -279,8 +320,15 @@ class Engine {
 
   Result run() {
     if (task_mode_) return run_tasks();
-    for (std::uint32_t i = 0; i < threads_.size(); ++i) queue_.push(0.0, EventKind::ThreadReady, i);
-    while (!queue_.empty()) {
+    for (std::uint32_t i = 0; i < threads_.size(); ++i) {
+      if (shares_cores(threads_[i]))
+        queue_next_work(i, false);
+      else
+        queue_.push(0.0, EventKind::ThreadReady, i);
+    }
+    for (;;) {
+      if (cores_pending_) dispatch_cores();  // once every event is handled, as Dimemas does
+      if (queue_.empty()) break;
       Event e = queue_.pop();
       now_ = e.time;
       switch (e.kind) {
@@ -302,13 +350,17 @@ class Engine {
   // Runs thread `ti` from now_ until it has to wait for time to pass or for another thread.
   void advance(std::uint32_t ti) {
     ThreadSim& t = threads_[ti];
+    if (t.on_core) release_core(t);  // its piece of work has ended
     for (;;) {
-      if (t.holds_core) release_core(t);
       switch (t.phase) {
         case Phase::Blocked:
         case Phase::Done: return;
         case Phase::Resume:
           end_call(t);
+          if (shares_cores(t)) {
+            queue_next_work(ti, true);
+            return;
+          }
           t.phase = Phase::Fetch;
           continue;
         case Phase::Issue:
@@ -324,8 +376,8 @@ class Engine {
     }
   }
 
-  // Takes the next record and starts it. Returns false when the thread must wait.
-  bool fetch(std::uint32_t ti) {
+  // Takes the thread's next record; at the end of its stream the thread is done (false).
+  bool take_record(std::uint32_t ti) {
     ThreadSim& t = threads_[ti];
     if (!t.stream->next(t.record)) {
       set_state(t, State::Idle);
@@ -335,6 +387,13 @@ class Engine {
       return false;
     }
     if ((++t.records & (kProgressEvery - 1)) == 0) report_progress();
+    return true;
+  }
+
+  // Takes the next record and starts it. Returns false when the thread must wait.
+  bool fetch(std::uint32_t ti) {
+    ThreadSim& t = threads_[ti];
+    if (!take_record(ti)) return false;
     if (task_mode_) {
       // An `after` needs no core; anything else runs on one.
       if (t.record.type == RecordType::After) return after(ti);
@@ -374,14 +433,17 @@ class Engine {
       case RecordType::Wait: {
         if (!t.in_call) t.call_begin = now_;  // (in a call: a wait for a late post, again)
         t.in_call = true;
+        if (skip_send_wait(t)) return true;
         RequestList& list = requests_of(t);
         auto it = find_request(list, r.request);
         if (it == list.end()) {
           if (task_mode_) return wait_for_post(ti);
           fail(t, "wait for an unknown request");
         }
-        double latency = (r.flags & trace::kJoinedWait) ? 0.0 : requests_[it->second].latency;
-        return compute(ti, latency_seconds(latency), State::Startup, Phase::Issue);
+        // Each receive waited for costs its latency, as each wait record does in Dimemas (whose
+        // traces have one per message an MPI_Waitall receives).
+        return compute(ti, latency_seconds(requests_[it->second].latency), State::Startup,
+                       Phase::Issue);
       }
       case RecordType::GlobalOp:
         t.call_begin = now_;
@@ -420,33 +482,83 @@ class Engine {
     return from_node == to_node ? node.intra.latency : node.latency;
   }
 
-  // `seconds` of CPU work in `state`, after which the thread goes on with `next`.
+  // `seconds` of CPU work in `state` (a burst when Running, else a latency), after which the
+  // thread goes on with `next`. On shared cores a burst always queues for a core, even an empty
+  // one; a latency queues at the front (Dimemas: the thread goes on with its call).
   bool compute(std::uint32_t ti, double seconds, State state, Phase next) {
     ThreadSim& t = threads_[ti];
     t.phase = next;
-    if (seconds <= 0) return true;
-    FifoResource& cores = nodes_[static_cast<std::size_t>(t.node)].cores;
-    if (!cores.acquire(ti)) {
-      set_state(t, State::Idle);
-      t.waiting = Waiting::Core;
-      t.pending_cpu = seconds;
-      t.pending_state = state;
+    bool burst = state == State::Running;
+    if (shares_cores(t) && (burst || seconds > 0)) {
+      queue_work(ti, seconds, state, !burst);
       return false;
     }
-    t.holds_core = cores.limited();
+    if (seconds <= 0) return true;
     set_state(t, state);
     return continue_at(ti, now_ + seconds);
   }
 
-  void release_core(ThreadSim& t) {
-    t.holds_core = false;
-    if (auto next = nodes_[static_cast<std::size_t>(t.node)].cores.release()) {
-      ThreadSim& w = threads_[*next];
-      w.holds_core = true;
-      w.waiting = Waiting::Nothing;
-      set_state(w, w.pending_state);
-      queue_.push(now_ + w.pending_cpu, EventKind::ThreadReady, *next);
+  // ---- Shared cores (Dimemas 5.5's FIFO scheduler) -----------------------------------------
+  //
+  // A thread takes a core of its node for one piece of CPU work and gives it back when the
+  // piece ends; what it does between two pieces takes no time. A burst reached from the end of
+  // a piece queues at the back of the ready threads. After an MPI call the thread queues for
+  // its next burst (an empty one when the next record is not a burst) at the front if the call
+  // went on without blocking or was a rendezvous send whose transfer started, at the back if
+  // it was a receive, a wait or a collective that had to wait. Free cores go to the front of
+  // the queue once every event of the moment has been handled.
+
+  bool shares_cores(const ThreadSim& t) const {
+    return nodes_[static_cast<std::size_t>(t.node)].cores.shared;
+  }
+
+  void queue_work(std::uint32_t ti, double seconds, State state, bool front) {
+    ThreadSim& t = threads_[ti];
+    t.work = seconds;
+    t.work_state = state;
+    t.waiting = Waiting::Core;
+    set_state(t, State::Idle);
+    std::deque<std::uint32_t>& ready = nodes_[static_cast<std::size_t>(t.node)].cores.ready;
+    if (front)
+      ready.push_front(ti);
+    else
+      ready.push_back(ti);
+    cores_pending_ = true;
+  }
+
+  // After an MPI call (or before the first record): the thread queues for its next burst, or
+  // for an empty piece of work before a record that is not a burst.
+  void queue_next_work(std::uint32_t ti, bool front) {
+    ThreadSim& t = threads_[ti];
+    do {
+      if (!take_record(ti)) return;
+    } while (skip_send_wait(t));
+    bool burst = t.record.type == RecordType::Burst;
+    t.phase = burst ? Phase::Fetch : Phase::Start;
+    queue_work(ti, burst ? burst_seconds(t) : 0.0, State::Running, front);
+  }
+
+  void dispatch_cores() {
+    cores_pending_ = false;
+    for (std::size_t n : shared_nodes_) {
+      CoreQueue& cores = nodes_[n].cores;
+      while (cores.free > 0 && !cores.ready.empty()) {
+        std::uint32_t ti = cores.ready.front();
+        cores.ready.pop_front();
+        --cores.free;
+        ThreadSim& t = threads_[ti];
+        t.on_core = true;
+        t.waiting = Waiting::Nothing;
+        set_state(t, t.work_state);
+        queue_.push(now_ + t.work, EventKind::ThreadReady, ti);
+      }
     }
+  }
+
+  void release_core(ThreadSim& t) {
+    t.on_core = false;
+    ++nodes_[static_cast<std::size_t>(t.node)].cores.free;
+    cores_pending_ = true;
   }
 
   // The thread goes on at `time`: inline when nothing else happens before, else via the queue.
@@ -455,7 +567,7 @@ class Engine {
       schedule(ti, time);
       return false;
     }
-    if (time < queue_.next_time()) {
+    if (time < queue_.next_time() && !cores_pending_) {
       now_ = time;
       return true;
     }
@@ -476,11 +588,18 @@ class Engine {
 
   void wake(std::uint32_t ti) {
     ThreadSim& t = threads_[ti];
+    // On shared cores a rendezvous sender goes on at the front, the others at the back.
+    bool front = t.waiting == Waiting::SendStart;
     t.phase = Phase::Resume;
     t.waiting = Waiting::Nothing;
     t.blocked_on = kNone;
     if (task_mode_) {
       resume_on_core(ti, options_.policy == TaskPolicy::Mpi);
+      return;
+    }
+    if (shares_cores(t)) {
+      end_call(t);
+      queue_next_work(ti, front);
       return;
     }
     queue_.push(now_, EventKind::ThreadReady, ti);
@@ -537,21 +656,18 @@ class Engine {
     bool rendezvous = r.flags & trace::kRendezvous;
     if (machine_.eager_limit >= 0 && !(r.flags & trace::kProtocolFixed))
       rendezvous = r.bytes >= machine_.eager_limit;
+    // Dimemas 5.5 sends between two threads of one task by rendezvous, whatever else holds.
+    if (r.peer == t.task && r.peer_thread >= 0 && r.peer_thread != t.thread) rendezvous = true;
     m.rendezvous = rendezvous;
     m.intra = t.node == node_of(r.peer);
     m.send_record = t.records;
-    if (r.immediate() && r.request != 0) {  // Dimemas immediate sends cannot be waited for
+    if (r.immediate() && r.request != 0) {  // complete at once: see skip_send_wait
       RequestSim request;
-      request.complete = !rendezvous;  // eager: the buffer is free once sent
+      request.complete = true;
       request.peer_task = r.peer;
       request.tag = r.tag;
       request.comm = r.comm;
-      request.latency = pair_latency(t.node, node_of(r.peer));
-      std::uint32_t rid = requests_.add(request);
-      add_request(ti, r.request, rid);
-      // Only a rendezvous send completes later; an eager one's request may be waited for (and
-      // its slot reused) while the transfer still runs.
-      if (rendezvous) m.send_request = static_cast<std::int32_t>(rid);
+      add_request(ti, r.request, requests_.add(request));
     }
     m.serial = ++message_count_;
     std::uint32_t mid = messages_.add(m);
@@ -560,7 +676,7 @@ class Engine {
       std::push_heap(undelivered_.begin(), undelivered_.end(), std::greater<>());
     }
 
-    MatchQueue& q = match_queue(MatchKey{r.peer, t.task, r.tag, r.comm});
+    MatchQueue& q = match_queue(trace::channel_of(r, t.task, t.thread));
     if (q.head != kNone && q.receives) {
       std::int32_t pid = q.head;
       PostedRecv& p = posted_[static_cast<std::uint32_t>(pid)];
@@ -582,7 +698,7 @@ class Engine {
 
   // The queue of `key`. Empty queues are dropped now and then, so traces that use ever new
   // tags keep a bounded table.
-  MatchQueue& match_queue(const MatchKey& key) {
+  MatchQueue& match_queue(const trace::Channel& key) {
     auto it = match_.find(key);
     if (it != match_.end()) return it->second;
     if (match_.size() >= compact_at_) {
@@ -628,7 +744,7 @@ class Engine {
     std::uint32_t rid = requests_.add(request);
     if (r.immediate()) add_request(ti, r.request, rid);
 
-    MatchQueue& q = match_queue(MatchKey{t.task, r.peer, r.tag, r.comm});
+    MatchQueue& q = match_queue(trace::channel_of(r, t.task, t.thread));
     PostedRecv p{ti, static_cast<std::int32_t>(rid), now_, kNone};
     if (q.head != kNone && !q.receives) {
       std::uint32_t mid = static_cast<std::uint32_t>(q.head);
@@ -648,6 +764,23 @@ class Engine {
     }
     if (r.immediate()) return true;
     return wait_for(ti, rid);
+  }
+
+  // A wait for an immediate send: its request is complete from the start (Dimemas' immediate
+  // sends never block their sender), so the wait costs nothing and, on shared cores, is no
+  // scheduling point: the same as the Dimemas trace, which has no record for it. False if
+  // `t.record` is not one.
+  bool skip_send_wait(ThreadSim& t) {
+    if (t.record.type != RecordType::Wait) return false;
+    RequestList& list = requests_of(t);
+    auto it = find_request(list, t.record.request);
+    if (it == list.end() || requests_[it->second].receive) return false;
+    requests_.remove(it->second);
+    *it = list.back();
+    list.pop_back();
+    if (sink_) sink_->call(t.task, row(t), t.in_call ? t.call_begin : now_, now_, t.record);
+    t.in_call = false;
+    return true;
   }
 
   bool issue_wait(std::uint32_t ti) {
@@ -703,14 +836,25 @@ class Engine {
 
   // ---- Transfers -------------------------------------------------------------------------
 
+  // The resource a transfer takes at `stage`: the sender's output link, the receiver's input
+  // link, a bus. Inside a node (Dimemas 5.5): the links are the tasks' own, taken receiver first
+  // when one of them is half duplex and the sender has the higher number; a message between
+  // threads of one task needs no link.
   FifoResource& resource(const MessageSim& m, int stage) {
-    NodeResources& src = nodes_[static_cast<std::size_t>(node_of(m.info.src_task))];
-    NodeResources& dst = nodes_[static_cast<std::size_t>(node_of(m.info.dst_task))];
-    switch (stage) {
-      case 0: return m.intra ? src.intra_output : src.output_link;
-      case 1: return m.intra ? dst.intra_input : dst.input_link;
-      default: return m.intra ? src.intra_bus : network_bus_;
+    int src = m.info.src_task, dst = m.info.dst_task;
+    if (!m.intra) {
+      switch (stage) {
+        case 0: return nodes_[static_cast<std::size_t>(node_of(src))].output_link;
+        case 1: return nodes_[static_cast<std::size_t>(node_of(dst))].input_link;
+        default: return network_bus_;
+      }
     }
+    if (stage == 2) return nodes_[static_cast<std::size_t>(node_of(src))].intra_bus;
+    if (src == dst) return no_link_;
+    MemoryLinks& sender = memory_links_[static_cast<std::size_t>(src)];
+    MemoryLinks& receiver = memory_links_[static_cast<std::size_t>(dst)];
+    bool receiver_first = (sender.half_duplex || receiver.half_duplex) && src > dst;
+    return (stage == 0) != receiver_first ? sender.output : receiver.receiving();
   }
 
   void request_transfer(std::uint32_t mid) {
@@ -746,7 +890,6 @@ class Engine {
     m.held = 0;
     m.arrived = true;
     m.info.physical_recv = now_;
-    complete_request(m.send_request);
     if (m.matched) deliver(mid);
     for (int i = 0; i < handed_count; ++i) {
       ++messages_[handed[i]].held;
@@ -825,7 +968,8 @@ class Engine {
     open_collectives_.erase(std::make_pair(c.comm, c.sequence));
     c.started = true;
     c.start = now_;
-    std::uint32_t representative = c.root != kNone ? static_cast<std::uint32_t>(c.root) : last;
+    c.representative = c.root != kNone ? static_cast<std::uint32_t>(c.root) : last;
+    std::uint32_t representative = c.representative;
     const Record& r = threads_[representative].record;
     std::vector<int> member_nodes;
     for (std::uint32_t m : c.members) member_nodes.push_back(threads_[m].node);
@@ -836,11 +980,20 @@ class Engine {
     queue_.push(now_ + duration, EventKind::CollectiveDone, cid);
   }
 
+  // The blocking members go on in the order they arrived, the representative last (as Dimemas
+  // releases them).
   void collective_done(std::uint32_t cid) {
     CollectiveSim& c = collectives_[cid];
     c.done = true;
-    for (std::size_t i = 0; i < c.members.size(); ++i)
-      if (c.blocking[i]) wake(c.members[i]);
+    std::int32_t representative = kNone;
+    for (std::size_t i = 0; i < c.members.size(); ++i) {
+      if (!c.blocking[i]) continue;
+      if (c.members[i] == c.representative)
+        representative = static_cast<std::int32_t>(c.members[i]);
+      else
+        wake(c.members[i]);
+    }
+    if (representative != kNone) wake(static_cast<std::uint32_t>(representative));
     for (std::int32_t w : c.waiters) wake(static_cast<std::uint32_t>(w));
     c.waiters.clear();
     release_collective(cid);
@@ -1276,13 +1429,14 @@ class Engine {
           first_record = messages_[static_cast<std::uint32_t>(id)].send_record;
       }
       std::string what = "(tag " + std::to_string(key.tag) + ", comm " + std::to_string(key.comm) + ")";
+      std::string src = endpoint(key.src_task, key.src_thread);
+      std::string dst = endpoint(key.dst_task, key.dst_thread);
       if (q.receives)
-        problems.push_back("rank " + std::to_string(key.dst) + " posted " + std::to_string(count) +
-                           " receive(s) from rank " + std::to_string(key.src) + " " + what +
-                           " that no send matched");
+        problems.push_back(dst + " posted " + std::to_string(count) + " receive(s) from " + src +
+                           " " + what + " that no send matched");
       else
-        problems.push_back("rank " + std::to_string(key.src) + " sent " + std::to_string(count) +
-                           " message(s) to rank " + std::to_string(key.dst) + " " + what +
+        problems.push_back(src + " sent " + std::to_string(count) + " message(s) to " + dst +
+                           " " + what +
                            " that no receive matched (the first in its record #" +
                            std::to_string(first_record) + ")");
     }
@@ -1305,13 +1459,17 @@ class Engine {
     throw DeadlockError(report);
   }
 
+  static std::string endpoint(int task, int thread) {
+    return "rank " + std::to_string(task) +
+           (thread >= 0 ? " thread " + std::to_string(thread) : std::string());
+  }
+
   std::string blocked_reason(const ThreadSim& t) {
     switch (t.waiting) {
-      case Waiting::Request: {
+      case Waiting::Request: {  // (only receives block)
         const RequestSim& r = requests_[static_cast<std::uint32_t>(t.blocked_on)];
-        return std::string(r.receive ? "waiting for a message from" : "waiting for its send to") +
-               " rank " + std::to_string(r.peer_task) + " (tag " + std::to_string(r.tag) +
-               ", comm " + std::to_string(r.comm) + ")";
+        return "waiting for a message from rank " + std::to_string(r.peer_task) + " (tag " +
+               std::to_string(r.tag) + ", comm " + std::to_string(r.comm) + ")";
       }
       case Waiting::SendStart:
         return "waiting for rank " + std::to_string(t.record.peer) +
@@ -1386,7 +1544,11 @@ class Engine {
   std::vector<int> task_node_;
   double mips_ = 0;
   std::vector<NodeResources> nodes_;
+  std::vector<std::size_t> shared_nodes_;  // nodes whose threads outnumber their cores
+  bool cores_pending_ = false;             // a core was freed or a thread queued for one
   FifoResource network_bus_;
+  FifoResource no_link_;  // unlimited
+  std::vector<MemoryLinks> memory_links_;  // per task
   std::vector<ThreadSim> threads_;
   EventQueue queue_;
   double now_ = 0;
@@ -1395,7 +1557,7 @@ class Engine {
   Pool<PostedRecv> posted_;
   Pool<CollectiveSim> collectives_;
   static constexpr std::size_t kCompactAt = 4096;
-  std::unordered_map<MatchKey, MatchQueue, MatchKeyHash> match_;
+  std::unordered_map<trace::Channel, MatchQueue, ChannelHash> match_;
   std::size_t compact_at_ = kCompactAt;
   std::map<std::pair<int, std::uint64_t>, std::uint32_t> open_collectives_;
   std::vector<std::unordered_map<int, std::uint64_t>> collective_counts_;  // per task, per comm

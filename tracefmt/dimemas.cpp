@@ -344,6 +344,7 @@ class DimemasStream final : public LineRecordStream {
     return static_cast<int>(task);
   }
 
+  // A collective's communicator, which a d: line must define.
   int comm(const Shape& shape, int i) {
     int id = int32(shape, i);
     if (id != last_comm_) {
@@ -352,6 +353,18 @@ class DimemasStream final : public LineRecordStream {
       last_comm_ = id;
     }
     return id;
+  }
+
+  // The peer's thread of a send or receive: -1 for any (-2 too, as Dimemas reads it).
+  std::int32_t peer_thread(const Shape& shape, int task_field, int i) const {
+    std::int32_t thread = int32(shape, i);
+    if (thread == -2) return -1;
+    int threads = header_.threads[static_cast<std::size_t>(f_.value[task_field])];
+    if (thread < -1 || thread >= threads)
+      fail(std::string(shape.names[i]) + " " + std::to_string(thread) + " is not a thread of task " +
+           std::to_string(f_.value[task_field]) + " (0.." + std::to_string(threads - 1) +
+           ", or -1 for any)");
+    return thread;
   }
 
   // Records 1 and 11: the duration is the one field that is not an integer.
@@ -366,15 +379,16 @@ class DimemasStream final : public LineRecordStream {
     return seconds;
   }
 
-  // Records 2 and 3: peer task and thread, size, tag and communicator in fields 3 to 7.
+  // Records 2 and 3: peer task and thread, size, tag and communicator in fields 3 to 7. The
+  // communicator only matches messages (as in Dimemas): it needs no d: line.
   void point_to_point(RecordType type, const Shape& shape, Record& out) {
     integers(shape, 9);
     out.type = type;
     out.peer = peer(shape, 3);
-    out.peer_thread = int32(shape, 4);
+    out.peer_thread = peer_thread(shape, 3, 4);
     out.bytes = count(shape, 5);
     out.tag = int32(shape, 6);
-    out.comm = comm(shape, 7);
+    out.comm = int32(shape, 7);
   }
 
   void parse(Record& out) {
@@ -404,13 +418,14 @@ class DimemasStream final : public LineRecordStream {
         if (type == 1) {
           out.flags = kImmediate;
           out.request = next_request_++;
-          pending_.push_back(PendingRecv{out.peer, out.tag, out.comm, out.request});
+          pending_.push_back(PendingRecv{out.peer, out.peer_thread, out.tag, out.comm, out.request});
           return;
         }
         if (type != 2)
           fail("receive type must be 0 (recv), 1 (irecv) or 2 (wait), not " + std::to_string(type));
         auto it = std::find_if(pending_.begin(), pending_.end(), [&](const PendingRecv& p) {
-          return p.source == out.peer && p.tag == out.tag && p.comm == out.comm;
+          return p.source == out.peer && p.source_thread == out.peer_thread && p.tag == out.tag &&
+                 p.comm == out.comm;
         });
         if (it == pending_.end())
           fail("wait (receive type 2) with no earlier immediate receive from task " +
@@ -458,7 +473,9 @@ class DimemasStream final : public LineRecordStream {
   }
 
   struct PendingRecv {
-    int source, tag, comm;
+    int source, source_thread;
+    std::int64_t tag;
+    int comm;
     std::uint64_t request;
   };
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "tracefmt.h"
 
@@ -46,6 +47,34 @@ int global_op_from_name(std::string_view name) {
   for (int id = 0; id < kGlobalOpCount; ++id)
     if (iequals(name, kGlobalOpNames[id].substr(4))) return id;
   return -1;
+}
+
+namespace {
+auto channel_fields(const Channel& c) {
+  return std::tie(c.src_task, c.src_thread, c.dst_task, c.dst_thread, c.tag, c.comm);
+}
+}  // namespace
+
+bool Channel::operator==(const Channel& o) const { return channel_fields(*this) == channel_fields(o); }
+bool Channel::operator<(const Channel& o) const { return channel_fields(*this) < channel_fields(o); }
+
+Channel channel_of(const Record& record, int task, int thread) {
+  bool threads = record.peer_thread >= 0;
+  Channel c;
+  c.tag = record.tag;
+  c.comm = record.comm;
+  if (record.type == RecordType::Send) {
+    c.src_task = task;
+    c.src_thread = threads ? thread : -1;
+    c.dst_task = record.peer;
+    c.dst_thread = record.peer_thread;
+  } else {
+    c.src_task = record.peer;
+    c.src_thread = record.peer_thread;
+    c.dst_task = task;
+    c.dst_thread = threads ? thread : -1;
+  }
+  return c;
 }
 
 const Communicator* TraceHeader::communicator(int id) const {

@@ -53,7 +53,7 @@ inline constexpr std::uint8_t kRendezvous = 1 << 1;     // Send: waits for the r
 inline constexpr std::uint8_t kProtocolFixed = 1 << 2;  // Send: eager_limit does not override
 inline constexpr std::uint8_t kInstructions = 1 << 3;   // Burst: amount is an instruction count
 inline constexpr std::uint8_t kJoinedWait = 1 << 4;     // Wait: continues the previous wait
-                                                        // (one MPI_Waitall), costs no latency
+                                                        // (one `wait` line of a native stream)
 inline constexpr std::uint8_t kCollectiveWait = 1 << 5; // GlobalOp: waits for this thread's
                                                         // oldest immediate collective
 inline constexpr std::uint8_t kAccelerator = 1 << 6;    // Burst: runs on an accelerator (Dimemas
@@ -78,6 +78,20 @@ struct Record {
 
   bool immediate() const { return flags & kImmediate; }
 };
+
+// Where a point-to-point record is matched: the sends and receives of one channel pair in
+// FIFO order. As in Dimemas 5.5, a record that names the peer's thread (a `.dim` thread id
+// other than -1) is matched between the two threads; one that does not (-1, and every record of
+// a trace set) between the two tasks (its thread fields are -1).
+struct Channel {
+  std::int32_t src_task = 0, src_thread = -1, dst_task = 0, dst_thread = -1;
+  std::int32_t tag = 0, comm = 0;
+
+  bool operator==(const Channel& o) const;
+  bool operator<(const Channel& o) const;
+};
+// The channel of `record` (a Send or a Recv) of thread `thread` of task `task`.
+Channel channel_of(const Record& record, int task, int thread);
 
 // Record::op of an After record, and TaskDependency::kinds: what causes the dependency.
 inline constexpr std::uint8_t kRaw = 1 << 0;  // read after write (true dependency)

@@ -717,8 +717,8 @@ pingpong_with_line6 "$WORK/type7.dim" 7:0:0:1
 case_ "bad input: unknown record type" t_bad_trace type7.dim 6
 pingpong_with_line6 "$WORK/negative.dim" 2:0:0:1:-1:-5:1:1:0
 case_ "bad input: negative size" t_bad_trace negative.dim 6
-pingpong_with_line6 "$WORK/comm.dim" 2:0:0:1:-1:1000000:1:9:0
-case_ "bad input: unknown communicator" t_bad_trace comm.dim 6
+pingpong_with_line6 "$WORK/comm.dim" 10:0:0:0:9:1:0:0:0
+case_ "bad input: collective on an unknown communicator" t_bad_trace comm.dim 6
 case_ "bad input: config without environment" t_no_environment
 case_ "bad input: config with a misspelt record" t_misspelt_record
 case_ "bad input: non-existent trace" t_nonexistent_trace

@@ -413,6 +413,103 @@ TEST(DimemasConfig, ReduceLinesAreNotedAsWithoutEffect) {
   EXPECT_TRUE(has_note(m, "MPI_Reduce settings have no effect"));
 }
 
+// ---- SDDFA 2.5 (older Dimemas; the original Tareador's machine files) -----------------------
+
+TEST(SddfConfig, ReadsTheOriginalTareadorsMachine) {
+  Machine m = load_machine(fixture("tareador-original/MN_16cores.cfg"));
+  ASSERT_EQ(m.nodes.size(), 1u);
+  const Node& node = m.nodes[0];
+  EXPECT_EQ(node.cores, 16);
+  EXPECT_DOUBLE_EQ(node.cpu_ratio, 1e6);
+  EXPECT_EQ(node.input_links, 1);
+  EXPECT_EQ(node.output_links, 1);
+  EXPECT_DOUBLE_EQ(node.latency, 0);
+  EXPECT_DOUBLE_EQ(node.intra.latency, 0);
+  EXPECT_DOUBLE_EQ(node.intra.bandwidth, 0);
+  EXPECT_EQ(node.intra.buses, 0);  // the format has no intra-node buses or links: unlimited
+  EXPECT_EQ(node.intra.input_links, 0);
+  EXPECT_EQ(node.intra.output_links, 0);
+  EXPECT_DOUBLE_EQ(m.bandwidth, 0);
+  EXPECT_EQ(m.mapping.policy, Mapping::Policy::Explicit);
+  EXPECT_EQ(m.mapping.nodes, std::vector<int>{0});
+  expect_every_collective(m, CollectiveModel::Constant);
+  EXPECT_TRUE(has_note(m, "modules information: parsed, not modelled"));
+  EXPECT_TRUE(has_note(m, "SDDFA 2.5 configuration"));
+}
+
+// An SDDFA file: its definitions of the environment and node records, then `values`.
+std::string sddf(const std::string& values, const std::string& node_fields =
+                                                "   int \"machine_id\";\n"
+                                                "   int \"node_id\";\n"
+                                                "   char \"simulated_architecture\"[];\n"
+                                                "   int \"number_of_processors\";\n"
+                                                "   int \"number_of_input_links\";\n"
+                                                "   int \"number_of_output_links\";\n"
+                                                "   double \"startup_on_local_communication\";\n"
+                                                "   double \"startup_on_remote_communication\";\n"
+                                                "   double \"speed_ratio_instrumented_vs_simulated\";\n"
+                                                "   double \"memory_bandwidth\";\n"
+                                                "   double \"external_net_startup\";\n") {
+  return "SDDFA\n/*\n * \"Dimemas Configuration Format:\" \"Version 2.5\"\n */ ;;\n\n"
+         "#1:\n\"environment information\" {\n   char \"machine_name\"[];\n"
+         "   int \"machine_id\";\n   // a comment\n   char \"instrumented_architecture\"[];\n"
+         "   int \"number_of_nodes\";\n   double \"network_bandwidth\";\n"
+         "   int \"number_of_buses_on_network\";\n   int \"communication_group_model\";\n};;\n\n"
+         "#2:\n\"node information\" {\n" + node_fields + "};;\n\n"
+         "#3:\n\"predefined mapping information\" {\n   char \"map\"[];\n};;\n\n" + values;
+}
+
+const std::string kSddfValues =
+    "\"environment information\" {\"\", 0, \"\", 2, 100.0, 0, 1};;\n"
+    "\"node information\" {0, 0, \"\", 4, 1, 1, 1e-6, 5e-6, 2.0, 500.0, 0.0};;\n"
+    "\"node information\" {0, 1, \"\", 2, 1, 1, 1e-6, 5e-6, 2.0, 500.0, 0.0};;\n"
+    "\"predefined mapping information\" {\"1 TASKS_PER_NODE\"};;\n";
+
+TEST(SddfConfig, NodeFieldsAreFoundByTheirNames) {
+  TempDir dir;
+  Machine m = load_machine(dir.write("old.cfg", sddf(kSddfValues)));
+  ASSERT_EQ(m.nodes.size(), 2u);
+  EXPECT_EQ(m.nodes[0].cores, 4);
+  EXPECT_EQ(m.nodes[1].cores, 2);
+  EXPECT_DOUBLE_EQ(m.nodes[0].intra.latency, 1e-6);
+  EXPECT_DOUBLE_EQ(m.nodes[0].latency, 5e-6);
+  EXPECT_DOUBLE_EQ(m.nodes[0].cpu_ratio, 2.0);
+  EXPECT_DOUBLE_EQ(m.nodes[0].intra.bandwidth, 500.0);
+  EXPECT_DOUBLE_EQ(m.bandwidth, 100.0);
+}
+
+TEST(SddfConfig, ReportsFileLineAndCause) {
+  const std::string kNoRatio =
+      "   int \"machine_id\";\n   char \"simulated_architecture\"[];\n"
+      "   int \"number_of_processors\";\n";
+  struct Case {
+    std::string content;
+    std::uint64_t line;
+    const char* phrase;
+  };
+  for (const Case& c : {
+           // the values begin at line 38
+           Case{sddf(kSddfValues + "\"file system parameters\" {0.0, 0.0, 8.0, 0, 1.0};;\n"), 42,
+                "\"file system parameters\" has no record definition in this SDDFA file"},
+           Case{sddf("\"environment information\" {\"\", 0, \"\", 2, 100.0, 0};;\n"), 38,
+                "has 6 fields, its definition (line 7) declares 7"},
+           Case{sddf("", "   int \"machine_id\"\n"), 20, "expected a field declaration"},
+           Case{sddf("", "   string \"machine_id\";\n"), 20, "expected a field declaration"},
+           Case{sddf("\"node information\" {0, \"\", 4};;\n", kNoRatio), 30,
+                "its definition (line 19) has no field speed_ratio_instrumented_vs_simulated"},
+           Case{"SDDFA\n#1:\n\"environment information\" {\n   int \"machine_id\";\n", 2,
+                "\"environment information\" is not closed by '};;'"},
+           Case{"SDDFA\n#1:\nenvironment {\n};;\n", 3, "expected '\"<record name>\" {'"},
+       }) {
+    SCOPED_TRACE(c.content);
+    TempDir dir;
+    trace::FormatError e = load_error(dir.write("old.cfg", c.content));
+    EXPECT_EQ(e.line(), c.line) << e.what();
+    EXPECT_THAT(e.what(), HasSubstr("old.cfg"));
+    EXPECT_THAT(e.what(), HasSubstr(c.phrase));
+  }
+}
+
 // ---- TOML machine files ---------------------------------------------------------------------
 
 TEST(TomlMachine, GroupsMappingAndCollectives) {

@@ -296,6 +296,64 @@ TEST(Engine, ImmediateCollectiveCompletesAtItsWait) {
   EXPECT_NEAR(r.ranks[0].compute, 0.001, kNs);
 }
 
+// ---- Waits (trace sets: a .dim trace cannot wait for a send) ----------------------------------
+
+// Replays a two-rank trace set with these authentic streams (mips = 1000: `cpu 1000000` lasts
+// 1 ms) on two single-core nodes of latency L.
+replay::Result simulate_set(const TempDir& dir, const std::string& stream0,
+                            const std::string& stream1) {
+  dir.write("set/manifest.toml",
+            "format = \"tareador-trace-set\"\nversion = 1\nname = \"w\"\nranks = 2\n"
+            "mips = 1000.0\nkinds = [\"authentic\"]\n");
+  for (int rank = 0; rank < 2; ++rank) {
+    std::string n = std::to_string(rank);
+    dir.write("set/rank-" + n + ".toml", "rank = " + n +
+                                             "\nstatus = \"complete\"\n[[communicator]]\nid = 1\n"
+                                             "tasks = [0, 1]\n");
+    dir.write("set/authentic." + n + ".trc", "# tareador stream v1 kind=authentic rank=" + n +
+                                                "\n" + (rank ? stream1 : stream0) + "end\n");
+  }
+  auto traces = trace::open_traces(dir.path("set"));
+  return replay::simulate(*traces[0], machine(2, BW, L));
+}
+
+TEST(Engine, AWaitForAnImmediateSendCostsNothing) {
+  TempDir dir;
+  // Rank 0 pays the isend's latency, not the wait's: Dimemas has no wait for a send.
+  auto r = simulate_set(dir, "cpu 1000000\nisend 1 1 1 1000 eager 5\nwait 5\n",
+                        "recv 0 1 1 1000\n");
+  EXPECT_NEAR(r.ranks[0].end, 0.001 + L, kNs);
+  EXPECT_NEAR(r.ranks[0].communication, L, kNs);
+}
+
+TEST(Engine, MovingARendezvousSendEarlierWithAWaitCostsNothing) {
+  // The blocking rendezvous send waits until rank 1 posts its receive (2 ms + L) and the
+  // transfer starts; then rank 0 computes 1 ms.
+  TempDir dir;
+  const std::string receiver = "cpu 2000000\nrecv 0 1 1 1000000\n";
+  auto blocking = simulate_set(dir, "send 1 1 1 1000000 rdv\ncpu 1000000\n", receiver);
+  EXPECT_NEAR(blocking.ranks[0].end, 0.002 + L + 0.001, kNs);
+  // The same send posted at the start and waited for where the blocking send was: the wait
+  // completes at once (an immediate send never blocks its sender, as in Dimemas); the transfer
+  // starts when the receive is posted, as before.
+  auto moved = simulate_set(dir, "isend 1 1 1 1000000 rdv 3\nwait 3\ncpu 1000000\n", receiver);
+  EXPECT_NEAR(moved.ranks[0].end, L + 0.001, kNs);
+  EXPECT_NEAR(moved.ranks[1].end, blocking.ranks[1].end, kNs);
+  EXPECT_NEAR(moved.ranks[1].end, 0.002 + L + transfer(1e6, BW), kNs);
+}
+
+TEST(Engine, AWaitPaysTheLatencyOfEachReceiveItWaitsFor) {
+  // As Dimemas, whose traces have a wait record per message an MPI_Waitall receives; the
+  // isend's request in the same wait costs nothing.
+  TempDir dir;
+  auto r = simulate_set(dir, "isend 1 1 1 10 eager 0\nisend 1 2 1 10 eager 0\nrecv 1 3 1 10\n",
+                        "irecv 0 1 1 10 3\nisend 0 3 1 10 eager 5\nirecv 0 2 1 10 4\n"
+                        "wait 3 5 4\n");
+  // Rank 1: the isend's latency, then one per receive (each message is there by then).
+  EXPECT_NEAR(r.ranks[1].communication, 3 * L, kNs);
+  EXPECT_NEAR(r.ranks[1].end, 3 * L, kNs);
+}
+
 // The report of the deadlock that simulating `body` on `tasks` tasks must end in.
 std::string deadlock_report(int tasks, const std::string& body) {
   TempDir dir;
