@@ -1,7 +1,7 @@
 // The validator: reads every record and checks what a replay would trip over.
 #include <algorithm>
+#include <deque>
 #include <map>
-#include <tuple>
 
 #include "tracefmt.h"
 
@@ -9,10 +9,42 @@ namespace tareador::trace {
 
 namespace {
 
-struct ChannelCount {
+// Records each stream reads before the next stream's turn: reading the streams side by side
+// keeps the sends and receives that wait for their partner few.
+constexpr int kTurn = 4096;
+
+struct Stream {
+  int task = 0, thread = 0;
+  std::unique_ptr<RecordStream> records;
+  bool done = false;
+};
+
+// A send or a receive waiting for its partner: its size and where it is.
+struct Unpaired {
+  std::int64_t bytes = 0;
+  std::size_t stream = 0;
+  std::uint64_t mark = 0;
+};
+
+// The sends and receives of one channel. They pair in FIFO order, as the replay matches them;
+// the unpaired ones are all sends or all receives.
+struct ChannelState {
   std::uint64_t sends = 0, receives = 0;
   std::string first_send, first_receive;  // file:line of the first of each
+  std::deque<Unpaired> unpaired;
+  bool unpaired_sends = false;
 };
+
+std::string endpoint(int task, int thread) {
+  return "rank " + std::to_string(task) +
+         (thread >= 0 ? " thread " + std::to_string(thread) : std::string());
+}
+
+std::string describe(const Channel& c) {
+  return "from " + endpoint(c.src_task, c.src_thread) + " to " +
+         endpoint(c.dst_task, c.dst_thread) + " (tag " + std::to_string(c.tag) + ", comm " +
+         std::to_string(c.comm) + ")";
+}
 
 // file:line of the `index`-th collective that `task` calls on `comm`.
 std::string where_collective(const Trace& trace, int task, int comm, std::size_t index) {
@@ -35,57 +67,97 @@ std::vector<std::string> validate(const Trace& trace, std::size_t max_problems) 
   auto report = [&](const std::string& problem) {
     if (problems.size() < max_problems) problems.push_back(problem);
   };
-  // (source, destination, tag, comm) -> sends and receives, to find unmatched messages.
-  std::map<std::tuple<int, int, int, int>, ChannelCount> channels;
-  // comm -> per task: the operations of the collectives it calls, in order.
-  std::map<int, std::map<int, std::vector<int>>> collectives;
+  std::map<Channel, ChannelState> channels;
+  // comm -> (task, thread) -> the operations of the collectives it calls, in order.
+  std::map<int, std::map<std::pair<int, int>, std::vector<int>>> collectives;
+
+  std::vector<Stream> streams;
+  for (int task = 0; task < header.tasks(); ++task)
+    for (int thread = 0; thread < header.threads[static_cast<std::size_t>(task)]; ++thread) {
+      Stream s{task, thread, nullptr, false};
+      try {
+        s.records = trace.open(task, thread);
+      } catch (const FormatError& e) {
+        report(e.what());
+        s.done = true;
+      }
+      streams.push_back(std::move(s));
+    }
+
+  // A send larger than the receive it matches is an MPI error (MPI_ERR_TRUNCATE). (In a tasks
+  // trace which send a receive matches is only known when replayed.)
+  bool pair_sizes = header.kind != "tasks";
+  auto pair = [&](const Unpaired& send, const Unpaired& receive) {
+    if (send.bytes <= receive.bytes) return;
+    report(streams[receive.stream].records->where(receive.mark) + ": receive of " +
+           std::to_string(receive.bytes) + " bytes matches a message of " +
+           std::to_string(send.bytes) + " bytes sent at " +
+           streams[send.stream].records->where(send.mark) +
+           ": the message is truncated (an MPI error)");
+  };
 
   Record r;
-  for (int task = 0; task < header.tasks(); ++task) {
-    for (int thread = 0; thread < header.threads[static_cast<std::size_t>(task)]; ++thread) {
-      std::unique_ptr<RecordStream> stream;
+  for (bool read = true; read;) {
+    read = false;
+    for (std::size_t i = 0; i < streams.size(); ++i) {
+      Stream& s = streams[i];
       try {
-        stream = trace.open(task, thread);
-        while (stream->next(r)) {
+        for (int n = 0; !s.done && n < kTurn; ++n) {
+          if (!s.records->next(r)) {
+            s.done = true;
+            break;
+          }
+          read = true;
           if (r.type == RecordType::Send || r.type == RecordType::Recv) {
             bool send = r.type == RecordType::Send;
-            auto key = send ? std::make_tuple(task, r.peer, r.tag, r.comm)
-                            : std::make_tuple(r.peer, task, r.tag, r.comm);
-            ChannelCount& c = channels[key];
-            std::uint64_t& count = send ? c.sends : c.receives;
-            if (count++ == 0) (send ? c.first_send : c.first_receive) = stream->where();
+            ChannelState& c = channels[channel_of(r, s.task, s.thread)];
+            if ((send ? c.sends : c.receives)++ == 0)
+              (send ? c.first_send : c.first_receive) = s.records->where();
+            if (!pair_sizes) continue;
+            Unpaired self{r.bytes, i, s.records->mark()};
+            if (!c.unpaired.empty() && c.unpaired_sends != send) {
+              send ? pair(self, c.unpaired.front()) : pair(c.unpaired.front(), self);
+              c.unpaired.pop_front();
+            } else {
+              c.unpaired_sends = send;
+              c.unpaired.push_back(self);
+            }
           } else if (r.type == RecordType::GlobalOp && !(r.flags & kCollectiveWait)) {
             const Communicator* comm = header.communicator(r.comm);
-            if (comm && std::find(comm->tasks.begin(), comm->tasks.end(), task) == comm->tasks.end())
-              report(stream->where() + ": rank " + std::to_string(task) +
+            if (comm &&
+                std::find(comm->tasks.begin(), comm->tasks.end(), s.task) == comm->tasks.end())
+              report(s.records->where() + ": rank " + std::to_string(s.task) +
                      " calls a collective on communicator " + std::to_string(r.comm) +
                      ", which it is not in");
-            collectives[r.comm][task].push_back(r.op);
+            collectives[r.comm][{s.task, s.thread}].push_back(r.op);
           }
         }
       } catch (const FormatError& e) {
         report(e.what());
+        s.done = true;
       }
     }
   }
 
-  for (const auto& [key, c] : channels) {
+  for (const auto& [channel, c] : channels) {
     if (c.sends == c.receives) continue;
-    auto [src, dst, tag, comm] = key;
-    std::string channel = "from rank " + std::to_string(src) + " to rank " + std::to_string(dst) +
-                          " (tag " + std::to_string(tag) + ", comm " + std::to_string(comm) + ")";
     const std::string& where = c.sends > c.receives ? c.first_send : c.first_receive;
     report(where + ": " + std::to_string(c.sends) + " send(s) but " + std::to_string(c.receives) +
-           " receive(s) " + channel);
+           " receive(s) " + describe(channel));
   }
-  // In a tasks trace the collectives of a rank are spread over its task instances, whose
-  // order is only known when replayed: compare them as multisets.
-  if (header.kind == "tasks")
-    for (auto& [comm_id, per_task] : collectives)
-      for (auto& [task, ops] : per_task) std::sort(ops.begin(), ops.end());
-  for (const auto& [comm_id, per_task] : collectives) {
+  for (const auto& [comm_id, per_thread] : collectives) {
     const Communicator* comm = header.communicator(comm_id);
     if (!comm) continue;
+    // A task's collectives, its threads one after the other. In a tasks trace they are spread
+    // over its task instances, whose order is only known when replayed: compare them as
+    // multisets.
+    std::map<int, std::vector<int>> per_task;
+    for (const auto& [stream, ops] : per_thread) {
+      std::vector<int>& all = per_task[stream.first];
+      all.insert(all.end(), ops.begin(), ops.end());
+    }
+    if (header.kind == "tasks")
+      for (auto& [task, ops] : per_task) std::sort(ops.begin(), ops.end());
     const std::vector<int>* reference = nullptr;
     int reference_task = -1;
     for (int task : comm->tasks) {

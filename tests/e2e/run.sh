@@ -604,9 +604,32 @@ t_validate_collective() {  # --help: "report file:line of each problem"
   replay --validate "$WORK/coll_missing.dim"; assert_rc 1
   assert_contains "$OUT$ERR" "coll_missing.dim:4" "report"
 }
+t_validate_truncation() {  # a message larger than its receive: both records named
+  mkdim "$WORK/trunc.dim" trunc 2 2:0:0:1:-1:100:5:1:0 3:1:0:0:-1:10:5:1:0
+  replay --validate "$WORK/trunc.dim"; assert_rc 1
+  assert_contains "$OUT$ERR" "trunc.dim:4: receive of 10 bytes matches a message of 100 bytes" "report"
+  assert_contains "$OUT$ERR" "trunc.dim:3: the message is truncated" "report"
+}
 t_validate_good() {
   replay --validate "$FIX/ring.dim"; assert_rc 0
   assert_contains "$OUT$ERR" "valid" "report"
+}
+
+# 9b. --dim keeps the prediction
+# dim_keeps_time CFG INPUT [ARGS...]: each trace of INPUT (a .dim, or every kind of a set) and
+# the .dim that --dim writes of it replay to the same time (to 1 ns).
+t_dim_keeps_time() {
+  local cfg=$1 input=$2 kind original; shift 2
+  local kinds=dimemas
+  [ -d "$input" ] && kinds=$(sed -n 's/^kinds = \[\(.*\)\]/\1/p' "$input/manifest.toml" | tr -d '",')
+  for kind in $kinds; do
+    local select=()
+    [ "$kind" = dimemas ] || select=(--kind "$kind")
+    total "$cfg" "$input" "${select[@]}" --no-save --dim "$WORK/kept.dim" "$@" || return
+    original=$TOTAL
+    total "$cfg" "$WORK/kept.dim" "$@" || return
+    assert_near "$TOTAL" "$original" 1e-9 "$kind: time of its .dim"
+  done
 }
 
 # 10. A trace set with two kinds
@@ -730,6 +753,7 @@ case_ "deadlock: collective a member never calls" t_deadlock_collective
 
 case_ "--validate: unmatched send" t_validate_unmatched
 case_ "--validate: collective a member never calls" t_validate_collective
+case_ "--validate: truncated message" t_validate_truncation
 case_ "--validate: good fixture" t_validate_good
 
 case_ "two kinds: all replayed" t_two_kinds_all
@@ -741,6 +765,21 @@ case_ "MareNostrum TOML = Dimemas cfg: ring fixture" t_toml_vs_cfg "$FIX/ring.di
 case_ "MareNostrum TOML = Dimemas cfg: gen_ring" t_toml_vs_cfg "$WORK/gen.dim"
 
 case_ "two inputs of one kind: outputs do not overwrite each other" t_outputs_distinct
+
+ORIGINAL=$TESTS_DIR/fixtures/tareador-original
+case_ "--dim keeps the time: gen_ring on MareNostrum" t_dim_keeps_time "$MN_CFG" "$WORK/gen.dim"
+case_ "--dim keeps the time: gen_ring, 4 ranks per core" t_dim_keeps_time "$MN_CFG" "$WORK/gen.dim" \
+  --set cores=1
+for trace in $(fixtures); do
+  case_ "--dim keeps the time: native $trace" t_dim_keeps_time "$NOBUS" "$WORK/$trace.set"
+done
+case_ "--dim keeps the time: two kinds" t_dim_keeps_time "$NOBUS" "$WORK/two"
+case_ "--dim keeps the time: original Tareador's 3D FFT" t_dim_keeps_time \
+  "$ORIGINAL/cfg_1n4c.cfg" "$ORIGINAL/3dfft_tareador.dim"
+for setting in eager_limit=-1 eager_limit=0 tasks_per_node=2; do
+  case_ "--dim keeps the time: sweep set, $setting" t_dim_keeps_time \
+    "$SWEEP_FIX/machine.toml" "$SWEEP_FIX/set" --set "$setting"
+done
 
 case_ "tasks: fifo and cp policies, speedup, profile" t_tasks_policies
 case_ "tasks: --cores-sweep (table and CSV)" t_tasks_sweep

@@ -216,5 +216,74 @@ TEST(Dimemas, ValidatorReportsUnmatchedMessagesAndCollectives) {
       << problems[1];
 }
 
+TEST(Dimemas, ValidatorReportsATruncatedMessageAtItsReceiveAndItsSend) {
+  // Rank 1 receives the two messages of tag 4 into 1000 bytes (the first fits) and into 8
+  // bytes: the second, of 10 bytes, is truncated (an MPI error). A larger receive is fine.
+  TempDir dir;
+  auto t = trace::open_dimemas(dir.write(
+      "v.dim", dim_header(2) + "2:0:0:1:-1:1000:4:1:0\n2:0:0:1:-1:10:4:1:0\n"
+                               "2:0:0:1:-1:10:5:1:0\n3:1:0:0:-1:1000:4:1:0\n"
+                               "3:1:0:0:-1:8:4:1:0\n3:1:0:0:-1:4096:5:1:0\n"));
+  auto problems = trace::validate(*t);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("v.dim:7: receive of 8 bytes matches a message of 10 bytes sent at "),
+            std::string::npos)
+      << problems[0];
+  EXPECT_NE(problems[0].find("v.dim:4: the message is truncated"), std::string::npos) << problems[0];
+}
+
+TEST(Dimemas, ValidatorPairsMessagesBetweenThreads) {
+  // Thread 1 sends thread 0 a message of 8 bytes, thread 2 one of 100 bytes, with the same tag:
+  // each receive of thread 0 names its sender, so only the receive from thread 2 truncates.
+  TempDir dir;
+  auto t = trace::open_dimemas(dir.write(
+      "v.dim", "#DIMEMAS:\"t\":0:1(3),1\nd:1:1:1:0\n"
+               "3:0:0:0:2:8:1:1:0\n3:0:0:0:1:8:1:1:0\n2:0:1:0:0:8:1:1:2\n2:0:2:0:0:100:1:1:2\n"));
+  auto problems = trace::validate(*t);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("v.dim:3: receive of 8 bytes matches a message of 100 bytes"),
+            std::string::npos)
+      << problems[0];
+  EXPECT_NE(problems[0].find("v.dim:6: the message is truncated"), std::string::npos) << problems[0];
+}
+
+// ---- --dim keeps the prediction ------------------------------------------------------------
+
+// Replays `t` on `m`, and the .dim `replay --dim` writes of it: the same time, to 1 ns.
+void expect_export_keeps_time(const trace::Trace& t, const replay::Machine& m,
+                              const std::string& what) {
+  TempDir dir;
+  auto writer = trace::make_dimemas_writer(dir.path("copy.dim"), t.header());
+  trace::copy_trace(t, *writer);
+  auto copy = trace::open_dimemas(dir.path("copy.dim"));
+  EXPECT_NEAR(replay::simulate(*copy, m).total_time, replay::simulate(t, m).total_time, 1e-9)
+      << what;
+}
+
+TEST(Dimemas, ExportingEveryExampleKeepsItsReplayedTime) {
+  const std::string examples = std::string(TESTS_DIR) + "/../examples/";
+  for (const char* name : {"pingpong", "pingpong_rdv", "ring", "ring_eq", "late_s0", "late_s1"})
+    for (const char* config : {"cfg_4n_nobus", "cfg_4n_1bus"})
+      expect_export_keeps_time(*trace::open_dimemas(fixture("dimemas/" + std::string(name) + ".dim")),
+                               replay::load_machine(fixture("dimemas/" + std::string(config) + ".cfg")),
+                               std::string(name) + " on " + config);
+  replay::Machine marenostrum = replay::load_machine(examples + "marenostrum.cfg");
+  auto jacobi = trace::open_dimemas(examples + "traces/jacobi16.dim");
+  expect_export_keeps_time(*jacobi, marenostrum, "jacobi16");
+  replay::apply_override(marenostrum, "cores=1");  // four ranks take turns on each core
+  expect_export_keeps_time(*jacobi, marenostrum, "jacobi16 on one core per node");
+  expect_export_keeps_time(*trace::open_dimemas(fixture("tareador-original/3dfft_tareador.dim")),
+                           replay::load_machine(fixture("tareador-original/cfg_1n4c.cfg")),
+                           "3dfft_tareador");
+  // The sweep set: immediate sends and their waits. With eager_limit=0 every send is a
+  // rendezvous; with one core for both ranks, their waits must not change how they take turns.
+  replay::Machine sweep = replay::load_machine(fixture("sweep/machine.toml"));
+  for (const char* setting : {"eager_limit=-1", "eager_limit=0", "tasks_per_node=2"}) {
+    replay::apply_override(sweep, setting);
+    for (const auto& t : trace::open_traces(fixture("sweep/set")))
+      expect_export_keeps_time(*t, sweep, "sweep set " + t->header().kind + ", " + setting);
+  }
+}
+
 }  // namespace
 }  // namespace tareador
