@@ -285,10 +285,11 @@ Manifest read_manifest(const std::string& dir) {
     throw FormatError(path, line_of("format"), "format is not \"tareador-trace-set\"");
   std::optional<std::int64_t> version = table["version"].value<std::int64_t>();
   if (!version) throw FormatError(path, line_of("version"), "missing or bad key 'version'");
-  if (*version != 1)
+  // Only `name` and `ranks` are read here, which every version has; the streams' readers
+  // check the version they know.
+  if (*version < 1)
     throw FormatError(path, line_of("version"),
-                      "trace set version " + std::to_string(*version) +
-                          " is not supported (this reader knows version 1)");
+                      "trace set version " + std::to_string(*version) + " is not a version");
   Manifest m;
   m.name = table["name"].value<std::string>().value_or("");
   std::optional<std::int64_t> ranks = table["ranks"].value<std::int64_t>();

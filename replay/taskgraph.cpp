@@ -729,97 +729,142 @@ std::vector<std::string> type_names(const trace::TaskSet& set, const std::set<in
   return names;
 }
 
-}  // namespace
+// Whether an object is the program's data, which clauses name: not constants (read-only
+// memory: literals, code) nor a library's own memory (the C library's internals, say).
+bool program_data(const trace::TaskObject* o) {
+  return o == nullptr || (o->kind != "const" && o->kind != "library");
+}
 
-Hints porting_hints(const trace::TaskSet& set, const HintOptions& options) {
-  Hints hints;
-  int main = main_type(set);
-  // Declaration order of objects (clauses list objects that way).
-  std::map<int, std::size_t> declared;
-  for (std::size_t k = 0; k < set.objects.size(); ++k) declared.emplace(set.objects[k].id, k);
-  auto object_order = [&](int id) {
-    auto d = declared.find(id);
-    return std::make_pair(d == declared.end() ? set.objects.size() : d->second, id);
-  };
+// Objects of one kind and name (the blocks of one allocation site, a variable of a recursive
+// function) are one object in the hints.
+using Group = std::pair<std::string, std::string>;  // kind, name
 
-  // ---- Clauses per type.
-  std::vector<std::map<int, ObjectUse>> uses(set.types.size());
-  std::vector<std::size_t> instances(set.types.size(), 0);
-  struct StackUse {
-    std::int64_t max_read = 0, max_written = 0;
-    std::size_t writers = 0;  // instances that write there
-    int first_writer = 0, object = 0;
-  };
-  std::vector<StackUse> stack_use(set.types.size());
-  for (const trace::TaskInstance& t : set.instances) {
-    if (t.type < 0 || static_cast<std::size_t>(t.type) >= set.types.size() || t.type == main)
-      continue;
-    ++instances[static_cast<std::size_t>(t.type)];
-    // One instance may list an object more than once: add its uses up first.
-    std::map<int, std::pair<std::int64_t, std::int64_t>> mine;
-    std::int64_t stack_read = 0, stack_written = 0;
-    for (const trace::TaskUse& u : t.uses) {
-      if (is_stack(set, u.object)) {
-        stack_read += std::max<std::int64_t>(u.read, 0);
-        stack_written += std::max<std::int64_t>(u.written, 0);
-        continue;
-      }
-      if (u.read <= 0 && u.written <= 0) continue;
-      mine[u.object].first += std::max<std::int64_t>(u.read, 0);
-      mine[u.object].second += std::max<std::int64_t>(u.written, 0);
-    }
-    StackUse& su = stack_use[static_cast<std::size_t>(t.type)];
-    su.max_read = std::max(su.max_read, stack_read);
-    su.max_written = std::max(su.max_written, stack_written);
-    if (stack_written > 0 && su.writers++ == 0) su.first_writer = t.id;
-    if (stack_written > 0 && su.object == 0)
-      for (const trace::TaskUse& u : t.uses)
-        if (is_stack(set, u.object) && u.written > 0) {
-          su.object = u.object;
-          break;
-        }
-    for (const auto& [object, rw] : mine) {
-      ObjectUse& ou = uses[static_cast<std::size_t>(t.type)][object];
-      ou.object = object;
-      ++ou.instances;
-      ou.read += rw.first;
-      ou.written += rw.second;
-      ou.max_read = std::max(ou.max_read, rw.first);
-      ou.max_written = std::max(ou.max_written, rw.second);
+Group group_of(const trace::TaskSet& set, int id) {
+  const trace::TaskObject* o = set.object(id);
+  return o ? Group{o->kind, o->name} : Group{"?", object_name(set, id)};
+}
+
+// Bytes read and written.
+struct Bytes {
+  std::int64_t read = 0, written = 0;
+};
+
+// What the instances of one task type did, before it becomes hints.
+struct TypeUses {
+  std::size_t instances = 0;
+  std::map<Group, ObjectUse> data;             // the program's objects the clauses name
+  std::map<Group, std::set<int>> members;      // the objects of each group the type used
+  std::map<std::string, Bytes> locals;         // locals of the creating code: most per instance
+  std::int64_t stack_read = 0, stack_written = 0;  // all of them, most per instance
+  std::size_t stack_writers = 0;               // instances that write such locals
+  int first_stack_writer = 0;
+  std::set<std::string> disabled;              // objects it used while they were disabled
+  std::set<std::string> left_out;              // objects that are not the program's data
+};
+
+// One instance's uses added to its type's.
+void add_instance(const trace::TaskSet& set, const trace::TaskInstance& t, TypeUses& tu) {
+  ++tu.instances;
+  std::map<Group, Bytes> data;
+  std::map<std::string, Bytes> locals;
+  Bytes stack;
+  for (const trace::TaskUse& u : t.uses) {
+    Bytes b{std::max<std::int64_t>(u.read, 0), std::max<std::int64_t>(u.written, 0)};
+    if (b.read == 0 && b.written == 0) continue;
+    const trace::TaskObject* o = set.object(u.object);
+    std::string name = object_name(set, u.object);
+    if (u.disabled) {
+      tu.disabled.insert(name);
+    } else if (!program_data(o)) {
+      tu.left_out.insert(name);
+    } else if (o && o->kind == "stack") {
+      locals[name].read += b.read;
+      locals[name].written += b.written;
+      stack.read += b.read;
+      stack.written += b.written;
+    } else {
+      Group g = group_of(set, u.object);
+      data[g].read += b.read;
+      data[g].written += b.written;
+      tu.members[g].insert(u.object);
+      tu.data[g].object = tu.data[g].object ? tu.data[g].object : u.object;
     }
   }
-  for (std::size_t type = 0; type < set.types.size(); ++type) {
-    if (static_cast<int>(type) == main || instances[type] == 0) continue;
-    TypeHints th;
-    th.type = static_cast<int>(type);
-    th.instances = instances[type];
-    th.stack_read = stack_use[type].max_read;
-    th.stack_written = stack_use[type].max_written;
-    for (auto& [object, ou] : uses[type]) {
-      ou.clause = ou.read > 0 && ou.written > 0 ? Clause::InOut
-                  : ou.written > 0              ? Clause::Out
-                                                : Clause::In;
-      th.objects.push_back(ou);
-    }
-    std::stable_sort(th.objects.begin(), th.objects.end(),
-                     [&](const ObjectUse& a, const ObjectUse& b) {
-                       return object_order(a.object) < object_order(b.object);
-                     });
-    std::vector<std::string> by_clause[3];
-    for (const ObjectUse& ou : th.objects)
-      by_clause[static_cast<int>(ou.clause)].push_back(object_name(set, ou.object));
-    th.ompss = "#pragma omp task";
-    th.openmp = "#pragma omp task";
-    for (int c = 0; c < 3; ++c) {
-      if (by_clause[c].empty()) continue;
-      std::string name = clause_name(static_cast<Clause>(c));
-      th.ompss += " " + name + "(" + join(by_clause[c], ", ") + ")";
-      th.openmp += " depend(" + name + ": " + join(by_clause[c], ", ") + ")";
-    }
-    hints.types.push_back(std::move(th));
+  for (const auto& [name, b] : locals) {
+    Bytes& most = tu.locals[name];
+    most.read = std::max(most.read, b.read);
+    most.written = std::max(most.written, b.written);
   }
+  tu.stack_read = std::max(tu.stack_read, stack.read);
+  tu.stack_written = std::max(tu.stack_written, stack.written);
+  if (stack.written > 0 && tu.stack_writers++ == 0) tu.first_stack_writer = t.id;
+  for (const auto& [g, b] : data) {
+    ObjectUse& ou = tu.data[g];
+    ++ou.instances;
+    ou.read += b.read;
+    ou.written += b.written;
+    ou.max_read = std::max(ou.max_read, b.read);
+    ou.max_written = std::max(ou.max_written, b.written);
+  }
+}
 
-  // ---- Globals written by several task types.
+// The locals of the creating code that an instance of each type wrote and a later instance
+// (or the creating code) read: (type, name).
+std::set<std::pair<int, std::string>> locals_read_later(const trace::TaskSet& set) {
+  std::set<std::pair<int, std::string>> found;
+  for (const trace::TaskInstance& t : set.instances)
+    for (const trace::TaskDependency& d : t.after) {
+      if (!(d.kinds & trace::kRaw) || !valid_instance(set, d.from)) continue;
+      for (int o : d.objects)
+        if (is_stack(set, o)) found.insert({set.instance(d.from).type, object_name(set, o)});
+    }
+  return found;
+}
+
+// The hints of one type from what its instances did.
+TypeHints type_hints(const trace::TaskSet& set, int type, TypeUses& tu,
+                     const std::set<std::pair<int, std::string>>& read_later) {
+  TypeHints th;
+  th.type = type;
+  th.instances = tu.instances;
+  th.stack_read = tu.stack_read;
+  th.stack_written = tu.stack_written;
+  for (auto& [g, ou] : tu.data) {
+    ou.clause = ou.read > 0 && ou.written > 0 ? Clause::InOut
+                : ou.written > 0              ? Clause::Out
+                                              : Clause::In;
+    ou.objects = tu.members[g].size();
+    for (int id : tu.members[g])
+      if (const trace::TaskObject* o = set.object(id)) ou.size += o->size;
+    th.objects.push_back(ou);
+  }
+  for (const auto& [name, b] : tu.locals) {
+    if (b.read > 0) th.firstprivate.push_back(name);
+    if (b.written > 0)
+      (read_later.count({type, name}) ? th.locals_shared : th.locals_private).push_back(name);
+  }
+  th.disabled.assign(tu.disabled.begin(), tu.disabled.end());
+  th.left_out.assign(tu.left_out.begin(), tu.left_out.end());
+  return th;
+}
+
+// "#pragma omp task in(A) out(B)" (OmpSs) and "#pragma omp task depend(in: A) ..." (OpenMP).
+void write_pragmas(const trace::TaskSet& set, TypeHints& th) {
+  std::vector<std::string> by_clause[3];
+  for (const ObjectUse& ou : th.objects)
+    by_clause[static_cast<int>(ou.clause)].push_back(object_name(set, ou.object));
+  th.ompss = "#pragma omp task";
+  th.openmp = "#pragma omp task";
+  for (int c = 0; c < 3; ++c) {
+    if (by_clause[c].empty()) continue;
+    std::string name = clause_name(static_cast<Clause>(c));
+    th.ompss += " " + name + "(" + join(by_clause[c], ", ") + ")";
+    th.openmp += " depend(" + name + ": " + join(by_clause[c], ", ") + ")";
+  }
+}
+
+// Globals written by tasks of several types.
+void shared_global_warnings(const trace::TaskSet& set, int main, Hints& hints) {
   for (const trace::TaskObject& o : set.objects) {
     if (o.kind != "global") continue;
     std::set<int> types;
@@ -827,7 +872,7 @@ Hints porting_hints(const trace::TaskSet& set, const HintOptions& options) {
     for (const trace::TaskInstance& t : set.instances) {
       if (t.type == main) continue;
       for (const trace::TaskUse& u : t.uses)
-        if (u.object == o.id && u.written > 0) {
+        if (u.object == o.id && u.written > 0 && !u.disabled) {
           types.insert(t.type);
           first_writer.emplace(t.type, t.id);
         }
@@ -848,8 +893,10 @@ Hints porting_hints(const trace::TaskSet& set, const HintOptions& options) {
                 "(atomic, critical) if they only accumulate into it";
     hints.warnings.push_back(std::move(w));
   }
+}
 
-  // ---- Races hidden by the decomposition.
+// Races hidden by the decomposition.
+void race_warnings(const trace::TaskSet& set, const HintOptions& options, Hints& hints) {
   for (const auto& [object, f] : find_races(set, options, hints.notes)) {
     Warning w;
     w.code = "race";
@@ -878,29 +925,38 @@ Hints porting_hints(const trace::TaskSet& set, const HintOptions& options) {
                 "--deps=raw+waw records such write-after-write dependencies)";
     hints.warnings.push_back(std::move(w));
   }
+}
 
-  // ---- Tasks that write locals of the code that creates them.
+// Tasks that write locals of the code that creates them, which something reads afterwards.
+void stack_write_warnings(const trace::TaskSet& set, const std::vector<TypeUses>& uses,
+                          Hints& hints) {
   for (const TypeHints& th : hints.types) {
-    const StackUse& su = stack_use[static_cast<std::size_t>(th.type)];
-    if (su.writers == 0) continue;
+    const TypeUses& tu = uses[static_cast<std::size_t>(th.type)];
+    if (th.locals_shared.empty()) continue;
     Warning w;
     w.code = "stack-write";
-    w.object = su.object;
+    for (const trace::TaskObject& o : set.objects)
+      if (o.kind == "stack" && o.name == th.locals_shared.front()) {
+        w.object = o.id;
+        break;
+      }
     w.types = {type_name(set, th.type)};
-    w.instances = {su.first_writer};
-    w.count = su.writers;
-    w.message = type_name(set, th.type) + " writes up to " + format_bytes(su.max_written) +
-                " of the stack outside its own frames (locals of the code that creates it) in " +
-                std::to_string(su.writers) + " of its " + std::to_string(th.instances) +
+    w.instances = {tu.first_stack_writer};
+    w.count = tu.stack_writers;
+    w.message = type_name(set, th.type) + " writes " + join(th.locals_shared, ", ") +
+                " (locals of the code that creates it), which is read afterwards, in " +
+                std::to_string(tu.stack_writers) + " of its " + std::to_string(th.instances) +
                 (th.instances == 1 ? " instance" : " instances") + ", e.g. #" +
-                std::to_string(su.first_writer) +
+                std::to_string(tu.first_stack_writer) +
                 ": a task gets such variables by value (firstprivate), so these writes would be "
                 "lost; make the variable shared and name it in out()/inout() (and wait for the "
                 "task before using it), or write the result to an object the clauses name";
     hints.warnings.push_back(std::move(w));
   }
+}
 
-  // ---- Data passed through the stack.
+// Data passed from one task to another through the stack.
+void stack_flow_warnings(const trace::TaskSet& set, Hints& hints) {
   struct StackFlow {
     std::size_t count = 0;
     int from = 0, to = 0;
@@ -931,15 +987,49 @@ Hints porting_hints(const trace::TaskSet& set, const HintOptions& options) {
     w.instances = {f.from, f.to};
     w.count = f.count;
     w.message = type_name(set, consumer) + " reads what " + type_name(set, producer) +
-                " wrote on the stack (a local variable of the code around the tasks, which no "
-                "clause names): " + std::to_string(f.count) +
+                " wrote on the stack (" + object_name(set, object) +
+                ", a local variable of the code around the tasks, which no clause names): " + std::to_string(f.count) +
                 (f.count == 1 ? " dependency" : " dependencies") + ", e.g. #" +
                 std::to_string(f.from) + " -> #" + std::to_string(f.to) +
                 ". Pass the value explicitly (firstprivate, a parameter) or keep it in an "
                 "object named in the clauses";
     hints.warnings.push_back(std::move(w));
   }
+}
 
+}  // namespace
+
+Hints porting_hints(const trace::TaskSet& set, const HintOptions& options) {
+  Hints hints;
+  int main = main_type(set);
+  // Declaration order of objects (clauses list objects that way).
+  std::map<int, std::size_t> declared;
+  for (std::size_t k = 0; k < set.objects.size(); ++k) declared.emplace(set.objects[k].id, k);
+  auto object_order = [&](int id) {
+    auto d = declared.find(id);
+    return std::make_pair(d == declared.end() ? set.objects.size() : d->second, id);
+  };
+
+  std::vector<TypeUses> uses(set.types.size());
+  for (const trace::TaskInstance& t : set.instances)
+    if (t.type >= 0 && static_cast<std::size_t>(t.type) < set.types.size() && t.type != main)
+      add_instance(set, t, uses[static_cast<std::size_t>(t.type)]);
+  std::set<std::pair<int, std::string>> read_later = locals_read_later(set);
+  for (std::size_t type = 0; type < set.types.size(); ++type) {
+    if (static_cast<int>(type) == main || uses[type].instances == 0) continue;
+    TypeHints th = type_hints(set, static_cast<int>(type), uses[type], read_later);
+    std::stable_sort(th.objects.begin(), th.objects.end(),
+                     [&](const ObjectUse& a, const ObjectUse& b) {
+                       return object_order(a.object) < object_order(b.object);
+                     });
+    write_pragmas(set, th);
+    hints.types.push_back(std::move(th));
+  }
+
+  shared_global_warnings(set, main, hints);
+  race_warnings(set, options, hints);
+  stack_write_warnings(set, uses, hints);
+  stack_flow_warnings(set, hints);
   std::stable_sort(hints.warnings.begin(), hints.warnings.end(),
                    [&](const Warning& a, const Warning& b) {
                      auto key = [&](const Warning& w) {
@@ -989,16 +1079,36 @@ std::string report_text(const trace::TaskSet& set, const Report& r) {
         << (th.instances == 1 ? " instance" : " instances") << ")\n";
     out << "    OmpSs:  " << th.ompss << "\n";
     out << "    OpenMP: " << th.openmp << "\n";
-    if (th.stack_read)
-      out << "    also reads up to " << format_bytes(th.stack_read)
-          << " of locals of the code that creates it: passed by value (firstprivate)\n";
-    if (th.stack_written)
-      out << "    also writes up to " << format_bytes(th.stack_written)
-          << " of locals of the code that creates it: see the warnings\n";
+    if (!th.firstprivate.empty())
+      out << "    firstprivate: " << join(th.firstprivate, ", ")
+          << " (locals of the code that creates it, read: passed by value; "
+          << format_bytes(th.stack_read) << " at most)\n";
+    if (!th.locals_private.empty())
+      out << "    private: " << join(th.locals_private, ", ")
+          << " (locals of the code that creates it, written and not read afterwards: declare "
+             "them inside the task)\n";
+    if (!th.locals_shared.empty())
+      out << "    also writes " << join(th.locals_shared, ", ")
+          << " (locals of the code that creates it, read afterwards): see the warnings\n";
+    if (!th.disabled.empty())
+      out << "    updates " << join(th.disabled, ", ")
+          << " while disabled (no dependency): a reduction, or an atomic or critical update\n";
+    if (!th.left_out.empty()) {
+      std::vector<std::string> shown(th.left_out.begin(),
+                                     th.left_out.begin() + std::min<std::size_t>(3, th.left_out.size()));
+      if (th.left_out.size() > shown.size())
+        shown.push_back("and " + std::to_string(th.left_out.size() - shown.size()) + " more");
+      out << "    not in the clauses: " << th.left_out.size()
+          << (th.left_out.size() == 1 ? " object that is" : " objects that are")
+          << " constants or a library's own memory (" << join(shown, ", ") << ")\n";
+    }
     if (th.objects.empty()) continue;
+    auto shown_name = [&](const ObjectUse& ou) {
+      std::string name = object_name(set, ou.object);
+      return ou.objects > 1 ? name + " (" + std::to_string(ou.objects) + " objects)" : name;
+    };
     std::size_t name_width = 6;
-    for (const ObjectUse& ou : th.objects)
-      name_width = std::max(name_width, object_name(set, ou.object).size());
+    for (const ObjectUse& ou : th.objects) name_width = std::max(name_width, shown_name(ou).size());
     std::snprintf(line, sizeof line, "    %-6s %-*s %-7s %10s %10s %12s %12s\n", "clause",
                   static_cast<int>(name_width), "object", "kind", "size", "instances",
                   "max read", "max written");
@@ -1007,8 +1117,8 @@ std::string report_text(const trace::TaskSet& set, const Report& r) {
       const trace::TaskObject* o = set.object(ou.object);
       std::snprintf(line, sizeof line, "    %-6s %-*s %-7s %10s %10zu %12s %12s\n",
                     clause_name(ou.clause), static_cast<int>(name_width),
-                    object_name(set, ou.object).c_str(), o ? o->kind.c_str() : "?",
-                    o ? format_bytes(o->size).c_str() : "?", ou.instances,
+                    shown_name(ou).c_str(), o ? o->kind.c_str() : "?",
+                    format_bytes(ou.size).c_str(), ou.instances,
                     ou.max_read ? format_bytes(ou.max_read).c_str() : "-",
                     ou.max_written ? format_bytes(ou.max_written).c_str() : "-");
       out << line;
@@ -1055,7 +1165,8 @@ nlohmann::ordered_json report_json(const trace::TaskSet& set, const Report& r) {
       objects.push_back({{"id", ou.object},
                          {"name", object_name(set, ou.object)},
                          {"kind", o ? o->kind : std::string("?")},
-                         {"size", o ? o->size : 0},
+                         {"objects", ou.objects},
+                         {"size", ou.size},
                          {"clause", clause_name(ou.clause)},
                          {"instances", ou.instances},
                          {"read", ou.read},
@@ -1068,7 +1179,12 @@ nlohmann::ordered_json report_json(const trace::TaskSet& set, const Report& r) {
               {"ompss", th.ompss},
               {"openmp", th.openmp},
               {"stack_read", th.stack_read},
-              {"stack_written", th.stack_written}};
+              {"stack_written", th.stack_written},
+              {"firstprivate", th.firstprivate},
+              {"private", th.locals_private},
+              {"locals_written", th.locals_shared},
+              {"disabled", th.disabled},
+              {"left_out", th.left_out}};
     h["in"] = clauses["in"];
     h["out"] = clauses["out"];
     h["inout"] = clauses["inout"];

@@ -110,10 +110,14 @@ Profile profile(const trace::TaskSet& set);
 enum class Clause { In, Out, InOut };
 const char* clause_name(Clause c);  // "in", "out", "inout"
 
-// How the instances of one type use one object (stack objects are left out: a task's own
-// locals are not parameters; data passed through the stack shows up as a warning).
+// How the instances of one type use one of the program's objects, or several of one kind and
+// name (the blocks of one allocation site). Locals of the code that creates the tasks are not
+// parameters (they are listed apart: firstprivate, private, or a warning when a task writes one
+// that is read afterwards); constants and the libraries' memory are no clause's business.
 struct ObjectUse {
-  int object = 0;
+  int object = 0;              // the first object of the group
+  std::size_t objects = 1;     // how many objects of that kind and name the type used
+  std::int64_t size = 0;       // their sizes added up
   Clause clause = Clause::In;  // read only / written only / both, over all the type's instances
   std::size_t instances = 0;   // instances of the type that use it
   std::int64_t read = 0, written = 0;          // bytes, summed over those instances
@@ -127,6 +131,11 @@ struct TypeHints {
   // Bytes of the stack outside the instances' own frames (locals of the code that creates
   // them) read and written, at most per instance.
   std::int64_t stack_read = 0, stack_written = 0;
+  // Those locals by name: read (passed by value: firstprivate); written and never read
+  // afterwards (private to the task); written and read afterwards (a warning).
+  std::vector<std::string> firstprivate, locals_private, locals_shared;
+  std::vector<std::string> disabled;  // objects used while disabled: reductions, atomic updates
+  std::vector<std::string> left_out;  // used objects that are not the program's data
   std::string ompss;               // "#pragma omp task in(A) out(B) inout(C)"
   std::string openmp;              // "#pragma omp task depend(in: A) depend(out: B) ..."
 };

@@ -5,6 +5,7 @@
 // digits straight from the line, with std::from_chars only for what the fast paths do not cover.
 #pragma once
 
+#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -15,6 +16,7 @@
 
 #include "line_reader.h"
 #include "tracefmt.h"
+#include "utf8.h"
 
 namespace tareador::trace {
 
@@ -66,6 +68,39 @@ class Fields {
     return field;
   }
 
+  // A name: a field as it is, or a quoted string with TOML's basic-string escapes (\" \\ \t \n
+  // \uXXXX), which may hold blanks. Either must be valid UTF-8.
+  std::string name(const char* name) {
+    if (exhausted_) fail(std::string("missing field '") + name + "'");
+    std::string value;
+    if (*at_ != '"') {
+      value = std::string(text(name));
+    } else {
+      const char* p = at_ + 1;
+      for (; p < end_ && *p != '"'; ++p) {
+        if (*p != '\\') {
+          value += *p;
+          continue;
+        }
+        if (++p == end_) break;
+        switch (*p) {
+          case '"': case '\\': value += *p; break;
+          case 't': value += '\t'; break;
+          case 'n': value += '\n'; break;
+          case 'u': value += unicode_escape(p, name); break;
+          default: fail(std::string("field '") + name + "' has an unknown escape '\\" + *p + "'");
+        }
+      }
+      if (p == end_) fail(std::string("field '") + name + "': the quoted string does not end");
+      ++p;
+      if (p != end_ && *p != separator_)
+        fail(std::string("field '") + name + "': text after the closing quote");
+      take(p == end_ ? nullptr : p);
+    }
+    if (!valid_utf8(value)) fail(std::string("field '") + name + "' is not valid UTF-8");
+    return value;
+  }
+
   template <typename Int>
   [[gnu::always_inline]] inline Int integer(const char* name) {
     static_assert(std::is_integral_v<Int>);
@@ -113,6 +148,31 @@ class Fields {
   }
 
  private:
+  // The character of a \uXXXX escape starting at p[1] as UTF-8 (p is left on its last digit).
+  std::string unicode_escape(const char*& p, const char* name) {
+    unsigned code = 0;
+    for (int i = 0; i < 4; ++i) {
+      if (++p == end_ || !std::isxdigit(static_cast<unsigned char>(*p)))
+        fail(std::string("field '") + name + "' has a \\u escape without 4 hex digits");
+      code = code * 16 + static_cast<unsigned>(std::isdigit(static_cast<unsigned char>(*p))
+                                                   ? *p - '0'
+                                                   : (std::tolower(static_cast<unsigned char>(*p)) - 'a' + 10));
+    }
+    if (code >= 0xD800 && code <= 0xDFFF) fail(std::string("field '") + name + "' escapes a surrogate");
+    std::string out;
+    if (code < 0x80) {
+      out += static_cast<char>(code);
+    } else if (code < 0x800) {
+      out += static_cast<char>(0xC0 | (code >> 6));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    } else {
+      out += static_cast<char>(0xE0 | (code >> 12));
+      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    }
+    return out;
+  }
+
   template <typename Int>
   static bool fits(std::uint64_t value, bool negative) {
     if (negative)

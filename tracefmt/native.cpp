@@ -22,7 +22,9 @@ namespace tareador::trace {
 
 namespace {
 
-constexpr int kFormatVersion = 1;
+// Version 2 added quoted names and the const and library object kinds to tasks streams; a
+// version 1 set reads the same.
+constexpr int kFormatVersion = 2;
 constexpr const char* kFormatName = "tareador-trace-set";
 
 std::string stream_file(const std::string& dir, const std::string& kind, int rank) {
@@ -86,10 +88,10 @@ SetManifest read_set_manifest(const std::string& dir) {
   if (required<std::string>(table, path, "format") != kFormatName)
     throw FormatError(path, 0, std::string("format is not \"") + kFormatName + "\"");
   auto version = required<std::int64_t>(table, path, "version");
-  if (version != kFormatVersion)
+  if (version < 1 || version > kFormatVersion)
     throw FormatError(path, table["version"].node()->source().begin.line,
                       "trace set version " + std::to_string(version) +
-                          " is not supported (this reader knows version " +
+                          " is not supported (this reader knows versions 1 to " +
                           std::to_string(kFormatVersion) + ")");
   SetManifest m;
   m.name = required<std::string>(table, path, "name");

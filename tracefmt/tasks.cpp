@@ -235,10 +235,10 @@ class RankLoader {
     o.id = f.integer<int>("object id");
     if (o.id <= 0) f.fail("object ids are positive numbers");
     o.kind = std::string(f.text("kind"));
-    if (o.kind != "heap" && o.kind != "global" && o.kind != "stack" && o.kind != "other")
-      f.fail("unknown object kind '" + o.kind + "' (heap, global, stack or other)");
+    if (std::find(std::begin(kObjectKinds), std::end(kObjectKinds), o.kind) == std::end(kObjectKinds))
+      f.fail("unknown object kind '" + o.kind + "' (heap, global, stack, const, library or other)");
     o.size = f.count<std::int64_t>("size");
-    o.name = std::string(f.text("name"));
+    o.name = f.name("name");
     f.expect_end("object");
     auto [it, fresh] = object_line_.emplace(o.id, lines_.line_number());
     if (!fresh)
@@ -253,7 +253,7 @@ class RankLoader {
              std::to_string(current_->records.task_line) +
              ") is not closed ('endtask') before this 'task'");
     int id = f.integer<int>("instance id");
-    std::string type(f.text("type"));
+    std::string type = f.name("type");
     int parent = f.integer<int>("parent");
     f.expect_end("task");
     if (id <= 0) f.fail("instance ids start at 1");
@@ -358,6 +358,10 @@ class RankLoader {
     u.object = object_id(f, "object");
     u.read = f.count<std::int64_t>("read bytes");
     u.written = f.count<std::int64_t>("written bytes");
+    if (!f.done()) {
+      if (f.text("flag") != "disabled") f.fail("the last field of 'uses' can only be 'disabled'");
+      u.disabled = true;
+    }
     f.expect_end("uses");
     s.instance.uses.push_back(u);
   }

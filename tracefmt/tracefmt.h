@@ -124,10 +124,15 @@ inline constexpr std::string_view kKinds[] = {"authentic", "overlap-real", "over
 
 // ---- The task model (kind "tasks"; docs/trace-format.md, "The tasks stream") ------------
 
+// The kinds of memory objects: the program's heap blocks, globals and stack (local variables,
+// frames), read-only memory (constants, code), a library's own memory, and anything else.
+inline constexpr std::string_view kObjectKinds[] = {"heap",  "global",  "stack",
+                                                    "const", "library", "other"};
+
 // A memory object of a rank (`object` line).
 struct TaskObject {
   int id = 0;
-  std::string kind;       // heap, global, stack, other
+  std::string kind;       // one of kObjectKinds
   std::int64_t size = 0;  // bytes
   std::string name;
 };
@@ -144,6 +149,7 @@ struct TaskDependency {
 struct TaskUse {
   int object = 0;
   std::int64_t read = 0, written = 0;
+  bool disabled = false;  // while the object was disabled (tareador_disable_object)
 };
 
 // A spawn or an after of an instance, in record order (TaskInstance::steps): with them an

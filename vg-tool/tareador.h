@@ -9,11 +9,13 @@
      tareador_start_task("name");          a task of type "name" begins; tasks nest, and code
      ...                                   outside any task belongs to the enclosing one (the
      tareador_end_task("name");            main task)
-     tareador_disable_object(&sum);        the object holding that address makes no dependency
-     tareador_enable_object(&sum);         until enabled again (a reduction variable, say)
+     tareador_disable_object(&sum);        the object holding that address (a global, a heap
+     tareador_enable_object(&sum);         block or a local variable) makes no dependency until
+                                           enabled again (a reduction variable, say)
      tareador_OFF();
 
-   Codes that declare these six functions themselves can link -ltareador instead. */
+   Codes that declare these functions themselves can link -ltareador instead; codes written for
+   the earlier Tareador include tareador_hooks.h. */
 #ifndef TAREADOR_H
 #define TAREADOR_H
 
@@ -25,11 +27,16 @@
 extern "C" {
 #endif
 
-/* Always inlined: the request then runs in the annotated code's own frame, with no call. */
-#if defined(__GNUC__)
-#define TAREADOR_API static inline __attribute__((always_inline))
+/* Never inlined: a request builds its argument block in the frame of the function that makes
+   it, and that frame must be the API's own (below the annotated code's frame), not the
+   annotated function's, whose locals the tool watches. noipa also keeps the compiler from
+   cloning the function under another name. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define TAREADOR_API static __attribute__((noipa, unused))
+#elif defined(__GNUC__)
+#define TAREADOR_API static __attribute__((noinline, unused))
 #else
-#define TAREADOR_API static inline
+#define TAREADOR_API static
 #endif
 
 TAREADOR_API void tareador_ON(void)
@@ -47,6 +54,7 @@ TAREADOR_API void tareador_start_task(const char* name)
    VALGRIND_DO_CLIENT_REQUEST_STMT(TAREADOR_REQUEST(2), name, 0, 0, 0, 0);
 }
 
+/* NULL ends the innermost open task, whatever its name. */
 TAREADOR_API void tareador_end_task(const char* name)
 {
    VALGRIND_DO_CLIENT_REQUEST_STMT(TAREADOR_REQUEST(3), name, 0, 0, 0, 0);

@@ -14,6 +14,7 @@
 #include "tr_instrument.h"
 #include "tr_memory.h"
 #include "tr_overlap.h"
+#include "tr_program.h"
 
 /* The helpers one analysis calls before loads and stores; `timed` ones also get the thread's
    instruction count at the access. */
@@ -128,6 +129,24 @@ static Bool in_ignored_code(Addr a)
           VG_(strncmp)(base, "tareador-mpi-", 13) == 0 || VG_(strncmp)(base, "ld-linux", 8) == 0;
 }
 
+/* After `put`, a write of the stack pointer: a call of tr_memory_stack_rises when the new value
+   is above the old one (`returned`: the put of a return). */
+static void add_stack_rise(IRSB* sb, const IRStmt* put, Int offset_sp, Bool returned)
+{
+   IRTemp old = newIRTemp(sb->tyenv, Ity_I64), rises = newIRTemp(sb->tyenv, Ity_I1);
+   IRExpr* new_sp = put->Ist.Put.data;
+   IRDirty* di;
+   addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Get(offset_sp, Ity_I64)));
+   addStmtToIRSB(sb, (IRStmt*)put);
+   addStmtToIRSB(sb, IRStmt_WrTmp(rises, IRExpr_Binop(Iop_CmpLT64U, IRExpr_RdTmp(old), new_sp)));
+   di = unsafeIRDirty_0_N(3, "tr_memory_stack_rises", VG_(fnptr_to_fnentry)(tr_memory_stack_rises),
+                          mkIRExprVec_3(IRExpr_RdTmp(old), new_sp, mkIRExpr_HWord(returned)));
+   di->guard = IRExpr_RdTmp(rises);
+   addStmtToIRSB(sb, IRStmt_Dirty(di));
+}
+
+static Bool translated_before;
+
 IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
                     const VexGuestExtents* vge, const VexArchInfo* archinfo_host,
                     IRType gWordTy, IRType hWordTy)
@@ -141,6 +160,11 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
    Int i, last_mark = -1;
    tl_assert(gWordTy == hWordTy);
    tr_count_use_layout(layout);
+   /* The first translation: the program and the dynamic linker are loaded, no library yet. */
+   if (!translated_before) {
+      translated_before = True;
+      tr_program_stop_reading_variables();
+   }
    for (i = 0; i < sb_in->stmts_used; i++)
       if (sb_in->stmts[i] && sb_in->stmts[i]->tag == Ist_IMark) last_mark = i;
    for (i = 0; i < sb_in->stmts_used; i++) {
@@ -161,6 +185,12 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
             st->Ist.WrTmp.data->tag == Iex_Load)) {
          if (tasks) instrument_memory(sb_out, &kTaskHelpers, st, pending);
          if (overlap) instrument_memory(sb_out, &kOverlapHelpers, st, pending);
+      }
+      /* Task dependencies forget the stack below its pointer when it rises. */
+      if (tasks && st->tag == Ist_Put && st->Ist.Put.offset == layout->offset_SP &&
+          typeOfIRExpr(sb_in->tyenv, st->Ist.Put.data) == Ity_I64) {
+         add_stack_rise(sb_out, st, layout->offset_SP, sb_in->jumpkind == Ijk_Ret && i > last_mark);
+         continue;
       }
       addStmtToIRSB(sb_out, st);
    }

@@ -21,11 +21,13 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 
+#include "tr_client.h"
 #include "tr_clreq.h"
 #include "tr_count.h"
 #include "tr_instrument.h"
 #include "tr_objects.h"
 #include "tr_overlap.h"
+#include "tr_program.h"
 #include "tr_tasks.h"
 #include "tr_trace.h"
 
@@ -273,9 +275,30 @@ static void tareador_off(void)
    }
 }
 
+/* The task name the program passed at `a` to `call`, read without trusting it; what was wrong
+   with it goes into the rank's warnings, once. */
+static const HChar* task_name(const HChar* call, Addr a, HChar name[TR_NAME_MAX + 1])
+{
+   HChar warning[160];
+   UInt problems = tr_client_name(a, name);
+   if (problems & (TR_NAME_NULL | TR_NAME_UNREADABLE)) {
+      if (problems & TR_NAME_NULL) VG_(snprintf)(warning, sizeof warning, "%s(NULL)", call);
+      else VG_(snprintf)(warning, sizeof warning, "%s(%#lx): the name is not readable", call, a);
+      if (name[0] == 0 && VG_(strcmp)(call, "tareador_start_task") == 0)
+         VG_(strcat)(warning, ": the task is named \"unnamed\"");
+      tr_trace_warning(warning);
+   }
+   if (problems & TR_NAME_CUT)
+      tr_trace_warning("task names longer than " TR_NAME_MAX_TEXT " bytes are cut there");
+   if (problems & TR_NAME_NOT_UTF8)
+      tr_trace_warning("task names that are not UTF-8 have each invalid byte replaced by U+FFFD");
+   return name;
+}
+
 static Bool tr_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
 {
    HChar reason[64];
+   HChar name[TR_NAME_MAX + 1];
    switch (args[0]) {
       case TR_REQ_ON:
          tareador_on(tid);
@@ -286,10 +309,12 @@ static Bool tr_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
       case TR_REQ_START_TASK:
          /* In an MPI program the first task starts task tracing; without MPI, tareador_ON. */
          if (!traced_by_on) begin_tasks(tid);
-         if (tid == traced) tr_tasks_start((const HChar*)args[1]);
+         if (tid == traced && tr_tasks_active())
+            tr_tasks_start(task_name("tareador_start_task", args[1], name));
          break;
       case TR_REQ_END_TASK:
-         if (tid == traced) tr_tasks_end((const HChar*)args[1]);
+         if (tid == traced && tr_tasks_active())
+            tr_tasks_end(args[1] ? task_name("tareador_end_task", args[1], name) : NULL);
          break;
       case TR_REQ_DISABLE_OBJECT:
       case TR_REQ_ENABLE_OBJECT:
@@ -405,6 +430,12 @@ static void tr_pre_clo_init(void)
    VG_(needs_syscall_wrapper)(tr_pre_syscall, tr_post_syscall);
    VG_(track_pre_deliver_signal)(tr_pre_deliver_signal);
    tr_objects_pre_clo_init();
+   /* Local variables are named from the debug information's variables, which valgrind reads
+      only when asked before the options (--read-var-info=yes|no overrides): asked for programs
+      compiled with -g that are not MPI programs (tasks studies; the variables of the C
+      library's debug information take seconds to read, which MPI ranks are spared). */
+   tr_program_examine();
+   if (tr_program_has_debug_info() && !tr_program_is_mpi()) VG_(needs_var_info)();
 }
 
 VG_DETERMINE_INTERFACE_VERSION(tr_pre_clo_init)

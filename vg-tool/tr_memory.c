@@ -19,6 +19,7 @@
 #include "tr_memory.h"
 #include "tr_shadow.h"
 #include "tr_objects.h"
+#include "tr_stack.h"
 #include "tr_tasks.h"
 
 #define LEAF_SIZE TR_SHADOW_LEAF_SPAN
@@ -30,12 +31,20 @@ typedef struct {
 
 static TrShadow shadow = TR_SHADOW_INIT("tareador.shadow", Leaf);
 
+#define RED_ZONE 128  /* the amd64 ABI's: a leaf function's locals below its stack pointer */
+
+/* An object made dependency-free by tareador_disable_object: [start, end). */
+typedef struct {
+   Addr start, end;
+} Range;
+
 static struct {
    Bool on, paused;
    Bool tracking;        /* on and not paused: what the helpers check */
    Bool war, waw;
    ThreadId tid;
-   UInt disabled;        /* objects disabled now: accesses check their object */
+   Range* disabled;      /* the disabled objects now: accesses to them make no dependency */
+   UInt n_disabled, max_disabled;
    Addr stack_bottom;    /* the lowest address the traced thread's stack may reach */
    Addr stack_end;       /* and the highest, plus one */
 } state;
@@ -130,12 +139,21 @@ static UInt add_reader(UInt readers, UInt reader)
 
 /* ---- Accesses ---------------------------------------------------------------------------- */
 
-/* `bytes` bytes from `a` make the running instance depend on `from`. */
+/* `bytes` bytes from `a` make the running instance depend on `from` (not through the
+   compiler's own stack slots, nor through the runtime libraries' state, which is counted). */
 static void depend(UInt from, TrDepKind kind, Addr a, ULong bytes)
 {
-   UInt current = tr_task_current;
+   UInt current = tr_task_current, object;
+   const TrObject* o;
    if (from == 0 || from == current || tr_task_is_open(from)) return;
-   tr_tasks_depends(from, kind, tr_object_at(state.tid, a), bytes);
+   object = tr_object_at(state.tid, a);
+   o = tr_object(object);
+   if (o && o->temporary) return;
+   if (o && o->runtime) {
+      tr_tasks_runtime_dependency(from);
+      return;
+   }
+   tr_tasks_depends(from, kind, object, bytes);
 }
 
 /* Whether [a, a+n) is in the stack frames of the running instance (below the frame that
@@ -146,17 +164,23 @@ static Bool in_own_frames(Addr a, SizeT n)
 }
 
 /* Bytes read or written for the first time by the running instance (its own frames are not
-   among what it uses). */
-static void used(Addr a, SizeT n, ULong read, ULong written)
+   among what it uses); `disabled`: of a disabled object. */
+static void used(Addr a, SizeT n, ULong read, ULong written, Bool disabled)
 {
+   UInt object;
    if (in_own_frames(a, n)) return;
-   tr_tasks_uses(tr_object_at(state.tid, a), read, written);
+   object = tr_object_at(state.tid, a);
+   if (tr_object(object) && tr_object(object)->temporary) return;
+   tr_tasks_uses(object, read, written, disabled);
 }
 
-static Bool in_disabled_object(Addr a)
+/* The first disabled range that [a, a+n) overlaps, or NULL. */
+static const Range* disabled_in(Addr a, SizeT n)
 {
-   const TrObject* o = tr_object(tr_object_at(state.tid, a));
-   return o && o->disabled;
+   UInt i;
+   for (i = 0; i < state.n_disabled; i++)
+      if (a < state.disabled[i].end && a + n > state.disabled[i].start) return &state.disabled[i];
+   return NULL;
 }
 
 /* A byte counts once per instance between two writes: the first time the instance reads it.
@@ -193,7 +217,7 @@ static void load_in_leaf(Leaf* leaf, UInt at, UInt n, Addr a)
       run_bytes++;
    }
    if (run_bytes) depend(run_writer, TR_DEP_RAW, a + run_start, run_bytes);
-   if (inputs) used(a, n, inputs, 0);
+   if (inputs) used(a, n, inputs, 0, False);
 }
 
 /* Every reader in `readers` other than the running instance precedes a write of `bytes` bytes. */
@@ -233,7 +257,7 @@ static void store_in_leaf(Leaf* leaf, UInt at, UInt n, Addr a)
       if (readers != 0 && war) depend_on_readers(readers, a + i, j - i);
       for (; i < j; i++) leaf->readers[at + i] = 0;
    }
-   if (fresh) used(a, n, 0, fresh);
+   if (fresh) used(a, n, 0, fresh, False);
 }
 
 /* A write into the running instance's own frames: what it leaves there makes no dependency
@@ -250,18 +274,8 @@ static void private_store(Addr a, SizeT n)
    for (i = 0; i < n; i++) leaf->writer[at + i] = leaf->readers[at + i] = 0;
 }
 
-static void access(Addr a, SizeT n, Bool write)
+static void track(Addr a, SizeT n, Bool write)
 {
-   /* Other threads (an MPI library's progress threads, say) are not the traced program's. */
-   if (VG_(get_running_tid)() != state.tid) return;
-   if (write && in_own_frames(a, n)) {
-      private_store(a, n);
-      return;
-   }
-   if (state.disabled && in_disabled_object(a)) {
-      used(a, n, write ? 0 : n, write ? n : 0);
-      return;
-   }
    while (n > 0) {
       Leaf* leaf = leaf_of(a, True);
       UInt at = tr_shadow_offset(a), k = tr_shadow_run(a, n);
@@ -271,6 +285,26 @@ static void access(Addr a, SizeT n, Bool write)
       a += k;
       n -= k;
    }
+}
+
+static void access(Addr a, SizeT n, Bool write)
+{
+   const Range* r;
+   /* Other threads (an MPI library's progress threads, say) are not the traced program's. */
+   if (VG_(get_running_tid)() != state.tid) return;
+   if (write && in_own_frames(a, n)) {
+      private_store(a, n);
+      return;
+   }
+   /* The bytes of a disabled object are used, and make no dependency. */
+   while (state.n_disabled > 0 && n > 0 && (r = disabled_in(a, n)) != NULL) {
+      Addr start = a > r->start ? a : r->start, end = a + n < r->end ? a + n : r->end;
+      if (start > a) track(a, start - a, write);
+      used(start, end - start, write ? 0 : end - start, write ? end - start : 0, True);
+      n = a + n - end;
+      a = end;
+   }
+   track(a, n, write);
 }
 
 VG_REGPARM(2) void tr_memory_load(Addr a, UWord size)
@@ -354,11 +388,52 @@ void tr_memory_pause(Bool paused)
 
 void tr_memory_object_disabled(Addr start, SizeT size)
 {
-   state.disabled++;
+   if (state.n_disabled == state.max_disabled) {
+      state.max_disabled = state.max_disabled ? 2 * state.max_disabled : 8;
+      state.disabled = VG_(realloc)("tareador.shadow.disabled", state.disabled,
+                                    state.max_disabled * sizeof(Range));
+   }
+   state.disabled[state.n_disabled].start = start;
+   state.disabled[state.n_disabled].end = start + size;
+   state.n_disabled++;
    tr_memory_forget(start, size);
 }
 
-void tr_memory_object_enabled(void)
+void tr_memory_object_enabled(Addr start)
 {
-   if (state.disabled > 0) state.disabled--;
+   UInt i;
+   for (i = 0; i < state.n_disabled; i++)
+      if (state.disabled[i].start == start) {
+         state.disabled[i] = state.disabled[--state.n_disabled];
+         return;
+      }
+}
+
+/* ---- The stack ----------------------------------------------------------------------------- */
+
+/* Below `dead`, the stack holds nothing alive: what its bytes held is forgotten (a later frame
+   there does not depend on the task that wrote them), its objects die, and disabled ones go. */
+static void stack_dies_below(Addr low, Addr dead)
+{
+   UInt i = 0;
+   if (dead > low) tr_memory_forget(low, dead - low);
+   tr_stack_rises(dead);
+   while (i < state.n_disabled) {
+      if (state.disabled[i].start < dead && state.disabled[i].start >= state.stack_bottom &&
+          state.disabled[i].start < state.stack_end)
+         state.disabled[i] = state.disabled[--state.n_disabled];
+      else
+         i++;
+   }
+}
+
+VG_REGPARM(3) void tr_memory_stack_rises(Addr old_sp, Addr new_sp, UWord returned)
+{
+   /* Only the traced thread's stack; a jump to another stack (a coroutine's) is no pop. */
+   if (!state.on || VG_(get_running_tid)() != state.tid || old_sp < state.stack_bottom ||
+       new_sp > state.stack_end)
+      return;
+   /* A return ends its function and the red zone it used; another rise (a pop, a frame's
+      release) may leave a leaf function the red zone below its new stack pointer. */
+   stack_dies_below(old_sp - RED_ZONE, returned ? new_sp : new_sp - RED_ZONE);
 }

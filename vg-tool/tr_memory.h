@@ -29,8 +29,13 @@ void tr_memory_write(Addr a, SizeT size);
 void tr_memory_forget(Addr a, SizeT size);
 void tr_memory_copy(Addr to, Addr from, SizeT size);
 
-/* Objects made dependency-free by tareador_disable_object exist (checked on each access). */
+/* The object at [start, start+size) makes no dependency from now on (what it held is
+   forgotten), until it is enabled again. */
 void tr_memory_object_disabled(Addr start, SizeT size);
-void tr_memory_object_enabled(void);
+void tr_memory_object_enabled(Addr start);
+
+/* The instrumented code calls this when the traced thread's stack pointer rises from `old_sp`
+   to `new_sp` (`returned`: by a return): the stack below is dead. */
+VG_REGPARM(3) void tr_memory_stack_rises(Addr old_sp, Addr new_sp, UWord returned);
 
 #endif

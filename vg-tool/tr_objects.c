@@ -3,31 +3,33 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_debuginfo.h"
-#include "pub_tool_execontext.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_replacemalloc.h"
+#include "pub_tool_stacktrace.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_wordfm.h"
+#include "libvex_guest_amd64.h"
 
 #include "tr_objects.h"
+#include "tr_program.h"
+#include "tr_stack.h"
 
 void (*tr_objects_on_block)(Addr start, SizeT size);
 
-/* Objects are never removed (dependencies name them after a free); id 0 means none. */
+/* Objects are never removed (dependencies name them after they die); id 0 means none. */
 static TrObject* objects;
 static UInt n_objects = 1, max_objects;
 static WordFM* heap_blocks;    /* start -> id, live blocks */
 static WordFM* globals;        /* start -> id */
-static WordFM* other_regions;  /* 1 MB region -> id */
-static UInt* stacks;           /* per thread */
-static ULong heap_serial;
+static WordFM* other_regions;  /* start -> id, unnamed memory */
 
-static UInt new_object(TrObjectKind kind, Addr start, SizeT size)
+UInt tr_objects_new(TrObjectKind kind, Addr start, SizeT size)
 {
    if (n_objects >= max_objects) {
       max_objects = max_objects ? 2 * max_objects : 1024;
@@ -42,16 +44,55 @@ static UInt new_object(TrObjectKind kind, Addr start, SizeT size)
 
 TrObject* tr_object(UInt id) { return id > 0 && id < n_objects ? &objects[id] : NULL; }
 
+void tr_objects_died(UInt id)
+{
+   if (tr_object(id)) objects[id].dead = True;
+}
+
 /* ---- The heap: malloc and friends, replaced ------------------------------------------------ */
+
+#define SITE_FRAMES 32
+
+/* The allocating call in the program's own code (the first frame that is, below the
+   allocator), and the function it called. A block the C runtime allocated for itself, deep
+   below the function the program called (printf's buffer), is that library's memory. */
+static void find_site(ThreadId tid, TrObject* o)
+{
+   Addr ips[SITE_FRAMES], sps[SITE_FRAMES];
+   UInt n = VG_(get_StackTrace)(tid, ips, SITE_FRAMES, sps, NULL, 0), i;
+   for (i = 1; i < n; i++)
+      if (tr_program_is_user_code(ips[i])) {
+         o->site = ips[i];
+         o->site_sp = sps[i];
+         o->via = ips[i - 1];
+         if (i > 2 && tr_program_is_runtime_library(o->via)) {
+            o->kind = TR_OBJ_LIBRARY;
+            o->runtime = True;
+         }
+         return;
+      }
+   o->via = n > 1 ? ips[1] : 0;
+}
+
+/* A block freed by library code before the call that allocated it returned (qsort's scratch)
+   was that library's own. */
+static void check_scratch(ThreadId tid, TrObject* o)
+{
+   Addr ips[2];
+   if (o->site_sp == 0 || VG_(get_SP)(tid) >= o->site_sp) return;
+   if (VG_(get_StackTrace)(tid, ips, 2, NULL, NULL, 0) == 2 && !tr_program_is_user_code(ips[1])) {
+      o->kind = TR_OBJ_LIBRARY;
+      o->runtime = tr_program_is_runtime_library(ips[1]);
+   }
+}
 
 static void* new_block(ThreadId tid, SizeT size, SizeT align)
 {
    void* p = VG_(cli_malloc)(align, size);
    UInt id;
    if (p == NULL) return NULL;
-   id = new_object(TR_OBJ_HEAP, (Addr)p, size);
-   objects[id].serial = ++heap_serial;
-   objects[id].where = VG_(record_ExeContext)(tid, 0);
+   id = tr_objects_new(TR_OBJ_HEAP, (Addr)p, size);
+   find_site(tid, &objects[id]);
    VG_(addToFM)(heap_blocks, (UWord)p, id);
    if (tr_objects_on_block) tr_objects_on_block((Addr)p, size);
    return p;
@@ -62,7 +103,8 @@ static void free_block(ThreadId tid, void* p)
    UWord id;
    if (p == NULL) return;
    if (VG_(delFromFM)(heap_blocks, NULL, &id, (UWord)p)) {
-      objects[id].freed = True;
+      objects[id].dead = True;
+      check_scratch(tid, &objects[id]);
       if (tr_objects_on_block) tr_objects_on_block(objects[id].start, objects[id].size);
    }
    VG_(cli_free)(p);
@@ -116,6 +158,7 @@ void tr_objects_pre_clo_init(void)
    heap_blocks = VG_(newFM)(VG_(malloc), "tareador.heap", VG_(free), NULL);
    globals = VG_(newFM)(VG_(malloc), "tareador.globals", VG_(free), NULL);
    other_regions = VG_(newFM)(VG_(malloc), "tareador.other", VG_(free), NULL);
+   tr_stack_init();
 }
 
 /* ---- Lookup --------------------------------------------------------------------------------- */
@@ -129,11 +172,16 @@ static Bool floor_entry(WordFM* fm, Addr a, UWord* key, UWord* id)
    return VG_(findBoundsFM)(fm, key, id, &max_key, &max_id, 0, 0, ~(UWord)0, 0, a) && *id != 0;
 }
 
-static UInt stack_object(ThreadId tid)
+/* What memory at `a` is, when it is not the heap or the stack: constants (read-only memory of
+   a file, the linker's tables), a library's, or the program's own (`own`: a global when a
+   symbol names it). */
+static TrObjectKind kind_of_memory(Addr a, TrObjectKind own)
 {
-   if (stacks == NULL) stacks = VG_(calloc)("tareador.stacks", VG_N_THREADS, sizeof(UInt));
-   if (stacks[tid] == 0) stacks[tid] = new_object(TR_OBJ_STACK, 0, 0);
-   return stacks[tid];
+   NSegment const* segment = VG_(am_find_nsegment)(a);
+   if ((segment && segment->kind == SkFileC && !segment->hasW) || tr_program_in_linker_tables(a))
+      return TR_OBJ_CONST;
+   if (tr_program_in_object(a) && !tr_program_owns(a)) return TR_OBJ_LIBRARY;
+   return own;
 }
 
 /* Whether `a` is `offset` bytes into the data symbol `name`. */
@@ -171,8 +219,9 @@ static UInt global_at(Addr a)
    if (!VG_(get_datasym_and_offset)(VG_(current_DiEpoch)(), a, &name, &offset)) return 0;
    start = a - offset;
    if (!VG_(lookupFM)(globals, NULL, &id, start)) {
-      id = new_object(TR_OBJ_GLOBAL, start, symbol_size(start, name));
+      id = tr_objects_new(kind_of_memory(a, TR_OBJ_GLOBAL), start, symbol_size(start, name));
       objects[id].name = VG_(strdup)("tareador.global", name);
+      objects[id].runtime = objects[id].kind == TR_OBJ_LIBRARY && tr_program_is_runtime_library(a);
       VG_(addToFM)(globals, start, id);
    }
    return (UInt)id;
@@ -180,76 +229,163 @@ static UInt global_at(Addr a)
 
 #define REGION_BITS 20
 
+/* Whether `segment` holds the thread's TLS (its thread pointer is in it): the C library's
+   thread-local state (errno, the locale) is there. */
+static Bool holds_tls(ThreadId tid, NSegment const* segment)
+{
+   ULong fs = 0;
+   VG_(get_shadow_regs_area)(tid, (UChar*)&fs, 0, offsetof(VexGuestAMD64State, guest_FS_CONST),
+                             sizeof fs);
+   return segment && segment->kind == SkAnonC && fs >= segment->start && fs <= segment->end;
+}
+
+/* Unnamed memory: one object per 1 MB region of a mapping. */
+static UInt region_at(ThreadId tid, Addr a)
+{
+   NSegment const* segment = VG_(am_find_nsegment)(a);
+   Addr start = a >> REGION_BITS << REGION_BITS, end = start + (1ul << REGION_BITS);
+   UWord key, id;
+   if (segment && segment->start > start) start = segment->start;
+   if (segment && segment->end + 1 < end) end = segment->end + 1;
+   if (floor_entry(other_regions, a, &key, &id) && a < key + objects[id].size) return (UInt)id;
+   id = tr_objects_new(kind_of_memory(a, TR_OBJ_OTHER), start, end - start);
+   objects[id].first_access = a;
+   objects[id].runtime = objects[id].kind == TR_OBJ_LIBRARY && tr_program_is_runtime_library(a);
+   if (holds_tls(tid, segment)) {
+      objects[id].kind = TR_OBJ_LIBRARY;
+      objects[id].runtime = True;
+      objects[id].name = VG_(strdup)("tareador.name", "thread-local-storage");
+   }
+   VG_(addToFM)(other_regions, start, id);
+   return (UInt)id;
+}
+
+static Bool on_stack(ThreadId tid, Addr a)
+{
+   return a + 128 >= VG_(get_SP)(tid) && a < VG_(thread_get_stack_max)(tid);
+}
+
 static UInt lookup(ThreadId tid, Addr a)
 {
    UWord start, id;
-   Addr sp = VG_(get_SP)(tid);
-   if (a + 128 >= sp && a < VG_(thread_get_stack_max)(tid)) return stack_object(tid);
+   if (on_stack(tid, a)) return tr_stack_object_at(tid, a);
    if (floor_entry(heap_blocks, a, &start, &id) && a < start + objects[id].size) return (UInt)id;
    if (floor_entry(globals, a, &start, &id) && a < start + objects[id].size) return (UInt)id;
    id = global_at(a);
-   if (id) return (UInt)id;
-   start = a >> REGION_BITS << REGION_BITS;
-   if (!VG_(lookupFM)(other_regions, NULL, &id, start)) {
-      id = new_object(TR_OBJ_OTHER, start, 1ul << REGION_BITS);
-      objects[id].first_access = a;
-      VG_(addToFM)(other_regions, start, id);
-   }
-   return (UInt)id;
+   return id ? (UInt)id : region_at(tid, a);
 }
 
 UInt tr_object_at(ThreadId tid, Addr a)
 {
    static UInt cached;
    TrObject* o = tr_object(cached);
-   /* Only named objects are cached: a stack moves, and an `other` region may hold a global
-      not met yet. */
-   if (o && !o->freed && (o->kind == TR_OBJ_HEAP || o->kind == TR_OBJ_GLOBAL) && a >= o->start &&
+   /* Unnamed regions are not cached: one may hold a global not met yet. */
+   if (o && !o->dead && o->kind != TR_OBJ_OTHER && o->first_access == 0 && a >= o->start &&
        a < o->start + o->size)
       return cached;
    cached = lookup(tid, a);
    return cached;
 }
 
+UInt tr_object_of_variable(ThreadId tid, Addr a)
+{
+   return on_stack(tid, a) ? tr_stack_variable_at(tid, a) : tr_object_at(tid, a);
+}
+
 /* ---- Names ---------------------------------------------------------------------------------- */
 
-/* The first frame of an allocation that is not the allocator itself. */
-static void note_frame(UInt n, DiEpoch ep, Addr ip, void* frames)
+/* A function's name as short as it stays meaningful: no parameters, no namespaces, template
+   arguments as <...>; a constructor is its class (vector<...>), a method of a class template
+   keeps its class (vector<...>::push_back), operator new is new. */
+static void short_function_name(const HChar* full, HChar* out, SizeT size)
 {
-   if (n < 2) ((Addr*)frames)[n] = ip;
+   HChar name[256];
+   SizeT n = 0, i, depth = 0, last = 0, previous = 0, base;
+   for (i = 0; full[i] && n + 6 < sizeof name; i++) {
+      HChar c = full[i];
+      if (c == '(' && depth == 0 && i > 0) break;
+      if (c == '<' && VG_(strstr)(full, "operator<") != full + i - 8) {
+         if (depth++ == 0) {
+            VG_(strcpy)(name + n, "<...>");
+            n += 5;
+         }
+      } else if (c == '>' && depth > 0) {
+         depth--;
+      } else if (depth == 0) {
+         if (c == ':' && full[i + 1] == ':') {
+            previous = last;
+            last = n + 2;
+         }
+         name[n++] = c;
+      }
+   }
+   name[n] = 0;
+   /* name[previous..last-2) is the class (if any), name[last..] the function. */
+   if (last > 0) {
+      for (base = previous; base < last - 2 && name[base] != '<'; base++) {}
+      if (base - previous == VG_(strlen)(name + last) &&
+          VG_(strncmp)(name + previous, name + last, base - previous) == 0) {
+         name[last - 2] = 0;
+         VG_(snprintf)(out, size, "%s", name + previous);
+         return;
+      }
+      if (last >= 3 && name[last - 3] == '>') {
+         VG_(snprintf)(out, size, "%s", name + previous);
+         return;
+      }
+   }
+   if (VG_(strncmp)(name + last, "operator new", 12) == 0) last += 9;
+   VG_(snprintf)(out, size, "%s", name + last);
+}
+
+/* "function@file:line" of code address `ip` (the line's file without its directory). */
+static void site_name(Addr ip, HChar* out, SizeT size)
+{
+   const HChar* file;
+   const HChar* function;
+   UInt line;
+   if (VG_(get_filename_linenum)(VG_(current_DiEpoch)(), ip, &file, NULL, &line))
+      VG_(snprintf)(out, size, "%s:%u", VG_(basename)(file), line);
+   else if (VG_(get_fnname)(VG_(current_DiEpoch)(), ip, &function))
+      VG_(snprintf)(out, size, "%s", function);
+   else
+      VG_(snprintf)(out, size, "%#lx", ip);
+}
+
+/* A heap block: what allocated it, where in the program (vector<...>@main.cpp:41,
+   malloc@dot.c:20); or which library allocated it on its own (fftwf_malloc@libfftw3f.so.3). */
+static void heap_name(const TrObject* o, HChar* out, SizeT size)
+{
+   const HChar* function = NULL;
+   const HChar* file = NULL;
+   HChar what[128] = "heap", where[160];
+   if (o->via && VG_(get_fnname)(VG_(current_DiEpoch)(), o->via, &function))
+      short_function_name(function, what, sizeof what);
+   if (o->site) {
+      site_name(o->site, where, sizeof where);
+   } else {
+      VG_(get_objname)(VG_(current_DiEpoch)(), o->via, &file);
+      VG_(snprintf)(where, sizeof where, "%s", file ? VG_(basename)(file) : "?");
+   }
+   VG_(snprintf)(out, size, "%s@%s", what, where);
 }
 
 const HChar* tr_object_name(UInt id)
 {
    TrObject* o = tr_object(id);
-   HChar buffer[256];
+   HChar buffer[320];
    if (o == NULL) return "?";
    if (o->name) return o->name;
-   switch (o->kind) {
-      case TR_OBJ_HEAP: {
-         Addr frames[2] = {0, 0};
-         const HChar* file = NULL;
-         UInt line = 0;
-         VG_(apply_ExeContext)(note_frame, frames, o->where);
-         if (frames[1] && VG_(get_filename_linenum)(VG_(current_DiEpoch)(), frames[1], &file, NULL, &line))
-            VG_(snprintf)(buffer, sizeof buffer, "heap#%llu@%s:%u", o->serial, file, line);
-         else
-            VG_(snprintf)(buffer, sizeof buffer, "heap#%llu", o->serial);
-         break;
-      }
-      case TR_OBJ_STACK: VG_(snprintf)(buffer, sizeof buffer, "stack"); break;
-      default: {
-         /* Unnamed memory in a loaded object (its constants, say) says which object. */
-         NSegment const* segment = VG_(am_find_nsegment)(o->first_access);
-         const HChar* file = segment ? VG_(am_get_filename)(segment) : NULL;
-         const HChar* base = file ? VG_(strrchr)(file, '/') : NULL;
-         base = base ? base + 1 : file;
-         if (base && *base)
-            VG_(snprintf)(buffer, sizeof buffer, "memory@%#lx(%s)", o->start, base);
-         else
-            VG_(snprintf)(buffer, sizeof buffer, "memory@%#lx", o->start);
-         break;
-      }
+   if (o->site || o->via) {  /* a heap block */
+      heap_name(o, buffer, sizeof buffer);
+   } else {
+      /* Unnamed memory in a loaded object (its constants, say) says which object. */
+      NSegment const* segment = VG_(am_find_nsegment)(o->first_access);
+      const HChar* file = segment ? VG_(am_get_filename)(segment) : NULL;
+      if (file && *file)
+         VG_(snprintf)(buffer, sizeof buffer, "memory@%#lx(%s)", o->start, VG_(basename)(file));
+      else
+         VG_(snprintf)(buffer, sizeof buffer, "memory@%#lx", o->start);
    }
    o->name = VG_(strdup)("tareador.name", buffer);
    return o->name;

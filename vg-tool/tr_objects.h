@@ -1,34 +1,58 @@
 /* tr_objects.h — the pool of memory objects the dependencies are named after: heap blocks (the
-   tool replaces malloc and friends to see them, with their allocation site), globals and
-   statics (named from debug info), each thread's stack, and other memory. */
+   tool replaces malloc and friends to see them, named by their allocation site in the
+   program's code), the program's globals and statics (named from debug info), local variables
+   and frames of the stack (tr_stack.h), constants, the libraries' own memory, and other memory.
+   Porting hints name the program's objects only; constants and libraries' memory are kinds of
+   their own so that they can be left out and summed up. */
 #ifndef TR_OBJECTS_H
 #define TR_OBJECTS_H
 
 #include "pub_tool_basics.h"
 
-typedef enum { TR_OBJ_HEAP, TR_OBJ_GLOBAL, TR_OBJ_STACK, TR_OBJ_OTHER } TrObjectKind;
+typedef enum {
+   TR_OBJ_HEAP,
+   TR_OBJ_GLOBAL,   /* a global or static variable of the program */
+   TR_OBJ_STACK,    /* a local variable, or a function's frame */
+   TR_OBJ_CONST,    /* read-only memory of a loaded file: constants, code */
+   TR_OBJ_LIBRARY,  /* writable memory of a shared library or the dynamic linker */
+   TR_OBJ_OTHER     /* anything else (memory the program maps itself, say) */
+} TrObjectKind;
 
 typedef struct {
    Addr start;
    SizeT size;
    TrObjectKind kind;
    Bool disabled;              /* tareador_disable_object: no dependencies through it */
-   Bool freed;
-   ULong serial;               /* heap: allocation number (1 = first) */
+   Bool dead;                  /* a freed heap block, a popped stack object */
+   Bool runtime;               /* the language runtimes' own state (stdio buffers and locks,
+                                  errno): calls into them are taken to be thread-safe, so it
+                                  makes no dependency */
+   Bool temporary;             /* stack bytes of no variable, when the debug information
+                                  describes the program's: the compiler's own slots (spills,
+                                  saved registers), which carry no program data */
+   Addr site, via;             /* heap: the allocating call in the program's code, and the
+                                  function it called (an allocator, a library function) */
+   Addr site_sp;               /* heap: the stack pointer of that call */
    Addr first_access;          /* other: the address that made it (names its loaded object) */
-   struct _ExeContext* where;  /* heap: allocation site */
    HChar* name;                /* made on first use of tr_object_name */
-   UInt last_reader, last_writer;  /* the last task instances that read / wrote it */
 } TrObject;
 
 /* Registers the malloc replacement (from pre_clo_init). */
 void tr_objects_pre_clo_init(void);
 
+/* A new object (for tr_stack.c), and the end of one. */
+UInt tr_objects_new(TrObjectKind kind, Addr start, SizeT size);
+void tr_objects_died(UInt id);
+
 /* The object holding address `a` accessed by thread `tid` (0 for none); cached, cheap for runs
    of accesses to one object. */
 UInt tr_object_at(ThreadId tid, Addr a);
 TrObject* tr_object(UInt id);
-/* A short name: the global's symbol, heap#N@file:line (allocation site), stack, ... */
+/* The object a program means by address `a` when it names one (tareador_disable_object): on
+   the stack the variable there, never a whole frame. */
+UInt tr_object_of_variable(ThreadId tid, Addr a);
+/* A short name: the variable's symbol, the allocation site (malloc@dot.c:20,
+   vector<...>@main.cpp:41), stack@function, memory@0x...(file), ... */
 const HChar* tr_object_name(UInt id);
 
 /* The heap blocks allocated and freed call this to forget what their bytes held. */

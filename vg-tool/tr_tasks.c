@@ -6,6 +6,7 @@
    one section when it ends. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
@@ -14,7 +15,9 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_vki.h"
 
+#include "tr_client.h"
 #include "tr_count.h"
 #include "tr_memory.h"
 #include "tr_objects.h"
@@ -47,6 +50,7 @@ typedef struct {
 
 typedef struct {
    UInt object;     /* 0: free slot */
+   Bool disabled;   /* uses while the object was disabled are kept apart */
    ULong read, written;
 } Use;
 
@@ -61,6 +65,8 @@ typedef struct {
    Use* uses;
    UInt use_slots, n_uses;
    UInt unresolved; /* receives whose source is not known yet */
+   UInt* runtime_from;  /* instances it would depend on only through the runtimes' state */
+   UInt n_runtime_from, max_runtime_from;
 } Instance;
 
 static struct {
@@ -77,6 +83,7 @@ static struct {
    UChar* declared;         /* objects declared in the stream */
    UInt declared_slots;
    ULong dependencies;
+   ULong runtime_dependencies;  /* left out: through the runtime libraries' own state */
    TrText text;
    Int fd;
 } tasks = {.fd = -1};
@@ -112,28 +119,16 @@ static void add_record(Instance* in, RecordKind kind, ULong value, const TrEvent
 
 /* ---- Types and instances ----------------------------------------------------------------- */
 
-/* Names go into space-separated fields: blanks become '_', an empty name "unnamed". */
-static HChar field_char(HChar c) { return c == ' ' || c == '\t' || c == '\n' ? '_' : c; }
-
-static Bool same_name(const HChar* type, const HChar* name)
-{
-   if (*name == 0) name = "unnamed";
-   for (; *type && field_char(*name) == *type; type++, name++) {}
-   return *type == 0 && *name == 0;
-}
-
 /* The index of task type `name`. */
 static UInt type_of(const HChar* name)
 {
    UInt i;
-   HChar* copy;
+   if (*name == 0) name = "unnamed";
    for (i = 0; i < tasks.n_types; i++)
-      if (same_name(tasks.types[i], name)) return i;
-   copy = VG_(strdup)("tareador.type", *name ? name : "unnamed");
-   for (i = 0; copy[i]; i++) copy[i] = field_char(copy[i]);
+      if (VG_(strcmp)(tasks.types[i], name) == 0) return i;
    if (tasks.n_types == tasks.max_types)
       tasks.types = grow(tasks.types, &tasks.max_types, tasks.n_types + 1, sizeof(HChar*));
-   tasks.types[tasks.n_types] = copy;
+   tasks.types[tasks.n_types] = VG_(strdup)("tareador.type", name);
    return tasks.n_types++;
 }
 
@@ -213,16 +208,16 @@ void tr_tasks_start(const HChar* name)
 void tr_tasks_end(const HChar* name)
 {
    Instance* in;
-   HChar warning[160];
+   HChar warning[2 * TR_NAME_MAX + 96];
    if (!tasks.active) return;
    if (tasks.n_open == 1) {
       VG_(snprintf)(warning, sizeof warning,
-                    "tareador_end_task(\"%s\") with no task open: ignored", name);
+                    "tareador_end_task(\"%s\") with no task open: ignored", name ? name : "");
       tr_trace_warning(warning);
       return;
    }
    in = running();
-   if (!same_name(tasks.types[in->type], name)) {
+   if (name && VG_(strcmp)(tasks.types[in->type], *name ? name : "unnamed") != 0) {
       VG_(snprintf)(warning, sizeof warning,
                     "tareador_end_task(\"%s\") ends task \"%s\" (the innermost open one)", name,
                     tasks.types[in->type]);
@@ -307,6 +302,19 @@ void tr_tasks_mpi_exit(const TrEvent* events, Int n)
 
 static UInt hash(UInt key) { return key * 0x9E3779B1u; }
 
+void tr_tasks_runtime_dependency(UInt from)
+{
+   Instance* in = running();
+   UInt i;
+   for (i = 0; i < in->n_runtime_from; i++)
+      if (in->runtime_from[i] == from) return;
+   if (in->n_runtime_from == in->max_runtime_from)
+      in->runtime_from = grow(in->runtime_from, &in->max_runtime_from, in->n_runtime_from + 1,
+                              sizeof(UInt));
+   in->runtime_from[in->n_runtime_from++] = from;
+   tasks.runtime_dependencies++;
+}
+
 static Dependency* dependency_slot(Instance* in, UInt from)
 {
    UInt i = hash(from) & (in->dep_slots - 1);
@@ -352,14 +360,16 @@ void tr_tasks_depends(UInt from, TrDepKind kind, UInt object, ULong bytes)
    }
 }
 
-static Use* use_slot(Instance* in, UInt object)
+static Use* use_slot(Instance* in, UInt object, Bool disabled)
 {
-   UInt i = hash(object) & (in->use_slots - 1);
-   while (in->uses[i].object != 0 && in->uses[i].object != object) i = (i + 1) & (in->use_slots - 1);
+   UInt i = hash(2 * object + disabled) & (in->use_slots - 1);
+   while (in->uses[i].object != 0 &&
+          (in->uses[i].object != object || in->uses[i].disabled != disabled))
+      i = (i + 1) & (in->use_slots - 1);
    return &in->uses[i];
 }
 
-void tr_tasks_uses(UInt object, ULong read, ULong written)
+void tr_tasks_uses(UInt object, ULong read, ULong written, Bool disabled)
 {
    Instance* in = running();
    Use* u;
@@ -370,12 +380,13 @@ void tr_tasks_uses(UInt object, ULong read, ULong written)
       in->use_slots = slots ? 2 * slots : 16;
       in->uses = VG_(calloc)("tareador.uses", in->use_slots, sizeof(Use));
       for (i = 0; i < slots; i++)
-         if (old[i].object) *use_slot(in, old[i].object) = old[i];
+         if (old[i].object) *use_slot(in, old[i].object, old[i].disabled) = old[i];
       VG_(free)(old);
    }
-   u = use_slot(in, object);
+   u = use_slot(in, object, disabled);
    if (u->object == 0) {
       u->object = object;
+      u->disabled = disabled;
       in->n_uses++;
    }
    u->read += read;
@@ -385,17 +396,19 @@ void tr_tasks_uses(UInt object, ULong read, ULong written)
 void tr_tasks_disable_object(Addr a, Bool disable)
 {
    TrObject* o;
+   HChar warning[160];
    if (!tasks.active) return;
-   o = tr_object(tr_object_at(tasks.tid, a));
-   if (o == NULL || o->disabled == disable) return;
-   if (o->kind == TR_OBJ_STACK || o->kind == TR_OBJ_OTHER) {
-      tr_trace_warning("tareador_disable_object works on heap blocks and global or static "
-                       "variables: an address on the stack or in unnamed memory is ignored");
+   if (!VG_(am_is_valid_for_client)(a, 1, VKI_PROT_READ)) {
+      VG_(snprintf)(warning, sizeof warning, "tareador_%s_object(%#lx): not an address of the "
+                    "program's memory: ignored", disable ? "disable" : "enable", a);
+      tr_trace_warning(warning);
       return;
    }
+   o = tr_object(tr_object_of_variable(tasks.tid, a));
+   if (o == NULL || o->disabled == disable) return;
    o->disabled = disable;
    if (disable) tr_memory_object_disabled(o->start, o->size);
-   else tr_memory_object_enabled();
+   else tr_memory_object_enabled(o->start);
 }
 
 /* ---- Writing ----------------------------------------------------------------------------- */
@@ -406,6 +419,8 @@ static const HChar* kind_name(TrObjectKind kind)
       case TR_OBJ_HEAP: return "heap";
       case TR_OBJ_GLOBAL: return "global";
       case TR_OBJ_STACK: return "stack";
+      case TR_OBJ_CONST: return "const";
+      case TR_OBJ_LIBRARY: return "library";
       default: return "other";
    }
 }
@@ -413,8 +428,6 @@ static const HChar* kind_name(TrObjectKind kind)
 static void declare(UInt object)
 {
    const TrObject* o = tr_object(object);
-   HChar name[256];
-   UInt i;
    if (object < tasks.declared_slots && tasks.declared[object]) return;
    if (object >= tasks.declared_slots) {
       UInt old = tasks.declared_slots;
@@ -422,9 +435,10 @@ static void declare(UInt object)
       VG_(memset)(tasks.declared + old, 0, tasks.declared_slots - old);
    }
    tasks.declared[object] = 1;
-   VG_(snprintf)(name, sizeof name, "%s", tr_object_name(object));
-   for (i = 0; name[i]; i++) name[i] = field_char(name[i]);
-   tr_text_record(&tasks.text, "object %u %s %lu %s", object, kind_name(o->kind), o->size, name);
+   tr_text_end_records(&tasks.text);
+   tr_text_printf(&tasks.text, "object %u %s %lu ", object, kind_name(o->kind), o->size);
+   tr_text_field(&tasks.text, tr_object_name(object));
+   tr_text_append(&tasks.text, "\n");
 }
 
 static Int compare_uints(const void* a, const void* b)
@@ -440,7 +454,10 @@ static Int compare_dependencies(const void* a, const void* b)
 
 static Int compare_uses(const void* a, const void* b)
 {
-   return compare_uints(&((const Use*)a)->object, &((const Use*)b)->object);
+   const Use* x = a;
+   const Use* y = b;
+   Int by_object = compare_uints(&x->object, &y->object);
+   return by_object ? by_object : (Int)x->disabled - (Int)y->disabled;
 }
 
 static void write_dependency(const Dependency* d)
@@ -479,7 +496,10 @@ static void write_section(Instance* in)
    VG_(ssort)(uses, n_uses, sizeof(Use), compare_uses);
    for (i = 0; i < n_uses; i++) declare(uses[i].object);
 
-   tr_text_record(&tasks.text, "task %u %s %u", in->id, tasks.types[in->type], in->parent);
+   tr_text_end_records(&tasks.text);
+   tr_text_printf(&tasks.text, "task %u ", in->id);
+   tr_text_field(&tasks.text, tasks.types[in->type]);
+   tr_text_printf(&tasks.text, " %u\n", in->parent);
    for (i = 0; i < n && deps[i]->from < in->id; i++) write_dependency(deps[i]);
    for (i = 0; i < in->n_records; i++) {
       const Record* r = &in->records[i];
@@ -491,8 +511,8 @@ static void write_section(Instance* in)
       }
    }
    for (i = 0; i < n_uses; i++)
-      tr_text_record(&tasks.text, "uses %u %llu %llu", uses[i].object, uses[i].read,
-                     uses[i].written);
+      tr_text_record(&tasks.text, "uses %u %llu %llu%s", uses[i].object, uses[i].read,
+                     uses[i].written, uses[i].disabled ? " disabled" : "");
    tr_text_record(&tasks.text, "endtask");
    VG_(free)(deps);
 }
@@ -504,6 +524,7 @@ static void free_instance(Instance* in)
    VG_(free)(in->deps);
    VG_(free)(in->uses);
    VG_(free)(in->records);
+   VG_(free)(in->runtime_from);
    VG_(free)(in);
 }
 
@@ -547,5 +568,13 @@ void tr_tasks_finish(Bool complete)
    tasks.active = False;
    tr_task_current = 0;
    tr_memory_stop();
+   if (tasks.runtime_dependencies > 0) {
+      HChar warning[256];
+      VG_(snprintf)(warning, sizeof warning,
+                    "%llu dependencies through the runtime libraries' own state (stdio buffers "
+                    "and locks, errno, the C library's tables) were left out: calls into them are "
+                    "taken to be thread-safe", tasks.runtime_dependencies);
+      tr_trace_warning(warning);
+   }
    tr_trace_tasks_summary(tasks.instances, tasks.n_types - 1, tasks.dependencies);
 }

@@ -35,9 +35,13 @@ void tr_tasks_mpi_enter(void);
 void tr_tasks_mpi_exit(const TrEvent* events, Int n);
 
 /* From the shadow memory: the running instance depends on `from` through `bytes` bytes of
-   `object`; it read or wrote bytes of `object` for the first time. */
+   `object`; it read or wrote bytes of `object` for the first time (`disabled`: while the object
+   was disabled). */
 void tr_tasks_depends(UInt from, TrDepKind kind, UInt object, ULong bytes);
-void tr_tasks_uses(UInt object, ULong read, ULong written);
+void tr_tasks_uses(UInt object, ULong read, ULong written, Bool disabled);
+/* The running instance would depend on `from` through the runtime libraries' own state only:
+   counted, and left out. */
+void tr_tasks_runtime_dependency(UInt from);
 
 /* tareador_disable_object / tareador_enable_object on the object holding `a`. */
 void tr_tasks_disable_object(Addr a, Bool disable);

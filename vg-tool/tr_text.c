@@ -8,6 +8,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 
+#include "tr_client.h"
 #include "tr_text.h"
 
 static void reserve(TrText* text, SizeT more)
@@ -43,14 +44,29 @@ void tr_text_printf(TrText* text, const HChar* format, ...)
 
 void tr_text_quoted(TrText* text, const HChar* s)
 {
+   SizeT size = 3 * VG_(strlen)(s) + 1;
+   HChar* clean = VG_(malloc)("tareador.text.quoted", size);
+   const HChar* c;
+   /* Valid UTF-8 (TOML requires it), with the characters TOML forbids escaped. */
+   tr_utf8_copy(s, clean, size);
    tr_text_append(text, "\"");
-   for (; *s; s++) {
-      UChar c = (UChar)*s;
-      if (c == '"' || c == '\\') tr_text_printf(text, "\\%c", c);
-      else if (c < 0x20) tr_text_printf(text, "\\u%04x", (UInt)c);
-      else tr_text_printf(text, "%c", c);
+   for (c = clean; *c; c++) {
+      UChar u = (UChar)*c;
+      if (u == '"' || u == '\\') tr_text_printf(text, "\\%c", u);
+      else if (u < 0x20 || u == 0x7F) tr_text_printf(text, "\\u%04x", (UInt)u);
+      else tr_text_printf(text, "%c", u);
    }
    tr_text_append(text, "\"");
+   VG_(free)(clean);
+}
+
+void tr_text_field(TrText* text, const HChar* s)
+{
+   const HChar* c;
+   Bool bare = *s != 0;
+   for (c = s; *c && bare; c++) bare = (UChar)*c > 0x20 && *c != '"' && *c != '\\' && (UChar)*c != 0x7F;
+   if (bare) tr_text_append(text, s);
+   else tr_text_quoted(text, s);
 }
 
 void tr_text_end_records(TrText* text)

@@ -15,8 +15,11 @@ typedef struct {
 
 void tr_text_append(TrText* text, const HChar* s);
 void tr_text_printf(TrText* text, const HChar* format, ...) PRINTF_CHECK(2, 3);
-/* A TOML basic string, quoted and escaped. */
+/* A TOML basic string, quoted and escaped, valid UTF-8 whatever `s` holds. */
 void tr_text_quoted(TrText* text, const HChar* s);
+/* A field of a record line: `s` as it is when it has no blank, quote or backslash (and is not
+   empty), else quoted as tr_text_quoted does. */
+void tr_text_field(TrText* text, const HChar* s);
 
 /* Record lines. A new record first ends a `wait` line left open. */
 void tr_text_record(TrText* text, const HChar* format, ...) PRINTF_CHECK(2, 3);

@@ -13,7 +13,7 @@
 #include "tr_text.h"
 #include "tr_trace.h"
 
-#define TR_FORMAT_VERSION 1
+#define TR_FORMAT_VERSION 2
 #define FLUSH_AT (64 * 1024)
 
 /* ---- Files ------------------------------------------------------------------------------ */

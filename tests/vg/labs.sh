@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# The task study on course-style codes (tests/vg/labs/, each built -O0 as students compile and
+# -O2): what the labs teach must come out of the tool. A disabled local accumulator makes the
+# dot product's tasks independent, an enabled one chains them; recursive sibling tasks have no
+# edge through the stack at any optimisation level; porting hints name the program's objects
+# only; bad task names leave a valid set; a code for the earlier API compiles and runs unchanged.
+#
+# Environment (set by `make check`): TAREADOR, REPLAY, VG_TESTS_BUILD, TESTS_DIR, EXAMPLES_DIR.
+set -u
+: "${TAREADOR:?}" "${REPLAY:?}" "${VG_TESTS_BUILD:?}" "${TESTS_DIR:?}" "${EXAMPLES_DIR:?}"
+. "$TESTS_DIR/vg/common.sh"
+
+labs="$VG_TESTS_BUILD/labs"
+machine="$EXAMPLES_DIR/marenostrum.cfg"
+
+# trace DIR PROGRAM [ARGS...]: runs PROGRAM under the tool into DIR (task report included).
+trace() {
+  local dir=$1
+  shift
+  rm -rf "$dir"
+  timeout 300 "$TAREADOR" --trace-dir="$dir" "$@" >"$dir.log" 2>&1
+}
+
+# edges STREAM: "FROM->TO OBJECT-KIND:NAME,..." per dependency, objects by kind and name.
+edges() {
+  awk '$1 == "object" { name[$2] = $3 ":" $5; next }
+       $1 == "task" { t = $2; next }
+       $1 == "after" { n = split($5, o, ","); s = "";
+                       for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") name[o[i]];
+                       print $2 "->" t, s }' "$1"
+}
+
+# speedup SET CORES: the replayed speedup of the set's tasks on CORES cores (critical path first).
+speedup() {
+  "$REPLAY" --config "$machine" --kind tasks --policy=cp --cores-sweep=1,"$2" --csv "$1" \
+    2>/dev/null | awk -F, -v c="$2" '$1 == c { print $3 }'
+}
+
+# ---- The dot product: the accumulator disabled, then kept --------------------------------------
+for opt in O0 O2; do
+  for mode in disable keep; do
+    dir="$scratch/dot-$opt-$mode"
+    name="dot $mode (-$opt)"
+    if ! trace "$dir" "$labs/dot-$opt" "$mode"; then
+      not_ok "$name" "the run failed: $(tail -3 "$dir.log" | tr '\n' ' ')"
+      continue
+    fi
+    # Edges between two dot_product instances (4 to 19), by what they go through.
+    chain=$(edges "$dir/tasks.0.trc" |
+            awk '{ split($1, p, "->"); if (p[1] >= 4 && p[2] >= 4) print $2 }' | sort | uniq -c |
+            awk '{ print $1, $2 }' | tr '\n' '|')
+    s16=$(speedup "$dir" 16)
+    if [ "$mode" = disable ]; then
+      if [ -z "$chain" ] && grep -q 'updates result while disabled' "$dir/taskreport.0.txt" &&
+         ! grep -q 'stack-write' "$dir/taskreport.0.txt" &&
+         awk -v s="$s16" 'BEGIN { exit !(s > 10) }'; then
+        ok "$name: the 16 tasks are independent (${s16}x on 16 cores), result is a reduction, no write of the creator's locals"
+      else
+        not_ok "$name" "edges between tasks: '$chain', speedup '$s16', $(grep -i result "$dir/taskreport.0.txt" | tr '\n' ' ')"
+      fi
+    else
+      if [ "$chain" = "15 stack:result|" ] && awk -v s="$s16" 'BEGIN { exit !(s < 1.2) }'; then
+        ok "$name: the tasks chain through result (15 edges, ${s16}x on 16 cores)"
+      else
+        not_ok "$name" "edges between tasks: '$chain', speedup '$s16'"
+      fi
+    fi
+  done
+done
+
+# ---- Recursive sibling tasks: the same graph at -O0 and -O2, none through the stack ------------
+for opt in O0 O2; do
+  trace "$scratch/sort-$opt" "$labs/multisort-$opt"
+  edges "$scratch/sort-$opt/tasks.0.trc" | cut -d' ' -f1 | sort >"$scratch/sort-$opt.edges"
+done
+through_stack=$(for opt in O0 O2; do edges "$scratch/sort-$opt/tasks.0.trc"; done | grep -c 'stack:')
+instances=$(grep -c '^task' "$scratch/sort-O2/tasks.0.trc" 2>/dev/null)
+if [ "$instances" = 134 ] && [ -s "$scratch/sort-O2.edges" ] &&
+   cmp -s "$scratch/sort-O0.edges" "$scratch/sort-O2.edges" && [ "$through_stack" = 0 ]; then
+  ok "multisort: 133 tasks, the same $(wc -l <"$scratch/sort-O2.edges") edges at -O0 and -O2, none through the stack"
+else
+  not_ok "multisort" "$instances sections, $through_stack edges through the stack, $(diff "$scratch/sort-O0.edges" "$scratch/sort-O2.edges" | head -5 | tr '\n' ' ')"
+fi
+
+# ---- Porting hints name the program's objects only -------------------------------------------
+for opt in O0 O2; do
+  dir="$scratch/libc-$opt"
+  trace "$dir" "$labs/libc-$opt"
+  pragma=$(grep 'OmpSs:' "$dir/taskreport.0.txt")
+  named=$(echo "$pragma" | sed 's/.*task//; s/[a-z]*(//g; s/[),]/ /g' | tr ' ' '\n' | sed '/^$/d' | sort | tr '\n' ' ')
+  if [[ "$named" =~ ^in\ malloc@libc\.c:[0-9]+\ out\ $ ]] &&
+     grep -q 'not in the clauses: [0-9]* objects that are constants or a library' "$dir/taskreport.0.txt" &&
+     [ -z "$(edges "$dir/tasks.0.trc")" ] &&
+     grep -q "runtime libraries' own state" "$dir/rank-0.toml"; then
+    ok "libc (-$opt): the clauses name in, out and the copy's block only; no dependency through the C library"
+  else
+    not_ok "libc (-$opt)" "clauses of '$named' ($pragma); edges: $(edges "$dir/tasks.0.trc" | tr '\n' '|')"
+  fi
+done
+
+# ---- Bad task names: a valid set, valid UTF-8 everywhere, each note once ------------------------
+tasks_command="$(dirname "$REPLAY")/tareador-tasks"
+for opt in O0 O2; do
+  dir="$scratch/names-$opt"
+  name="bad task names (-$opt)"
+  if ! trace "$dir" "$labs/names-$opt"; then
+    not_ok "$name" "the run failed: $(tail -3 "$dir.log" | tr '\n' ' ')"
+    continue
+  fi
+  if "$REPLAY" --validate "$dir" >"$scratch/validate" 2>&1 &&
+     "$REPLAY" -q --config "$machine" --kind tasks --json "$scratch/names.json" "$dir" >/dev/null 2>&1 &&
+     "$tasks_command" --quiet --graph-format=svg "$dir" >/dev/null 2>&1 &&
+     python3 - "$dir" "$scratch/names.json" <<'PY'
+import glob, json, os, sys, tomllib
+d = sys.argv[1]
+for path in glob.glob(os.path.join(d, "*")) + [sys.argv[2]]:
+    if os.path.isfile(path):
+        open(path, encoding="utf-8").read()          # every file is UTF-8
+for path in glob.glob(os.path.join(d, "*.toml")):
+    tomllib.load(open(path, "rb"))
+json.load(open(os.path.join(d, "taskreport.0.json")))
+types = [l.split(" ", 2)[2].rsplit(" ", 1)[0] for l in open(os.path.join(d, "tasks.0.trc")) if l.startswith("task ")]
+expected = {"unnamed", '"caf\ufffd cr\ufffdme"', "x" * 200, '"copy \\"block\\" \\\\ 1"', "main"}
+assert set(types) == expected, set(types) ^ expected
+warnings = tomllib.load(open(os.path.join(d, "rank-0.toml"), "rb"))["warnings"]
+# NULL, the two unreadable names, not UTF-8, too long: each said once.
+assert len(warnings) == len(set(warnings)) and len(warnings) == 5, warnings
+PY
+  then
+    ok "$name: NULL, unreadable, Latin-1, 300-byte and quoted names give a valid UTF-8 set that replay and tareador-tasks read"
+  else
+    not_ok "$name" "$(head -3 "$scratch/validate" | tr '\n' ' ') $(grep '^task' "$dir/tasks.0.trc" | tr '\n' '|')"
+  fi
+done
+
+# ---- The earlier API, unchanged ------------------------------------------------------------------
+dir="$scratch/oldapi"
+trace "$dir" "$labs/oldapi"
+if grep -q '^norm' "$dir.log" &&
+   [ "$(edges "$dir/tasks.0.trc" | cut -d' ' -f1 | sort | tr '\n' ' ')" = "2->3 2->4 2->5 2->6 3->7 4->7 5->7 6->7 " ]; then
+  ok "oldapi: <tareador_hooks.h>, tareador_end_task() and -ltareador: init -> 4 relax -> norm"
+else
+  not_ok "oldapi" "$(tail -2 "$dir.log" | tr '\n' ' ') edges: $(edges "$dir/tasks.0.trc" | tr '\n' '|')"
+fi
+
+echo "# $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

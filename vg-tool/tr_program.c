@@ -1,0 +1,227 @@
+/* tr_program.c — the traced program. The ELF file is read with the few structures needed
+   (section headers, the dynamic section), laid out as in the ELF-64 specification. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_vki.h"
+
+#include "tr_program.h"
+
+typedef struct {
+   UChar ident[16];
+   UShort type, machine;
+   UInt version;
+   ULong entry, phoff, shoff;
+   UInt flags;
+   UShort ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+} ElfHeader;
+
+typedef struct {
+   UInt name, type;
+   ULong flags, addr, offset, size;
+   UInt link, info;
+   ULong addralign, entsize;
+} ElfSection;
+
+typedef struct {
+   Long tag;
+   ULong value;
+} ElfDynamic;
+
+#define SECTION_DYNAMIC 6
+#define DYNAMIC_NEEDED 1
+#define MAX_SECTIONS 4096
+#define MAX_TABLE (64 << 20) /* bytes of a string table or dynamic section read at most */
+
+static struct {
+   Bool known;          /* the file was found and is ELF-64 */
+   ULong dev, ino;      /* its identity, to recognise its mappings */
+   Bool mpi, debug_info;
+} program;
+
+/* Reads exactly `size` bytes at `offset` of `fd`. */
+static Bool read_exactly(Int fd, ULong offset, void* data, ULong size)
+{
+   return VG_(lseek)(fd, (Off64T)offset, VKI_SEEK_SET) == (Off64T)offset &&
+          VG_(read)(fd, data, (Int)size) == (Int)size;
+}
+
+/* `size` bytes at `offset` of `fd` (NUL-terminated), or NULL. */
+static void* read_at(Int fd, ULong offset, ULong size)
+{
+   void* data;
+   if (size == 0 || size > MAX_TABLE) return NULL;
+   data = VG_(malloc)("tareador.elf", size + 1);
+   if (!read_exactly(fd, offset, data, size)) {
+      VG_(free)(data);
+      return NULL;
+   }
+   ((HChar*)data)[size] = 0;
+   return data;
+}
+
+/* Whether a library name (a DT_NEEDED entry) is an MPI library: Open MPI's libmpi*, MPICH's
+   libmpich* and libmpifort. */
+static Bool is_mpi_library(const HChar* name)
+{
+   return VG_(strncmp)(name, "libmpi", 6) == 0;
+}
+
+/* The dynamic section `dynamic` and its string table: does the program link MPI? */
+static void read_needed(Int fd, const ElfSection* dynamic, const ElfSection* strings)
+{
+   ElfDynamic* entries = read_at(fd, dynamic->offset, dynamic->size);
+   HChar* names = read_at(fd, strings->offset, strings->size);
+   ULong i, n = dynamic->size / sizeof(ElfDynamic);
+   for (i = 0; entries && names && i < n; i++)
+      if (entries[i].tag == DYNAMIC_NEEDED && entries[i].value < strings->size &&
+          is_mpi_library(names + entries[i].value))
+         program.mpi = True;
+   VG_(free)(entries);
+   VG_(free)(names);
+}
+
+static void read_sections(Int fd)
+{
+   ElfHeader header;
+   ElfSection* sections;
+   HChar* names;
+   UInt i;
+   if (!read_exactly(fd, 0, &header, sizeof header) ||
+       VG_(memcmp)(header.ident, "\177ELF", 4) != 0 || header.ident[4] != 2 /* 64-bit */ ||
+       header.shentsize != sizeof(ElfSection) || header.shnum == 0 ||
+       header.shnum > MAX_SECTIONS || header.shstrndx >= header.shnum)
+      return;
+   sections = read_at(fd, header.shoff, (ULong)header.shnum * sizeof(ElfSection));
+   if (sections == NULL) return;
+   names = read_at(fd, sections[header.shstrndx].offset, sections[header.shstrndx].size);
+   program.known = names != NULL;
+   for (i = 0; names && i < header.shnum; i++) {
+      if (sections[i].name < sections[header.shstrndx].size &&
+          VG_(strcmp)(names + sections[i].name, ".debug_info") == 0)
+         program.debug_info = True;
+      if (sections[i].type == SECTION_DYNAMIC && sections[i].link < header.shnum)
+         read_needed(fd, &sections[i], &sections[sections[i].link]);
+   }
+   VG_(free)(names);
+   VG_(free)(sections);
+}
+
+void tr_program_examine(void)
+{
+   struct vg_stat st;
+   SysRes opened;
+   const HChar* path = VG_(args_the_exename);
+   if (path == NULL || sr_isError(VG_(stat)(path, &st))) return;
+   program.dev = st.dev;
+   program.ino = st.ino;
+   opened = VG_(open)(path, VKI_O_RDONLY, 0);
+   if (sr_isError(opened)) return;
+   read_sections((Int)sr_Res(opened));
+   VG_(close)((Int)sr_Res(opened));
+}
+
+/* Valgrind's flag for reading the variables of the debug information. It is not in the tool
+   interface (a tool asks for it with VG_(needs_var_info), for every object loaded); the tool
+   clears it once the program's own objects are read, so that the libraries' are not: the C
+   library's (libc6-dbg, which valgrind finds by itself) take seconds to read and hold location
+   expressions valgrind cannot evaluate, which it reports at every lookup of a stack address. */
+extern Bool VG_(clo_read_var_info);
+
+static Bool variables_read;
+
+void tr_program_stop_reading_variables(void)
+{
+   variables_read = VG_(clo_read_var_info);
+   VG_(clo_read_var_info) = False;
+}
+
+Bool tr_program_variables_read(void) { return variables_read; }
+
+Bool tr_program_is_mpi(void) { return program.mpi; }
+Bool tr_program_has_debug_info(void) { return program.known && program.debug_info; }
+
+/* Whether the file at `path` is the program's (the last few answers kept: a file is asked
+   about once per object met in it). */
+static Bool is_program_file(const HChar* path)
+{
+   static struct {
+      const HChar* path;
+      Bool program;
+   } seen[8];
+   static UInt next;
+   struct vg_stat st;
+   UInt i;
+   for (i = 0; i < 8; i++)
+      if (seen[i].path == path) return seen[i].program;
+   i = next++ % 8;
+   seen[i].path = path;
+   seen[i].program = !sr_isError(VG_(stat)(path, &st)) && st.dev == program.dev &&
+                     st.ino == program.ino;
+   return seen[i].program;
+}
+
+Bool tr_program_owns(Addr a)
+{
+   NSegment const* segment = VG_(am_find_nsegment)(a);
+   const HChar* object = NULL;
+   if (!program.known) return False;
+   if (segment && segment->kind == SkFileC)
+      return segment->dev == program.dev && segment->ino == program.ino;
+   /* Anonymous memory: a loaded object's .bss, or no object's. */
+   return VG_(DebugInfo_sect_kind)(&object, a) != Vg_SectUnknown && object &&
+          is_program_file(object);
+}
+
+Bool tr_program_in_object(Addr a)
+{
+   NSegment const* segment = VG_(am_find_nsegment)(a);
+   return (segment && segment->kind == SkFileC) ||
+          VG_(DebugInfo_sect_kind)(NULL, a) != Vg_SectUnknown;
+}
+
+Bool tr_program_in_linker_tables(Addr a)
+{
+   VgSectKind section = VG_(DebugInfo_sect_kind)(NULL, a);
+   return section == Vg_SectGOT || section == Vg_SectGOTPLT || section == Vg_SectPLT ||
+          section == Vg_SectOPD;
+}
+
+/* Whether a source file was compiled from a system directory (a header of the standard
+   library, say): its directory, or the file's own path, is under /usr/. */
+static Bool is_system_source(const HChar* file, const HChar* dir)
+{
+   return VG_(strncmp)(file, "/usr/", 5) == 0 || (dir && VG_(strncmp)(dir, "/usr/", 5) == 0);
+}
+
+Bool tr_program_is_user_code(Addr ip)
+{
+   const HChar* file = NULL;
+   const HChar* dir = NULL;
+   UInt line;
+   if (!tr_program_owns(ip)) return False;
+   if (!VG_(get_filename_linenum)(VG_(current_DiEpoch)(), ip, &file, &dir, &line)) return True;
+   return !is_system_source(file, dir);
+}
+
+Bool tr_program_is_runtime_library(Addr a)
+{
+   static const HChar* const kRuntimes[] = {"libc.so", "ld-linux", "libm.so", "libstdc++.so",
+                                            "libgcc_s.so", "libgfortran.so", "libpthread.so"};
+   const HChar* file = NULL;
+   const HChar* base;
+   UInt i;
+   if (VG_(DebugInfo_sect_kind)(&file, a) == Vg_SectUnknown &&
+       !VG_(get_objname)(VG_(current_DiEpoch)(), a, &file))
+      return False;
+   if (file == NULL) return False;
+   base = VG_(basename)(file);
+   for (i = 0; i < sizeof kRuntimes / sizeof kRuntimes[0]; i++)
+      if (VG_(strncmp)(base, kRuntimes[i], VG_(strlen)(kRuntimes[i])) == 0) return True;
+   return False;
+}

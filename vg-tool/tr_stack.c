@@ -1,0 +1,242 @@
+/* tr_stack.c — stack objects.
+
+   Variables are found with VG_(get_data_description), which describes an address from the
+   debug information of the innermost frames ("Location 0x... is 8 bytes inside local var
+   "sum" ..., in frame #1 of thread 1"); a variable's extent is found by asking about the
+   addresses around it, once, when it is first met. Addresses the debug information does not
+   describe (spill slots, saved registers, code without -g) belong to their frame's object, and
+   are remembered per 8-byte granule so that they are described once. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_stacktrace.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_wordfm.h"
+#include "pub_tool_xarray.h"
+
+#include "tr_objects.h"
+#include "tr_program.h"
+#include "tr_stack.h"
+
+#define RED_ZONE 128           /* the amd64 ABI's: a leaf function's locals below its SP */
+#define MAX_FRAMES 32
+#define MAX_EXTENT (1ul << 24) /* the largest variable whose extent is searched for */
+#define GRANULE 8
+
+/* Live objects by start address; `low` is the least start (for a cheap "nothing dies"). */
+typedef struct {
+   WordFM* map;
+   Addr low;
+} Live;
+
+static Live variables = {NULL, ~(Addr)0};   /* start -> object id */
+static Live frames = {NULL, ~(Addr)0};      /* start -> object id */
+static Live undescribed = {NULL, ~(Addr)0}; /* granule -> the frame object it belongs to */
+
+void tr_stack_init(void)
+{
+   variables.map = VG_(newFM)(VG_(malloc), "tareador.stack.vars", VG_(free), NULL);
+   frames.map = VG_(newFM)(VG_(malloc), "tareador.stack.frames", VG_(free), NULL);
+   undescribed.map = VG_(newFM)(VG_(malloc), "tareador.stack.undescribed", VG_(free), NULL);
+}
+
+static void add(Live* live, Addr key, UInt id)
+{
+   VG_(addToFM)(live->map, key, id);
+   if (key < live->low) live->low = key;
+}
+
+/* The object in `live` whose extent holds `a`, or 0. */
+static UInt find(const Live* live, Addr a)
+{
+   UWord key, id, max_key, max_id;
+   const TrObject* o;
+   if (!VG_(lookupFM)(live->map, &key, &id, a) &&
+       !(VG_(findBoundsFM)(live->map, &key, &id, &max_key, &max_id, 0, 0, ~(UWord)0, 0, a) && id))
+      return 0;
+   o = tr_object((UInt)id);
+   return o && a >= o->start && a < o->start + o->size ? (UInt)id : 0;
+}
+
+/* Removes the entries of `live` below `sp`; `objects`: they are objects, which die. */
+static void die_below(Live* live, Addr sp, Bool objects)
+{
+   UWord key, id, keys[64];
+   Int n, i;
+   if (live->low >= sp) return;
+   do {
+      n = 0;
+      VG_(initIterFM)(live->map);
+      while (n < 64 && VG_(nextIterFM)(live->map, &key, &id) && key < sp) keys[n++] = key;
+      VG_(doneIterFM)(live->map);
+      for (i = 0; i < n; i++) {
+         VG_(delFromFM)(live->map, NULL, &id, keys[i]);
+         if (objects) tr_objects_died((UInt)id);
+      }
+   } while (n == 64);
+   live->low = ~(Addr)0;
+   VG_(initIterFM)(live->map);
+   if (VG_(nextIterFM)(live->map, &key, &id)) live->low = key;
+   VG_(doneIterFM)(live->map);
+}
+
+void tr_stack_rises(Addr sp)
+{
+   die_below(&variables, sp, True);
+   die_below(&frames, sp, True);
+   die_below(&undescribed, sp, False);
+}
+
+/* ---- Variables from the debug information ---------------------------------------------- */
+
+typedef struct {
+   HChar name[128];
+   Int frame;          /* frame number of the description: the same variable in recursion
+                          differs by it */
+   Bool offset_known;  /* "N bytes inside local var": N is the offset into the variable */
+   PtrdiffT offset;
+} Description;
+
+/* Describes stack address `a` as a local variable; False if the debug information does not. */
+static Bool describe(Addr a, Description* d)
+{
+   static XArray* text1;
+   static XArray* text2;
+   const HChar* s;
+   const HChar* frame;
+   SizeT n = 0;
+   Long offset;
+   HChar* end;
+   if (text1 == NULL) {
+      text1 = VG_(newXA)(VG_(malloc), "tareador.stack.describe", VG_(free), sizeof(HChar));
+      text2 = VG_(newXA)(VG_(malloc), "tareador.stack.describe", VG_(free), sizeof(HChar));
+   }
+   VG_(dropTailXA)(text1, VG_(sizeXA)(text1));
+   VG_(dropTailXA)(text2, VG_(sizeXA)(text2));
+   if (!VG_(get_data_description)(text1, text2, VG_(current_DiEpoch)(), a)) return False;
+   s = VG_(indexXA)(text1, 0);
+   frame = VG_(strstr)((const HChar*)VG_(indexXA)(text2, 0), "in frame #");
+   s = VG_(strstr)(s, " is ");
+   if (s == NULL || frame == NULL) return False;  /* a global */
+   offset = VG_(strtoll10)(s + 4, &end);
+   s = VG_(strstr)(end, " inside ");
+   if (s == NULL) return False;
+   s += 8;
+   d->offset_known = VG_(strncmp)(s, "local var \"", 11) == 0;
+   if (d->offset_known) s += 11;
+   while (s[n] && s[n] != '"' && s[n] != '[' && s[n] != '.' && s[n] != ',' && s[n] != ' ' &&
+          n + 1 < sizeof d->name) {
+      d->name[n] = s[n];
+      n++;
+   }
+   d->name[n] = 0;
+   d->offset = (PtrdiffT)offset;
+   d->frame = (Int)VG_(strtoll10)(frame + 10, &end);
+   return n > 0;
+}
+
+static Bool same_variable(Addr a, const Description* d)
+{
+   Description other;
+   return describe(a, &other) && other.frame == d->frame && VG_(strcmp)(other.name, d->name) == 0;
+}
+
+/* How far from `a` (described as `d`) the variable extends in direction `step` (+1, -1): the
+   largest distance found inside it, by doubling then halving. */
+static SizeT reach(Addr a, const Description* d, Long step)
+{
+   SizeT inside = 0, outside = 1;
+   while (outside < MAX_EXTENT && same_variable(a + step * (Long)outside, d)) {
+      inside = outside;
+      outside *= 2;
+   }
+   while (outside - inside > 1) {
+      SizeT middle = inside + (outside - inside) / 2;
+      if (same_variable(a + step * (Long)middle, d)) inside = middle;
+      else outside = middle;
+   }
+   return inside;
+}
+
+static UInt new_variable(Addr a, const Description* d)
+{
+   Addr start = d->offset_known ? a - (Addr)d->offset : a - reach(a, d, -1);
+   SizeT size = (SizeT)(a - start) + 1 + reach(a, d, 1);
+   UInt id = tr_objects_new(TR_OBJ_STACK, start, size);
+   tr_object(id)->name = VG_(strdup)("tareador.stack.name", d->name);
+   add(&variables, start, id);
+   return id;
+}
+
+/* ---- Frames ------------------------------------------------------------------------------ */
+
+/* The frame holding `a`: [*low, *high) and its function's name ("stack@NAME"). */
+static void frame_of(ThreadId tid, Addr a, Addr* low, Addr* high, HChar* name, SizeT size)
+{
+   Addr ips[MAX_FRAMES], sps[MAX_FRAMES];
+   UInt n = VG_(get_StackTrace)(tid, ips, MAX_FRAMES, sps, NULL, 0), i;
+   const HChar* function = NULL;
+   *low = VG_(get_SP)(tid) - RED_ZONE;
+   *high = VG_(thread_get_stack_max)(tid) + 1;
+   for (i = 0; i < n; i++) {
+      if (i + 1 < n && a >= sps[i + 1]) continue;
+      if (i > 0) *low = sps[i];
+      if (i + 1 < n) *high = sps[i + 1];
+      if (!VG_(get_fnname)(VG_(current_DiEpoch)(), ips[i], &function)) function = NULL;
+      break;
+   }
+   if (i == n) *low = n > 0 ? sps[n - 1] : *low;  /* deeper than MAX_FRAMES: the rest */
+   VG_(snprintf)(name, size, "stack@%s", function ? function : "?");
+}
+
+static UInt frame_object(ThreadId tid, Addr a)
+{
+   HChar name[160];
+   Addr low, high;
+   UInt id = find(&frames, a);
+   if (id) return id;
+   frame_of(tid, a, &low, &high, name, sizeof name);
+   id = tr_objects_new(TR_OBJ_STACK, low, high - low);
+   tr_object(id)->name = VG_(strdup)("tareador.stack.name", name);
+   tr_object(id)->temporary = tr_program_variables_read();
+   add(&frames, low, id);
+   return id;
+}
+
+/* ---- Lookup ------------------------------------------------------------------------------ */
+
+UInt tr_stack_object_at(ThreadId tid, Addr a)
+{
+   Description d;
+   UWord id;
+   Addr granule = a & ~(Addr)(GRANULE - 1);
+   UInt found = find(&variables, a);
+   if (found) return found;
+   if (VG_(lookupFM)(undescribed.map, NULL, &id, granule) && tr_object((UInt)id) &&
+       !tr_object((UInt)id)->dead)
+      return (UInt)id;
+   if (describe(a, &d)) return new_variable(a, &d);
+   found = frame_object(tid, a);
+   add(&undescribed, granule, found);
+   return found;
+}
+
+UInt tr_stack_variable_at(ThreadId tid, Addr a)
+{
+   Description d;
+   HChar name[160];
+   Addr low, high;
+   UInt id = find(&variables, a);
+   if (id) return id;
+   if (describe(a, &d)) return new_variable(a, &d);
+   frame_of(tid, a, &low, &high, name, sizeof name);
+   id = tr_objects_new(TR_OBJ_STACK, a, TR_STACK_DEFAULT_EXTENT);
+   tr_object(id)->name = VG_(malloc)("tareador.stack.name", sizeof name + 24);
+   VG_(sprintf)(tr_object(id)->name, "%s+%lu", name, a - low);
+   add(&variables, a, id);
+   return id;
+}
