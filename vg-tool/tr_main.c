@@ -189,11 +189,13 @@ static Bool mpi_loaded(void)
    return False;
 }
 
+static Bool exiting;  /* in tr_fini: no more code runs, none may be discarded */
+
 /* Memory accesses are instrumented only while tasks are traced: the code translated so far
    goes, and is translated again with (or without) the calls to the shadow memory. */
 static void retranslate(void)
 {
-   VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "tareador");
+   if (!exiting) VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "tareador");
 }
 
 static Bool tasks_ended;  /* tareador_OFF came: tasks are not traced again */
@@ -390,6 +392,7 @@ static void tr_post_clo_init(void)
 static void tr_fini(Int exitcode)
 {
    HChar reason[96];
+   exiting = True;
    if (traced == VG_INVALID_THREADID) {
       VG_(umsg)("tareador: %s called neither MPI_Init nor tareador_ON: nothing traced\n",
                 program_name());

@@ -179,5 +179,25 @@ else
   not_ok "annotations out of place" "$(grep -A6 '^warnings' "$scratch/misuse/rank-0.toml" | tr '\n' ' ') $(grep '^task' "$scratch/misuse/tasks.0.trc" | tr '\n' '|')"
 fi
 
+# ---- A program that does not end through tareador_OFF ---------------------------------------------
+# Returning from main or calling exit() completes the trace there; abort() and a crash leave it
+# truncated. Either way the program's exit status is kept and the set validates and replays.
+for how in return:0:complete exit:3:complete abort:134:truncated segv:139:truncated; do
+  IFS=: read -r end status kind <<<"$how"
+  dir="$scratch/exit-$end"
+  rm -rf "$dir"
+  timeout 300 "$TAREADOR" -q --trace-dir="$dir" --task-report=no "$VG_TESTS_BUILD/taskexit" "$end" \
+    >"$dir.log" 2>&1
+  code=$?
+  if [ "$code" = "$status" ] && grep -q "status = \"$kind\"" "$dir/rank-0.toml" 2>/dev/null &&
+     ! grep -q 'impossible\|Assertion' "$dir.log" &&
+     "$REPLAY" --validate "$dir" >/dev/null 2>&1 &&
+     "$REPLAY" -q --config "$EXAMPLES_DIR/marenostrum.cfg" --kind tasks "$dir" >/dev/null 2>&1; then
+    ok "tasks ended by $end: exit status $code, a $kind set that validates and replays"
+  else
+    not_ok "tasks ended by $end" "exit $code (expected $status); $(tail -3 "$dir.log" | tr '\n' ' '); $(cat "$dir/rank-0.toml" 2>/dev/null | head -3 | tr '\n' ' ')"
+  fi
+done
+
 echo "# $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
