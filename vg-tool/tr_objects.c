@@ -279,9 +279,10 @@ UInt tr_object_at(ThreadId tid, Addr a)
 {
    static UInt cached;
    TrObject* o = tr_object(cached);
-   /* Unnamed regions are not cached: one may hold a global not met yet. */
-   if (o && !o->dead && o->kind != TR_OBJ_OTHER && o->first_access == 0 && a >= o->start &&
-       a < o->start + o->size)
+   /* Unnamed regions are not cached (one may hold a global not met yet), nor frames (they
+      hold variables). */
+   if (o && !o->dead && !o->frame && o->kind != TR_OBJ_OTHER && o->first_access == 0 &&
+       a >= o->start && a < o->start + o->size)
       return cached;
    cached = lookup(tid, a);
    return cached;

@@ -27,6 +27,8 @@ typedef struct {
    Bool runtime;               /* the language runtimes' own state (stdio buffers and locks,
                                   errno): calls into them are taken to be thread-safe, so it
                                   makes no dependency */
+   Bool frame;                 /* stack: a function's frame, for the bytes no variable of
+                                  it covers (variables inside it are objects of their own) */
    Bool temporary;             /* stack bytes of no variable, when the debug information
                                   describes the program's: the compiler's own slots (spills,
                                   saved registers), which carry no program data */

@@ -13,6 +13,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_wordfm.h"
@@ -22,7 +23,6 @@
 #include "tr_program.h"
 #include "tr_stack.h"
 
-#define RED_ZONE 128           /* the amd64 ABI's: a leaf function's locals below its SP */
 #define MAX_FRAMES 32
 #define MAX_EXTENT (1ul << 24) /* the largest variable whose extent is searched for */
 #define GRANULE 8
@@ -111,13 +111,21 @@ static Bool describe(Addr a, Description* d)
    SizeT n = 0;
    Long offset;
    HChar* end;
+   Bool xml, described;
    if (text1 == NULL) {
       text1 = VG_(newXA)(VG_(malloc), "tareador.stack.describe", VG_(free), sizeof(HChar));
       text2 = VG_(newXA)(VG_(malloc), "tareador.stack.describe", VG_(free), sizeof(HChar));
    }
    VG_(dropTailXA)(text1, VG_(sizeXA)(text1));
    VG_(dropTailXA)(text2, VG_(sizeXA)(text2));
-   if (!VG_(get_data_description)(text1, text2, VG_(current_DiEpoch)(), a)) return False;
+   /* In XML mode valgrind does not print its warnings about location expressions it cannot
+      evaluate (DW_OP_entry_value, common at -O2), which it would print at every lookup; the
+      description then comes in XML tags, which the parsing below skips. */
+   xml = VG_(clo_xml);
+   VG_(clo_xml) = True;
+   described = VG_(get_data_description)(text1, text2, VG_(current_DiEpoch)(), a);
+   VG_(clo_xml) = xml;
+   if (!described) return False;
    s = VG_(indexXA)(text1, 0);
    frame = VG_(strstr)((const HChar*)VG_(indexXA)(text2, 0), "in frame #");
    s = VG_(strstr)(s, " is ");
@@ -129,7 +137,7 @@ static Bool describe(Addr a, Description* d)
    d->offset_known = VG_(strncmp)(s, "local var \"", 11) == 0;
    if (d->offset_known) s += 11;
    while (s[n] && s[n] != '"' && s[n] != '[' && s[n] != '.' && s[n] != ',' && s[n] != ' ' &&
-          n + 1 < sizeof d->name) {
+          s[n] != '<' && n + 1 < sizeof d->name) {
       d->name[n] = s[n];
       n++;
    }
@@ -180,7 +188,10 @@ static void frame_of(ThreadId tid, Addr a, Addr* low, Addr* high, HChar* name, S
    Addr ips[MAX_FRAMES], sps[MAX_FRAMES];
    UInt n = VG_(get_StackTrace)(tid, ips, MAX_FRAMES, sps, NULL, 0), i;
    const HChar* function = NULL;
-   *low = VG_(get_SP)(tid) - RED_ZONE;
+   Addr sp = VG_(get_SP)(tid);
+   /* The innermost frame from its stack pointer (or the red zone below it, if `a` is there):
+      an object below the stack pointer dies at its next rise. */
+   *low = a < sp ? a & ~(Addr)(GRANULE - 1) : sp;
    *high = VG_(thread_get_stack_max)(tid) + 1;
    for (i = 0; i < n; i++) {
       if (i + 1 < n && a >= sps[i + 1]) continue;
@@ -202,6 +213,7 @@ static UInt frame_object(ThreadId tid, Addr a)
    frame_of(tid, a, &low, &high, name, sizeof name);
    id = tr_objects_new(TR_OBJ_STACK, low, high - low);
    tr_object(id)->name = VG_(strdup)("tareador.stack.name", name);
+   tr_object(id)->frame = True;
    tr_object(id)->temporary = tr_program_variables_read();
    add(&frames, low, id);
    return id;
