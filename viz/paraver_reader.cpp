@@ -29,7 +29,8 @@ std::string sibling(const std::string& prv, const char* extension) {
 class MappedFile {
  public:
   explicit MappedFile(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Non-blocking: a FIFO (or a device) would block open() before the regular-file check.
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) throw LoadError(path, 0, std::strerror(errno));
     struct stat st;
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -83,6 +84,11 @@ std::vector<std::string> read_lines(const std::string& path) {
 
 // ---- The header: #Paraver (date):END[_ns]:RESOURCES:APPS:TASKS(threads:node,...)...,COMMS ----
 
+// What a header may declare: rows and CPUs are labelled and indexed one by one, so a few
+// bytes must not declare billions of them.
+constexpr std::uint64_t kMaxRows = 1u << 20;
+constexpr std::uint64_t kMaxCpus = 1u << 20;
+
 struct Header {
   Time scale = 1;              // ns per unit of the file's times (1000 for microseconds)
   Time end = 0;                // in ns
@@ -109,7 +115,7 @@ class HeaderParser {
     if (close == std::string_view::npos) fail("malformed Paraver header: the date has no ')'");
     at_ = close + 1;
     expect(':');
-    h.end = static_cast<Time>(number("the end time"));
+    std::uint64_t end = number("the end time");
     if (peek() == '_') {
       std::size_t colon = text_.find(':', at_);
       std::string_view unit = text_.substr(at_, colon - at_);
@@ -120,17 +126,22 @@ class HeaderParser {
     } else {
       h.scale = 1000;  // Paraver: no unit means microseconds
     }
-    h.end *= h.scale;
+    if (end > static_cast<std::uint64_t>(INT64_MAX) / static_cast<std::uint64_t>(h.scale))
+      fail("the end time " + std::to_string(end) + " is too large (at most 2^63 ns)");
+    h.end = static_cast<Time>(end) * h.scale;
     expect(':');
     std::uint64_t nodes = number("the number of nodes");
     if (peek() == '(') {
       ++at_;
       for (std::uint64_t n = 0; n < nodes; ++n) {
         if (n) expect(',');
-        h.cpus += static_cast<std::uint32_t>(number("a node's CPU count"));
+        std::uint64_t cpus = number("a node's CPU count");
+        if (cpus > kMaxCpus - h.cpus) too_many("CPUs", kMaxCpus);
+        h.cpus += static_cast<std::uint32_t>(cpus);
       }
       expect(')');
     } else {
+      if (nodes > kMaxCpus) too_many("CPUs", kMaxCpus);
       h.cpus = static_cast<std::uint32_t>(nodes);  // N nodes of one CPU each (0: no resources)
     }
     expect(':');
@@ -150,6 +161,7 @@ class HeaderParser {
         if (t) expect(',');
         std::uint64_t threads = number("a task's number of threads");
         if (threads == 0) fail("malformed Paraver header: a task has no thread");
+        if (threads > kMaxRows - h.thread_rows) too_many("threads", kMaxRows);
         expect(':');
         number("a task's node");
         h.first_thread.push_back(h.thread_rows);
@@ -163,6 +175,10 @@ class HeaderParser {
 
  private:
   [[noreturn]] void fail(const std::string& message) { throw LoadError(path_, 1, message); }
+  [[noreturn]] void too_many(const char* what, std::uint64_t limit) {
+    fail(std::string("the header declares more than ") + std::to_string(limit) + " " + what +
+         " (the most this viewer takes)");
+  }
   char peek() const { return at_ < text_.size() ? text_[at_] : '\0'; }
   void expect(char c) {
     if (peek() != c)
@@ -334,14 +350,14 @@ class BodyParser {
                 " threads)");
   }
   bool cpu(std::uint64_t id, std::uint32_t& out) {
-    if (__builtin_expect((header_.cpus == 0 || id <= header_.cpus) && id <= UINT32_MAX, 1)) {
+    if (__builtin_expect((header_.cpus == 0 || id <= header_.cpus) && id <= kMaxCpus, 1)) {
       out = static_cast<std::uint32_t>(id);
       return true;
     }
     return bad_cpu(id);
   }
   [[gnu::noinline, gnu::cold]] bool bad_cpu(std::uint64_t id) {
-    if (id > UINT32_MAX) return fail("CPU id " + std::to_string(id) + " is too large");
+    if (id > kMaxCpus) return fail("CPU id " + std::to_string(id) + " is too large");
     return fail("CPU " + std::to_string(id) + " is not in the header (" +
                 std::to_string(header_.cpus) + " CPUs)");
   }
