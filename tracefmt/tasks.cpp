@@ -335,6 +335,12 @@ class RankLoader {
     if (child <= 1)
       f.fail("instance " + std::to_string(child) + " cannot be spawned (instances 2, 3, ... are)");
     if (child == s.instance.id) f.fail("instance " + std::to_string(child) + " spawns itself");
+    // Instances are numbered in creation order, so parents come first: a parent chain never
+    // loops (a truncated stream's missing sections take their parent from the spawn).
+    if (child < s.instance.id)
+      f.fail("instance " + std::to_string(s.instance.id) + " spawns instance " +
+             std::to_string(child) + ", which has a smaller number (children are numbered after "
+             "their parent)");
     auto [it, fresh] = spawns_.emplace(child, Spawn{s.instance.id, lines_.line_number()});
     if (!fresh)
       f.fail("instance " + std::to_string(child) + " is spawned twice (first at line " +

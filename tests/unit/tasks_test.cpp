@@ -251,6 +251,12 @@ INSTANTIATE_TEST_SUITE_P(
                  "task 2 a 1\nendtask\ntask 1 main 0\nspawn 2\nspawn 2\nendtask\nend\n", 6,
                  "spawned twice"},
         BadTasks{"parent not smaller", "task 2 a 3\nendtask\n" + kMain, 2, "smaller number"},
+        BadTasks{"spawn of an earlier instance", "task 3 t 2\nspawn 2\nendtask\n" + kMain, 3,
+                 "spawns instance 2, which has a smaller number"},
+        BadTasks{"a quoted name that does not end", "task 2 \"a b 1\nendtask\n" + kMain, 2,
+                 "the quoted string does not end"},
+        BadTasks{"a name that is not UTF-8", "task 2 caf\xe9 1\nendtask\n" + kMain, 2,
+                 "is not valid UTF-8"},
         BadTasks{"main with a parent", "task 1 main 2\nendtask\nend\n", 2, "parent must be 0"},
         BadTasks{"after on itself",
                  "object 1 global 8 x\ntask 2 a 1\nafter 2 raw 8 1\nendtask\n" + kMain, 4,
@@ -298,6 +304,30 @@ INSTANTIATE_TEST_SUITE_P(
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
       return name;
     });
+
+TEST(TasksReader, TruncatedStreamWhoseSpawnsWouldLoop) {
+  // Instance 3 spawns 2 (never valid) and instance 2's section is missing: its parent chain
+  // would lead back to 3. The reader says so at once instead of walking the chain forever.
+  TempDir dir;
+  std::string set = tasks_set(dir, {"object 1 global 8 x\ntask 3 t 2\nspawn 2\nafter 1 raw 8 1\n"
+                                    "endtask\n"},
+                              true);
+  try {
+    trace::open_traces(set);
+    FAIL() << "no error";
+  } catch (const trace::FormatError& e) {
+    EXPECT_EQ(e.line(), 4u) << e.what();
+  }
+}
+
+TEST(TasksReader, QuotedNames) {
+  TempDir dir;
+  auto t = open_tasks(tasks_set(dir, {"object 1 heap 8 \"vector<...> x\"\ntask 2 \"copy \\\"a\\\" \\u00e9\" 1\n"
+                                      "uses 1 8 0\nendtask\n" + kMain}));
+  const trace::TaskSet& tasks = t->header().task_sets[0];
+  EXPECT_EQ(tasks.types.at(1), "copy \"a\" \u00e9");
+  EXPECT_EQ(tasks.objects.at(0).name, "vector<...> x");
+}
 
 TEST(TasksReader, NoSectionAtAll) {
   TempDir dir;
