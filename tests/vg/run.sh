@@ -202,28 +202,39 @@ else
 fi
 
 # ---- Calibration: a machine file with the measured MIPS rate, which replay uses -----------------
-# (How well it predicts native runs is a measurement, not a test: bench/calibration.sh.)
-mpi=${mpis[0]}
+# (How well it predicts native runs is a measurement, not a test: bench/calibration.sh.) For C
+# and for Fortran, whose Open MPI bindings call PMPI_Init and PMPI_Finalize directly.
 calibrate="$(dirname "$TAREADOR")/tareador-calibrate"
-if "$calibrate" -n 2 -r 1 -m "$(launcher "$mpi")" -o "$scratch/here.toml" \
-     "$EXAMPLES_BUILD/$mpi/ring" 200 >"$scratch/calibrate.log" 2>&1; then
-  read -r instructions seconds mips < <(sed -n \
-    's/^tareador-calibrate: \([0-9]*\) instructions (busiest rank) in \([0-9.e-]*\) s: \([0-9]*\) MIPS$/\1 \2 \3/p' \
-    "$scratch/calibrate.log")
-  run "$mpi" ring 2 "$scratch/calibrated" 200
-  replayed=$("$REPLAY" --config "$scratch/here.toml" "$scratch/calibrated" --json - |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["traces"][0]["total_time_s"])')
-  # The replay turns the busiest rank's instructions into seconds at the calibrated rate.
-  if [ -n "${mips:-}" ] && grep -q "^mips = $mips$" "$scratch/here.toml" &&
-     awk -v i="$instructions" -v s="$seconds" -v m="$mips" -v r="$replayed" 'BEGIN {
-       rate = i / s / 1e6; exit !(m >= 1 && (m - rate) ^ 2 <= 0.25 + 1e-9 * rate ^ 2 &&
-                                 r >= i / (m * 1e6) * 0.999) }'; then
-    ok "tareador-calibrate: $mips MIPS written to the machine file, used by replay ($replayed s)"
+for program in "${mpis[0]}/ring" openmpi/ring_f; do
+  mpi=${program%%/*}
+  [ -x "$EXAMPLES_BUILD/$program" ] || continue
+  name="tareador-calibrate ($program)"
+  if "$calibrate" -n 2 -r 1 -m "$(launcher "$mpi")" -o "$scratch/here.toml" \
+       "$EXAMPLES_BUILD/$program" 200 >"$scratch/calibrate.log" 2>&1; then
+    read -r instructions seconds mips < <(sed -n \
+      's/^tareador-calibrate: \([0-9]*\) instructions (busiest rank) in \([0-9.e-]*\) s: \([0-9]*\) MIPS$/\1 \2 \3/p' \
+      "$scratch/calibrate.log")
+    run "$mpi" "${program#*/}" 2 "$scratch/calibrated" 200
+    replayed=$("$REPLAY" --config "$scratch/here.toml" "$scratch/calibrated" --json - |
+      python3 -c 'import json,sys; print(json.load(sys.stdin)["traces"][0]["total_time_s"])')
+    # The replay turns the busiest rank's instructions into seconds at the calibrated rate.
+    if [ -n "${mips:-}" ] && grep -q "^mips = $mips$" "$scratch/here.toml" &&
+       awk -v i="$instructions" -v s="$seconds" -v m="$mips" -v r="$replayed" 'BEGIN {
+         rate = i / s / 1e6; exit !(m >= 1 && (m - rate) ^ 2 <= 0.25 + 1e-9 * rate ^ 2 &&
+                                   r >= i / (m * 1e6) * 0.999) }'; then
+      ok "$name: $mips MIPS written to the machine file, used by replay ($replayed s)"
+    else
+      not_ok "$name" "mips '${mips:-}', replayed '$replayed': $(cat "$scratch/calibrate.log" "$scratch/here.toml" | tr '\n' ' ')"
+    fi
   else
-    not_ok "calibration" "mips '${mips:-}', replayed '$replayed': $(cat "$scratch/calibrate.log" "$scratch/here.toml" | tr '\n' ' ')"
+    not_ok "$name" "it failed: $(tail -3 "$scratch/calibrate.log" | tr '\n' ' ')"
   fi
+done
+if "$calibrate" --help | grep -q '^  *tareador-calibrate \[-n RANKS\]' &&
+   ! "$calibrate" --bogus >/dev/null 2>&1 && ! "$calibrate" -x >/dev/null 2>&1; then
+  ok "tareador-calibrate --help prints the usage; a bad option is an error"
 else
-  not_ok "calibration" "tareador-calibrate failed: $(tail -3 "$scratch/calibrate.log" | tr '\n' ' ')"
+  not_ok "tareador-calibrate options" "$("$calibrate" --help 2>&1 | head -3 | tr '\n' ' ')"
 fi
 
 echo "# $passed passed, $failed failed"
