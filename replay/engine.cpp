@@ -31,6 +31,7 @@
 #include <sstream>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 
 #include "collectives.h"
 #include "event_queue.h"
@@ -85,6 +86,7 @@ struct ThreadSim {
   // Where threads outnumber the cores of their node, each piece of CPU work (a burst, a
   // latency, or the empty one after an MPI call) waits for a core (CoreQueue).
   bool on_core = false;  // runs a piece of work on a core of its node
+  bool after_call = false;  // its last record was an opaque call (a Dimemas no-op)
   double work = 0;       // the piece of work it waits to run, in `work_state`
   State work_state = State::Idle;
   // Outstanding requests (trace id -> RequestSim); a thread has few, so a flat list is fastest.
@@ -128,7 +130,8 @@ struct RequestSim {
   bool complete = false;
   bool receive = false;
   std::int32_t waiter = kNone;  // thread blocked on it
-  int peer_task = 0, tag = 0, comm = 0;
+  int peer_task = 0, comm = 0;
+  std::int64_t tag = 0;
   double latency = 0;           // what a wait for a receive costs
 };
 
@@ -173,7 +176,7 @@ struct ChannelHash {
   }
   std::size_t operator()(const trace::Channel& k) const {
     std::uint64_t a = pair(k.dst_task, k.src_task);
-    std::uint64_t b = pair(k.tag, k.comm);
+    std::uint64_t b = pair(static_cast<std::int32_t>(k.tag ^ (k.tag >> 32)), k.comm);
     std::uint64_t c = pair(k.dst_thread, k.src_thread);
     std::uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x7F4A7C159E3779B9ull + (a << 6));
     h ^= c * 0xC2B2AE3D27D4EB4Full;
@@ -413,9 +416,10 @@ class Engine {
     ThreadSim& t = threads_[ti];
     const Record& r = t.record;
     t.phase = Phase::Fetch;  // unless the record says otherwise
+    bool after_call = std::exchange(t.after_call, false);
     switch (r.type) {
       case RecordType::Burst:
-        return compute(ti, burst_seconds(t), State::Running, Phase::Fetch);
+        return compute(ti, burst_seconds(t), State::Running, Phase::Fetch, after_call);
       case RecordType::Send:
         t.call_begin = now_;
         t.in_call = true;
@@ -433,7 +437,10 @@ class Engine {
       case RecordType::Wait: {
         if (!t.in_call) t.call_begin = now_;  // (in a call: a wait for a late post, again)
         t.in_call = true;
-        if (skip_send_wait(t)) return true;
+        if (skip_send_wait(t)) {
+          t.after_call = after_call;  // as if it were not there
+          return true;
+        }
         RequestList& list = requests_of(t);
         auto it = find_request(list, r.request);
         if (it == list.end()) {
@@ -455,6 +462,7 @@ class Engine {
         return true;
       case RecordType::Call:
         if (sink_) sink_->call(t.task, row(t), now_, now_, r);
+        t.after_call = true;
         return true;
       case RecordType::Spawn:
         if (!task_mode_) fail(t, "a spawn record outside a tasks trace");
@@ -484,13 +492,14 @@ class Engine {
 
   // `seconds` of CPU work in `state` (a burst when Running, else a latency), after which the
   // thread goes on with `next`. On shared cores a burst always queues for a core, even an empty
-  // one; a latency queues at the front (Dimemas: the thread goes on with its call).
-  bool compute(std::uint32_t ti, double seconds, State state, Phase next) {
+  // one, at the back unless `front`; a latency at the front (Dimemas: the thread goes on with its
+  // call).
+  bool compute(std::uint32_t ti, double seconds, State state, Phase next, bool front = false) {
     ThreadSim& t = threads_[ti];
     t.phase = next;
     bool burst = state == State::Running;
     if (shares_cores(t) && (burst || seconds > 0)) {
-      queue_work(ti, seconds, state, !burst);
+      queue_work(ti, seconds, state, front || !burst);
       return false;
     }
     if (seconds <= 0) return true;
@@ -502,7 +511,8 @@ class Engine {
   //
   // A thread takes a core of its node for one piece of CPU work and gives it back when the
   // piece ends; what it does between two pieces takes no time. A burst reached from the end of
-  // a piece queues at the back of the ready threads. After an MPI call the thread queues for
+  // a piece queues at the back of the ready threads (at the front right after an opaque call,
+  // Dimemas' no-op). After an MPI call the thread queues for
   // its next burst (an empty one when the next record is not a burst) at the front if the call
   // went on without blocking or was a rendezvous send whose transfer started, at the back if
   // it was a receive, a wait or a collective that had to wait. Free cores go to the front of

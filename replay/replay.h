@@ -155,7 +155,8 @@ struct Message {
   double logical_recv;    // the receive was posted
   double physical_recv;   // the last byte arrived
   std::int64_t bytes;
-  std::int32_t tag, comm;
+  std::int64_t tag;
+  std::int32_t comm;
 };
 
 // Receives the simulated timeline as it is produced. States of a thread arrive in time order;

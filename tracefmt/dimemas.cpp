@@ -5,8 +5,8 @@
 //   op:task:thread:fields...                       records, one contiguous block per thread
 //   s:task:offset_thread0[:offset_thread1...]      where each thread's block starts
 //
-// Records: 0 no-op, 1 CPU burst (s), 2 send, 3 receive/wait, 10 global op, 11 accelerator
-// burst, 20 user event.
+// Records: 0 no-op (an MPI call without communication; read as the opaque call "noop"), 1 CPU
+// burst (s), 2 send, 3 receive/wait, 10 global op, 11 accelerator burst, 20 user event.
 #include <algorithm>
 #include <charconv>
 #include <cinttypes>
@@ -78,6 +78,7 @@ struct ParsedHeader {
 ParsedHeader parse_header(const std::shared_ptr<const SharedFile>& file) {
   ParsedHeader out;
   out.header.kind = "dimemas";
+  out.header.call_names = {std::string(kNoopCall)};
   out.header.path = file->path();
   LineReader lines(file, 0, file->size(), 1);
   std::string_view line;
@@ -297,10 +298,6 @@ class DimemasStream final : public LineRecordStream {
         return done_ = true, false;
       }
       first_ = false;
-      if (f_.value[0] == 0) {
-        integers(kNoop, 3);
-        continue;
-      }
       parse(out);
       return true;
     }
@@ -394,6 +391,10 @@ class DimemasStream final : public LineRecordStream {
   void parse(Record& out) {
     out = Record{};
     switch (f_.value[0]) {
+      case 0:
+        integers(kNoop, 3);
+        out.type = RecordType::Call;  // event_value 0: kNoopCall, the header's only call name
+        return;
       case 1:
       case 11:
         out.type = RecordType::Burst;
@@ -557,6 +558,10 @@ class DimemasWriter final : public TraceWriter {
   }
 
   void write(const Record& r) override {
+    if (r.type == RecordType::Wait && irecvs_.count(r.request) == 0) {
+      ++dropped_send_waits_;  // Dimemas has no wait for a send (it costs nothing either way)
+      return;
+    }
     block_empty_ = false;
     switch (r.type) {
       case RecordType::Burst: {
@@ -566,8 +571,8 @@ class DimemasWriter final : public TraceWriter {
         break;
       }
       case RecordType::Send:
-        std::fprintf(file_, "2:%d:%d:%d:%d:%" PRId64 ":%d:%d:%d\n", task_, thread_, r.peer,
-                     r.peer_thread, r.bytes, r.tag, r.comm,
+        std::fprintf(file_, "2:%d:%d:%d:%d:%" PRId64 ":%" PRId64 ":%d:%d\n", task_, thread_,
+                     r.peer, r.peer_thread, r.bytes, r.tag, r.comm,
                      ((r.flags & kRendezvous) ? 1 : 0) | (r.immediate() ? 2 : 0));
         break;
       case RecordType::Recv:
@@ -576,11 +581,6 @@ class DimemasWriter final : public TraceWriter {
         break;
       case RecordType::Wait: {
         auto it = irecvs_.find(r.request);
-        if (it == irecvs_.end()) {
-          ++dropped_send_waits_;  // Dimemas cannot wait for a send
-          std::fprintf(file_, "0:%d:%d\n", task_, thread_);
-          break;
-        }
         write_recv(it->second, 2);
         irecvs_.erase(it);
         break;
@@ -594,7 +594,7 @@ class DimemasWriter final : public TraceWriter {
         std::fprintf(file_, "20:%d:%d:%" PRIu64 ":%" PRIu64 "\n", task_, thread_, r.event_type,
                      r.event_value);
         break;
-      case RecordType::Call:  // no Dimemas equivalent; it takes no time either way
+      case RecordType::Call:  // Dimemas' no-op: an MPI call without communication
         std::fprintf(file_, "0:%d:%d\n", task_, thread_);
         break;
       case RecordType::Spawn:
@@ -620,8 +620,8 @@ class DimemasWriter final : public TraceWriter {
     if (failed) throw FormatError(path_, 0, "write error");
     if (dropped_send_waits_ > 0)
       std::fprintf(stderr,
-                   "note: %s: %" PRIu64 " waits for immediate sends have no Dimemas record; "
-                   "written as no-ops\n", path_.c_str(), dropped_send_waits_);
+                   "note: %s: %" PRIu64 " waits for immediate sends left out (Dimemas has no "
+                   "record for them; they cost nothing)\n", path_.c_str(), dropped_send_waits_);
   }
 
  private:
@@ -639,8 +639,8 @@ class DimemasWriter final : public TraceWriter {
   }
 
   void write_recv(const Record& r, int type) {
-    std::fprintf(file_, "3:%d:%d:%d:%d:%" PRId64 ":%d:%d:%d\n", task_, thread_, r.peer,
-                 r.peer_thread, r.bytes, r.tag, r.comm, type);
+    std::fprintf(file_, "3:%d:%d:%d:%d:%" PRId64 ":%" PRId64 ":%d:%d\n", task_, thread_,
+                 r.peer, r.peer_thread, r.bytes, r.tag, r.comm, type);
   }
 
   // A thread without records still needs a record where its offset points.

@@ -285,7 +285,8 @@ class NativeWriter final : public TraceWriter {
   NativeWriter(const std::string& dir, const TraceHeader& header) : dir_(dir), header_(header) {
     if (std::find(std::begin(kKinds), std::end(kKinds), header.kind) == std::end(kKinds))
       throw std::invalid_argument("a trace set holds the kinds authentic, overlap-real, "
-                                  "overlap-ideal and tasks, not '" + header.kind + "'");
+                                  "overlap-ideal, authentic-p2p and tasks, not '" +
+                                  header.kind + "'");
     if (header.kind == "tasks")
       throw std::invalid_argument("a tasks trace cannot be rewritten as a trace set (its task "
                                   "sections, objects and dependencies are not records)");
@@ -320,14 +321,14 @@ class NativeWriter final : public TraceWriter {
         break;
       }
       case RecordType::Send:
-        std::fprintf(f, "%s %d %d %d %" PRId64 " %s", r.immediate() ? "isend" : "send", r.peer,
-                     r.tag, r.comm, r.bytes, mode(r.flags));
+        std::fprintf(f, "%s %d %" PRId64 " %d %" PRId64 " %s", r.immediate() ? "isend" : "send",
+                     r.peer, r.tag, r.comm, r.bytes, mode(r.flags));
         if (r.immediate()) std::fprintf(f, " %" PRIu64, r.request);
         std::fputc('\n', f);
         break;
       case RecordType::Recv:
-        std::fprintf(f, "%s %d %d %d %" PRId64, r.immediate() ? "irecv" : "recv", r.peer, r.tag,
-                     r.comm, r.bytes);
+        std::fprintf(f, "%s %d %" PRId64 " %d %" PRId64, r.immediate() ? "irecv" : "recv", r.peer,
+                     r.tag, r.comm, r.bytes);
         if (r.immediate()) std::fprintf(f, " %" PRIu64, r.request);
         std::fputc('\n', f);
         break;

@@ -150,7 +150,7 @@ class NativeRecordParser {
     out.type = type;
     out.peer = f.integer<std::int32_t>(peer);
     check_peer(f, out.peer, peer);
-    out.tag = f.integer<std::int32_t>("tag");
+    out.tag = f.integer<std::int64_t>("tag");
     out.comm = f.integer<std::int32_t>("comm");
     check_comm(f, out.comm);
     out.bytes = f.count<std::int64_t>("bytes");

@@ -40,12 +40,16 @@ enum class RecordType : std::uint8_t {
              // this task when it is the root, else -1. kImmediate: starts it without waiting
   Event,     // user event: `event_type` = `event_value`
   Call,      // an MPI call that is not modelled (opaque): `event_value` names it; costs nothing
+             // (a Dimemas no-op record reads as the call kNoopCall)
   // Task traces (kind "tasks") only; a thread of such a trace is a task instance (thread index
   // = instance id - 1):
   Spawn,     // creates instance `peer` (its creation point in this instance)
   After,     // waits until instance `peer` has ended: `bytes` bytes cause it, `op` holds the
              // dependency kinds (kRaw | kWar | kWaw)
 };
+
+// The name of the opaque call a Dimemas no-op record (0) stands for.
+inline constexpr std::string_view kNoopCall = "noop";
 
 // Record::flags
 inline constexpr std::uint8_t kImmediate = 1 << 0;      // Send/Recv: returns at once
@@ -67,8 +71,8 @@ struct Record {
   std::int32_t op = 0;           // GlobalOp: Dimemas global operation id (GlobalOpId)
   std::int32_t peer = -1;        // Send: destination; Recv: source; GlobalOp: own task if root
   std::int32_t peer_thread = -1; // thread of the peer, -1 = any
-  std::int32_t tag = 0;
   std::int32_t comm = 0;
+  std::int64_t tag = 0;          // MPI's (an int); the overlap kinds' chunk tags reach 2^37
   std::int64_t bytes = 0;        // Send/Recv size; GlobalOp: bytes sent
   std::int64_t bytes_recv = 0;   // GlobalOp: bytes received
   std::uint64_t request = 0;     // immediate Send/Recv: its request id; Wait: request waited on
@@ -85,7 +89,8 @@ struct Record {
 // a trace set) between the two tasks (its thread fields are -1).
 struct Channel {
   std::int32_t src_task = 0, src_thread = -1, dst_task = 0, dst_thread = -1;
-  std::int32_t tag = 0, comm = 0;
+  std::int64_t tag = 0;
+  std::int32_t comm = 0;
 
   bool operator==(const Channel& o) const;
   bool operator<(const Channel& o) const;
@@ -118,9 +123,11 @@ struct Communicator {
   std::vector<int> tasks;  // members, in rank order within the communicator
 };
 
-// The trace kinds of a trace set (SPEC 3.2). Dimemas files have kind "dimemas".
+// The trace kinds of a trace set (SPEC 3.2; authentic-p2p: the authentic run with collectives
+// as the point-to-point transfers of the overlap kinds, their baseline). Dimemas files have
+// kind "dimemas".
 inline constexpr std::string_view kKinds[] = {"authentic", "overlap-real", "overlap-ideal",
-                                              "tasks"};
+                                              "authentic-p2p", "tasks"};
 
 // ---- The task model (kind "tasks"; docs/trace-format.md, "The tasks stream") ------------
 

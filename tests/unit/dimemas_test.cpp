@@ -65,8 +65,10 @@ TEST(Dimemas, ReadsTracesWithoutOffsets) {
   ASSERT_EQ(r0.size(), 2u);
   EXPECT_EQ(r0[1].flags, trace::kImmediate | trace::kRendezvous);
   auto r1 = records(*t, 1);
-  ASSERT_EQ(r1.size(), 1u);  // the no-op is skipped
+  ASSERT_EQ(r1.size(), 2u);
   EXPECT_DOUBLE_EQ(r1[0].amount, 0.25);
+  EXPECT_EQ(r1[1].type, RecordType::Call);  // the no-op: an MPI call without communication
+  EXPECT_EQ(t->header().call_names.at(r1[1].event_value), trace::kNoopCall);
 }
 
 TEST(Dimemas, WaitsBecomeWaitsOnTheEarliestMatchingImmediateReceive) {
