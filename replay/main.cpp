@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -198,6 +199,43 @@ void write_json(const std::string& path, const nlohmann::ordered_json& doc) {
   if (!out) throw trace::FormatError(path, 0, "cannot write the JSON summary");
 }
 
+// The speedup of each trace over its baseline of the same input (replay::baseline_index: the
+// overlap kinds over authentic-p2p when there is one), printed after the summaries and added to
+// the traces' JSON as "speedup": {"over": LABEL, "value": X}.
+void compare_with_baselines(const std::vector<std::unique_ptr<trace::Trace>>& traces,
+                            const std::vector<std::size_t>& input_of,
+                            const std::vector<double>& times,
+                            const std::vector<std::string>& labels,
+                            nlohmann::ordered_json& json_traces, bool print) {
+  bool headed = false;
+  std::vector<std::string> explained;
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    std::vector<std::string> kinds;  // of the same input, and where trace i is among them
+    std::vector<std::size_t> index;
+    for (std::size_t j = 0; j < traces.size(); ++j)
+      if (input_of[j] == input_of[i]) {
+        kinds.push_back(traces[j]->header().kind);
+        index.push_back(j);
+      }
+    const auto at = static_cast<std::size_t>(std::find(index.begin(), index.end(), i) - index.begin());
+    int base = replay::baseline_index(kinds, at);
+    if (base < 0) continue;
+    std::size_t b = index[static_cast<std::size_t>(base)];
+    if (!(times[i] > 0) || !(times[b] > 0)) continue;
+    double speedup = times[b] / times[i];
+    json_traces[i]["speedup"] = {{"over", labels[b]}, {"value", speedup}};
+    if (!print) continue;
+    if (!headed) std::cout << "speedups (time of the baseline / time of the trace):\n";
+    headed = true;
+    std::cout << fmt::format("  {} over {}: {:.3f}\n", labels[i], labels[b], speedup);
+    const std::string why = replay::baseline_explanation(traces[b]->header().kind);
+    if (!why.empty() && std::find(explained.begin(), explained.end(), why) == explained.end()) {
+      std::cout << "    (" << why << ")\n";
+      explained.push_back(why);
+    }
+  }
+}
+
 // Where the files of a sweep go: --sweep-out, else inside the trace set (SET/sweep-KEY) or
 // beside a Dimemas file (DIR/NAME-sweep-KEY); none with --no-save.
 std::string sweep_prefix(const Options& options, const trace::TraceHeader& header,
@@ -275,8 +313,10 @@ int run(const Options& options) {
   if (!options.sweep.empty()) return sweep_inputs(options, machine, policy, show_progress);
 
   std::vector<std::unique_ptr<trace::Trace>> traces;
-  for (const std::string& input : options.inputs)
-    for (auto& t : trace::open_traces(input, options.kinds)) {
+  std::vector<std::size_t> input_of;  // the input each trace comes from
+  for (std::size_t n = 0; n < options.inputs.size(); ++n)
+    for (auto& t : trace::open_traces(options.inputs[n], options.kinds)) {
+      input_of.push_back(n);
       // Parse on one core, simulate on another; but a prefetcher keeps the buffers of every
       // replay it served, so the many replays of --cores-sweep read directly.
       bool swept = !options.cores_sweep.empty() && t->header().kind == "tasks";
@@ -294,6 +334,7 @@ int run(const Options& options) {
   // OUT.prv for one trace; with several, OUT.LABEL.prv where LABEL tells them apart.
   std::vector<std::string> labels = replay::trace_labels(pointers(traces));
   nlohmann::ordered_json json_traces = nlohmann::ordered_json::array();
+  std::vector<double> times(traces.size(), 0.0);  // 0: not replayed once (a cores sweep)
   for (std::size_t i = 0; i < traces.size(); ++i) {
     const trace::Trace* t = traces[i].get();
     bool tasks = t->header().kind == "tasks";
@@ -326,11 +367,14 @@ int run(const Options& options) {
     if (result.tasks)
       result.tasks->one_core_time = one_core_time(*t, m, sim, show_progress, result);
     if (!options.quiet && options.json_path != "-") replay::print_summary(std::cout, result);
+    times[i] = result.total_time;
     json_traces.push_back(replay::to_json(result));
     if (options.prv_path.empty() && !prv.empty())
       write_json(prv.substr(0, prv.size() - 4) + ".json",
                  {{"config", options.config}, {"traces", {json_traces.back()}}});
   }
+  compare_with_baselines(traces, input_of, times, labels, json_traces,
+                         !options.quiet && options.json_path != "-");
   if (!options.json_path.empty())
     write_json(options.json_path, {{"config", options.config}, {"traces", json_traces}});
   return 0;

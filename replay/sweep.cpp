@@ -176,25 +176,56 @@ void check_mappings(const std::vector<const trace::Trace*>& traces, const Machin
 
 // ---- Figures the outputs share ----------------------------------------------------------
 
-// The series compared with authentic (every other one); none when there is no authentic.
+// The series compared with a baseline.
 std::vector<std::size_t> compared(const SweepResult& r) {
   std::vector<std::size_t> out;
-  const int ref = r.reference();
-  if (ref < 0) return out;
   for (std::size_t k = 0; k < r.series.size(); ++k)
-    if (static_cast<int>(k) != ref) out.push_back(k);
+    if (r.reference_of(k) >= 0) out.push_back(k);
   return out;
 }
 
-// The tolerable reduction is computed in bandwidth sweeps with authentic and another kind.
+const SweepSeries& baseline(const SweepResult& r, std::size_t k) {
+  return r.series[static_cast<std::size_t>(r.reference_of(k))];
+}
+
+// The baselines of the compared series, each once, in order.
+std::vector<std::string> baselines(const SweepResult& r) {
+  std::vector<std::string> out;
+  for (std::size_t k : compared(r))
+    if (std::find(out.begin(), out.end(), baseline(r, k).label) == out.end())
+      out.push_back(baseline(r, k).label);
+  return out;
+}
+
+// "overlap-real and overlap-ideal": the series compared with `base`.
+std::string compared_with(const SweepResult& r, const std::string& base) {
+  std::vector<std::string> names;
+  for (std::size_t k : compared(r))
+    if (baseline(r, k).label == base) names.push_back(r.series[k].label);
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out;
+}
+
+// What the speedups of the plot are over: "authentic-p2p", or, when the series have different
+// baselines, "authentic-p2p (overlap-real, overlap-ideal), authentic (tasks)".
+std::string speedups_over(const SweepResult& r) {
+  const std::vector<std::string> bases = baselines(r);
+  if (bases.size() == 1) return bases.front();
+  std::string out;
+  for (const std::string& base : bases)
+    out += (out.empty() ? "" : ", ") + base + " (" + compared_with(r, base) + ")";
+  return out;
+}
+
+// The tolerable reduction is computed in bandwidth sweeps with a kind compared with a baseline.
 bool shows_reduction(const SweepResult& r) {
   return sweep_key_is_bandwidth(r.spec.key) && !compared(r).empty();
 }
 
 std::vector<ToleratedReduction> reduction_of(const SweepResult& r, std::size_t k) {
-  return tolerable_reduction(r.spec.values,
-                             r.series[static_cast<std::size_t>(r.reference())].times,
-                             r.series[k].times);
+  return tolerable_reduction(r.spec.values, baseline(r, k).times, r.series[k].times);
 }
 
 std::vector<double> one_core_speedups(const SweepResult& r, const SweepSeries& s) {
@@ -248,13 +279,13 @@ std::vector<Column> columns(const SweepResult& r) {
   for (const SweepSeries& s : r.series)
     cols.push_back(numbers("time_" + s.label + "_s", s.label + " s", s.times, 9, 9, "deadlock"));
   for (std::size_t k : compared(r))
-    cols.push_back(numbers("speedup_" + r.series[k].label, "speedup " + r.series[k].label,
-                           sweep_speedup(r, k), 6, 3, "-"));
+    cols.push_back(numbers("speedup_" + r.series[k].label + "_over_" + baseline(r, k).label,
+                           "speedup " + r.series[k].label, sweep_speedup(r, k), 6, 3, "-"));
   if (shows_reduction(r)) {
     using S = ToleratedReduction::Status;
     for (std::size_t k : compared(r)) {
-      Column c{"tolerable_reduction_" + r.series[k].label, "reduction " + r.series[k].label,
-               {}, {}};
+      Column c{"tolerable_reduction_" + r.series[k].label + "_over_" + baseline(r, k).label,
+               "reduction " + r.series[k].label, {}, {}};
       for (const ToleratedReduction& t : reduction_of(r, k)) {
         c.csv.push_back(t.status == S::InRange ? fmt::format("{:.6f}", t.value) : "");
         c.table.push_back(t.status == S::InRange   ? fmt::format("{:.3f}", t.value)
@@ -444,10 +475,29 @@ double SweepSeries::efficiency(std::size_t i, double cores) const {
   return cores > 0 ? one_core_speedup(i) / cores : kNaN;
 }
 
-int SweepResult::reference() const {
-  for (std::size_t k = 0; k < series.size(); ++k)
-    if (series[k].kind == "authentic") return static_cast<int>(k);
-  return -1;
+int baseline_index(const std::vector<std::string>& kinds, std::size_t i) {
+  auto index_of = [&](const char* kind) {
+    auto at = std::find(kinds.begin(), kinds.end(), kind);
+    return at == kinds.end() ? -1 : static_cast<int>(at - kinds.begin());
+  };
+  const std::string& kind = kinds[i];
+  if (kind == "authentic" || kind == "authentic-p2p") return -1;
+  if ((kind == "overlap-real" || kind == "overlap-ideal") && index_of("authentic-p2p") >= 0)
+    return index_of("authentic-p2p");
+  return index_of("authentic");
+}
+
+std::string baseline_explanation(const std::string& kind) {
+  if (kind != "authentic-p2p") return "";
+  return "authentic-p2p is the authentic run with its collectives as the same point-to-point "
+         "transfers as the overlap kinds: their speedup over it is the overlap's alone, where "
+         "over authentic it would also count the change from Dimemas's collective model";
+}
+
+int SweepResult::reference_of(std::size_t k) const {
+  std::vector<std::string> kinds;
+  for (const SweepSeries& s : series) kinds.push_back(s.kind);
+  return k < kinds.size() ? baseline_index(kinds, k) : -1;
 }
 
 bool SweepResult::deadlocked() const {
@@ -541,8 +591,8 @@ SweepResult run_sweep(const std::vector<const trace::Trace*>& traces, const Mach
 
 std::vector<double> sweep_speedup(const SweepResult& result, std::size_t series) {
   std::vector<double> out(result.spec.values.size(), kNaN);
-  int ref = result.reference();
-  if (ref < 0 || series >= result.series.size()) return out;
+  int ref = result.reference_of(series);
+  if (ref < 0) return out;
   const std::vector<double>& base = result.series[static_cast<std::size_t>(ref)].times;
   const std::vector<double>& times = result.series[series].times;
   for (std::size_t i = 0; i < out.size() && i < base.size() && i < times.size(); ++i)
@@ -626,13 +676,16 @@ void print_sweep_table(std::ostream& out, const SweepResult& r) {
   row([](const Column& c) { return c.table_name; });
   for (std::size_t i = 0; i < r.spec.values.size(); ++i)
     row([i](const Column& c) { return c.table[i]; });
-  if (!compared(r).empty())
-    fmt::print(out, "  speedup: time of authentic / time of the kind, at the same {}\n",
-               r.spec.key);
+  for (const std::string& base : baselines(r)) {
+    fmt::print(out, "  speedup of {}: time of {} / its time, at the same {}\n",
+               compared_with(r, base), base, r.spec.key);
+    if (!baseline_explanation(base).empty())
+      fmt::print(out, "    ({})\n", baseline_explanation(base));
+  }
   if (shows_reduction(r))
     fmt::print(out,
-               "  reduction: how many times lower a {} the kind needs to take as long as "
-               "authentic takes at this one (thesis Fig. 5.16); >=x or <x: beyond the swept "
+               "  reduction: how many times lower a {} the kind needs to take as long as its "
+               "baseline takes at this one (thesis Fig. 5.16); >=x or <x: beyond the swept "
                "range\n",
                r.spec.key);
   for (const SweepSeries& s : r.series) {
@@ -684,8 +737,9 @@ nlohmann::ordered_json sweep_result_json(const SweepResult& r) {
   if (compared(r).empty()) return doc;
   nlohmann::ordered_json speedups = nlohmann::ordered_json::array();
   for (std::size_t k : compared(r))
-    speedups.push_back({{"label", r.series[k].label}, {"values", sweep_speedup(r, k)}});
-  doc["speedup_over"] = r.series[static_cast<std::size_t>(r.reference())].label;
+    speedups.push_back({{"label", r.series[k].label},
+                        {"over", baseline(r, k).label},
+                        {"values", sweep_speedup(r, k)}});
   doc["speedup"] = speedups;
   if (!shows_reduction(r)) return doc;
   using S = ToleratedReduction::Status;
@@ -699,7 +753,8 @@ nlohmann::ordered_json sweep_result_json(const SweepResult& r) {
       if (t.status == S::AtMost) p["less_than"] = t.value;
       points.push_back(std::move(p));
     }
-    reductions.push_back({{"label", r.series[k].label}, {"points", points}});
+    reductions.push_back(
+        {{"label", r.series[k].label}, {"over", baseline(r, k).label}, {"points", points}});
   }
   doc["tolerable_reduction"] = reductions;
   return doc;
@@ -748,9 +803,8 @@ std::vector<std::string> write_sweep_files(const std::string& prefix, const Swee
     time.series.push_back(line(k, r.series[k].label, r.series[k].times));
   plot("-time.svg", std::move(time));
 
-  // Over authentic (named by their kind), or over 1 core (tasks traces in a cores sweep).
-  const std::string over =
-      compared(r).empty() ? "" : " over " + r.series[static_cast<std::size_t>(r.reference())].label;
+  // Over each kind's baseline (named), or over 1 core (tasks traces in a cores sweep).
+  const std::string over = compared(r).empty() ? "" : " over " + speedups_over(r);
   svg::Plot speedup = plot_of(r, "speedup" + over, "speedup");
   speedup.guide_y = 1.0;
   for (std::size_t k : compared(r))
@@ -762,8 +816,8 @@ std::vector<std::string> write_sweep_files(const std::string& prefix, const Swee
   plot("-speedup.svg", std::move(speedup));
 
   if (shows_reduction(r)) {
-    svg::Plot reduction =
-        plot_of(r, "tolerable bandwidth reduction", "bandwidth reduction (times)");
+    svg::Plot reduction = plot_of(r, "tolerable bandwidth reduction" + over,
+                                  "bandwidth reduction (times)");
     reduction.guide_y = 1.0;
     for (std::size_t k : compared(r)) {
       std::vector<double> y;

@@ -1,6 +1,6 @@
 // sweep.h — replaying traces across a range of one machine parameter (SPEC 6, "Sweeps"):
 // `replay --sweep KEY=LO:HI:STEPS[:log]`, and the figures derived from it: the time of each
-// trace kind, the speedup of each kind over `authentic` (thesis Figs. 5.14 and 5.15), the
+// trace kind, the speedup of each kind over its baseline (thesis Figs. 5.14 and 5.15), the
 // coefficient of tolerable bandwidth reduction (Fig. 5.16) and, for tasks traces swept over
 // cores, the speedup over one core and the parallel efficiency (Figs. 6.4, 6.16, 6.20).
 // docs/sweeps.md describes the outputs.
@@ -52,6 +52,17 @@ std::string format_sweep_value(std::string_view key, double value);
 // and kind. Throws trace::FormatError when two traces would get the same name.
 std::vector<std::string> trace_labels(const std::vector<const trace::Trace*>& traces);
 
+// What a trace of kind kinds[i] of one input is compared with, as the index in `kinds` of its
+// baseline, or -1 for none: overlap-real and overlap-ideal with authentic-p2p when the input
+// has it (the authentic run with its collectives as the same point-to-point transfers, so that
+// their speedup is the overlap's alone, not the change of collective model), else with
+// authentic; tasks and other kinds with authentic; authentic and authentic-p2p with none.
+int baseline_index(const std::vector<std::string>& kinds, std::size_t i);
+// Why `kind` is a baseline, for the reports ("authentic-p2p is the authentic run with its
+// collectives as the same point-to-point transfers as the overlap kinds: ..."); "" when it
+// needs no explaining.
+std::string baseline_explanation(const std::string& kind);
+
 // One trace replayed at every value of the sweep.
 struct SweepSeries {
   std::string name, kind, path;
@@ -77,8 +88,9 @@ struct SweepResult {
   TaskPolicy policy = TaskPolicy::Fifo;
   std::vector<SweepSeries> series;
 
-  // The series of kind "authentic" (what the speedups and reductions compare with), or -1.
-  int reference() const;
+  // The series that series `k` is compared with (its speedups and reductions are over it), or
+  // -1 (baseline_index).
+  int reference_of(std::size_t k) const;
   bool deadlocked() const;     // some replay deadlocked
   // Tasks series of a cores sweep carry speedup over 1 core and efficiency.
   bool per_core(const SweepSeries& s) const;
@@ -110,7 +122,8 @@ SweepResult run_sweep(const std::vector<const trace::Trace*>& traces, const Mach
 
 // ---- Derived figures ----------------------------------------------------------------------
 
-// times[reference] / times[series] at each value (NaN where either is unknown).
+// times[reference_of(series)] / times[series] at each value (NaN where either is unknown or
+// the series has no baseline).
 std::vector<double> sweep_speedup(const SweepResult& result, std::size_t series);
 
 // The coefficient of tolerable bandwidth reduction (thesis 5.4.3, Fig. 5.16) at one bandwidth
@@ -136,13 +149,13 @@ std::vector<ToleratedReduction> tolerable_reduction(const std::vector<double>& v
 
 // ---- Outputs ------------------------------------------------------------------------------
 
-// An aligned table: the value, the time of each series, the speedup of each other series over
-// authentic, the tolerable reduction (bandwidth keys), the speedup over 1 core and efficiency
-// (tasks series in a cores sweep); then notes and failures.
+// An aligned table: the value, the time of each series, the speedup of each series over its
+// baseline, the tolerable reduction (bandwidth keys), the speedup over 1 core and efficiency
+// (tasks series in a cores sweep); then what each speedup compares, notes and failures.
 void print_sweep_table(std::ostream& out, const SweepResult& result);
-// The same columns as CSV (docs/sweeps.md): KEY,time_KIND_s...,speedup_KIND...,
-// tolerable_reduction_KIND...,speedup_1core_KIND...,efficiency_KIND...; empty cells where a
-// figure is unknown or out of the swept range.
+// The same columns as CSV (docs/sweeps.md): KEY,time_KIND_s...,speedup_KIND_over_BASE...,
+// tolerable_reduction_KIND_over_BASE...,speedup_1core_KIND...,efficiency_KIND...; empty cells
+// where a figure is unknown or out of the swept range.
 void write_sweep_csv(std::ostream& out, const SweepResult& result);
 nlohmann::ordered_json sweep_result_json(const SweepResult& result);
 
@@ -150,9 +163,10 @@ nlohmann::ordered_json sweep_result_json(const SweepResult& result);
 // before a long sweep rather than after it). Throws trace::FormatError naming the directory.
 void prepare_sweep_files(const std::string& prefix);
 // Writes PREFIX.csv and the plots PREFIX-time.svg, PREFIX-speedup.svg (when there is a speedup
-// to show), PREFIX-reduction.svg (bandwidth sweeps with authentic and another kind) and
-// PREFIX-efficiency.svg (tasks traces in a cores sweep), after prepare_sweep_files. Returns
-// the paths written. Throws trace::FormatError when a file cannot be written.
+// to show), PREFIX-reduction.svg (bandwidth sweeps with a kind compared with its baseline) and
+// PREFIX-efficiency.svg (tasks traces in a cores sweep), after prepare_sweep_files; titles say
+// what the speedups compare. Returns the paths written. Throws trace::FormatError when a file
+// cannot be written.
 std::vector<std::string> write_sweep_files(const std::string& prefix, const SweepResult& result);
 
 }  // namespace tareador::replay

@@ -30,7 +30,9 @@ typedef enum {
    TR_EV_SEND,     /* peer, tag, comm, bytes, mode, immediate, request */
    TR_EV_RECV,     /* peer (-1: not known yet), tag, comm, bytes, immediate, request */
    TR_EV_WAIT,     /* request; joined: part of the previous wait (one MPI call) */
-   TR_EV_RESOLVE,  /* request: the source and tag of an immediate receive posted as unknown */
+   TR_EV_RESOLVE,  /* request: the source, tag and bytes of an immediate receive, when it
+                      completes (posted with an unknown source or tag, or more room than the
+                      message took) */
    TR_EV_COLL,     /* op (Dimemas id), comm, root (world rank or -1), bytes, bytes_recv */
    TR_EV_CALL      /* an MPI call that is not modelled: name */
 } TrEventKind;
@@ -48,7 +50,8 @@ typedef struct {
    int immediate;
    int joined;
    int mode;
-   int peer, tag, comm;
+   int peer, comm;
+   long long tag;  /* MPI's are ints; the overlap streams' chunk tags need more (docs/tool.md) */
    int op, root;
    long long bytes, bytes_recv;
    long long request;

@@ -17,7 +17,7 @@ typedef struct {
    Int root, size;  /* positions are relative to the root: member = (v + root) % size */
 } Steps;
 
-static void step(Steps* s, Bool send, Int v, ULong bytes, Bool own, ULong offset)
+static void step(Steps* s, Bool send, Int v, ULong bytes, Bool own, ULong offset, ULong kept)
 {
    if (s->n == s->max) return;
    s->steps[s->n].send = send;
@@ -25,7 +25,20 @@ static void step(Steps* s, Bool send, Int v, ULong bytes, Bool own, ULong offset
    s->steps[s->n].bytes = bytes;
    s->steps[s->n].own = own;
    s->steps[s->n].offset = offset;
+   s->steps[s->n].kept = kept;
    s->n++;
+}
+
+static void send_step(Steps* s, Int v, ULong bytes, Bool own, ULong offset)
+{
+   step(s, True, v, bytes, own, offset, 0);
+}
+
+/* A receive of data the rank keeps `kept` bytes of (from the start of its receive buffer,
+   or `offset`); `own` when it passes none of it on. */
+static void recv_step(Steps* s, Int v, ULong bytes, Bool own, ULong offset, ULong kept)
+{
+   step(s, False, v, bytes, own, offset, kept);
 }
 
 static Int highest_power_of_two(Int x)
@@ -39,9 +52,12 @@ static Int lowest_bit(Int x) { return x & -x; }
 
 static Int min_int(Int a, Int b) { return a < b ? a : b; }
 
-/* The root sends `block` per member (split) or the whole `block` (not split) down a tree,
-   a chain or directly. Members keep what reaches them. */
-static void one_to_all(Steps* s, TrCollAlgorithm a, Int v, ULong block, Bool split)
+/* The root sends `block` per member (split) or the whole `block` (not split) down a tree, a
+   chain or directly: its own data when `root_owns` (a broadcast, a scatter), else a result
+   MPI computed at the call (the second half of an all-to-all collective). Members keep their
+   block (or the whole data), and pass on what belongs to the members below them. */
+static void one_to_all(Steps* s, TrCollAlgorithm a, Int v, ULong block, Bool split,
+                       Bool root_owns)
 {
    Int P = s->size, mask, child;
 #define SUBTREE(member, count) (split ? block * (ULong)(count) : block)
@@ -49,20 +65,21 @@ static void one_to_all(Steps* s, TrCollAlgorithm a, Int v, ULong block, Bool spl
    switch (a) {
       case TR_COLL_LINEAR:
          if (v == 0)
-            for (child = 1; child < P; child++) step(s, True, child, SUBTREE(child, 1), True, AT(child));
+            for (child = 1; child < P; child++) send_step(s, child, SUBTREE(child, 1), root_owns, AT(child));
          else
-            step(s, False, 0, block, True, 0);
+            recv_step(s, 0, block, True, 0, block);
          break;
       case TR_COLL_RING:
-         if (v > 0) step(s, False, v - 1, SUBTREE(v, P - v), v == P - 1, 0);
-         if (v < P - 1) step(s, True, v + 1, SUBTREE(v + 1, P - v - 1), v == 0, AT(v + 1));
+         if (v > 0) recv_step(s, v - 1, SUBTREE(v, P - v), v == P - 1, 0, block);
+         if (v < P - 1) send_step(s, v + 1, SUBTREE(v + 1, P - v - 1), v == 0 && root_owns, AT(v + 1));
          break;
       default: /* binomial: v receives from v - (lowest bit of v), then sends to v + 2^k below it */
          mask = v == 0 ? highest_power_of_two(P - 1) * 2 : lowest_bit(v);
-         if (v != 0) step(s, False, v - mask, SUBTREE(v, min_int(mask, P - v)), v + 1 >= P || mask == 1, 0);
+         if (v != 0)
+            recv_step(s, v - mask, SUBTREE(v, min_int(mask, P - v)), v + 1 >= P || mask == 1, 0, block);
          for (mask /= 2; mask >= 1; mask /= 2) {
             child = v + mask;
-            if (child < P) step(s, True, child, SUBTREE(child, min_int(mask, P - child)), v == 0, AT(child));
+            if (child < P) send_step(s, child, SUBTREE(child, min_int(mask, P - child)), v == 0 && root_owns, AT(child));
          }
          break;
    }
@@ -70,32 +87,36 @@ static void one_to_all(Steps* s, TrCollAlgorithm a, Int v, ULong block, Bool spl
 #undef AT
 }
 
-/* Members send `block` (theirs) or the whole data (combined on the way) towards the root. */
+/* Members send `block` (theirs) or the whole data (combined on the way) towards the root; the
+   root keeps the blocks of a gather, and combines the partial results of a reduction. */
 static void all_to_one(Steps* s, TrCollAlgorithm a, Int v, ULong block, Bool split)
 {
    Int P = s->size, mask, received = 0;
+   ULong bytes;
 #define SUBTREE(count) (split ? block * (ULong)(count) : block)
 #define AT(w) (split ? block * (ULong)(((w) + s->root) % P) : 0)
+#define KEPT(b) (v == 0 && split ? (b) : 0)
    switch (a) {
       case TR_COLL_LINEAR:
          if (v == 0)
-            for (mask = 1; mask < P; mask++) step(s, False, mask, block, split, AT(mask));
+            for (mask = 1; mask < P; mask++) recv_step(s, mask, block, split, AT(mask), KEPT(block));
          else
-            step(s, True, 0, block, True, 0);
+            send_step(s, 0, block, True, 0);
          break;
       case TR_COLL_RING:
-         if (v < P - 1) step(s, False, v + 1, SUBTREE(P - v - 1), v == 0 && split, AT(v + 1));
-         if (v > 0) step(s, True, v - 1, SUBTREE(P - v), v == P - 1, 0);
+         bytes = SUBTREE(P - v - 1);
+         if (v < P - 1) recv_step(s, v + 1, bytes, v == 0 && split, AT(v + 1), KEPT(bytes));
+         if (v > 0) send_step(s, v - 1, SUBTREE(P - v), v == P - 1, 0);
          break;
       default: /* binomial: receive from v + 2^k while bit k of v is 0, then send to the parent */
          for (mask = 1; mask < P; mask *= 2) {
             if (v & mask) {
-               step(s, True, v - mask, SUBTREE(min_int(mask, P - v)), received == 0, 0);
+               send_step(s, v - mask, SUBTREE(min_int(mask, P - v)), received == 0, 0);
                break;
             }
             if (v + mask < P) {
-               step(s, False, v + mask, SUBTREE(min_int(mask, P - v - mask)), v == 0 && split,
-                    AT(v + mask));
+               bytes = SUBTREE(min_int(mask, P - v - mask));
+               recv_step(s, v + mask, bytes, v == 0 && split, AT(v + mask), KEPT(bytes));
                received++;
             }
          }
@@ -103,15 +124,21 @@ static void all_to_one(Steps* s, TrCollAlgorithm a, Int v, ULong block, Bool spl
    }
 #undef SUBTREE
 #undef AT
+#undef KEPT
 }
 
-/* A ring of `rounds` rounds: send to the next member, receive from the previous one. */
-static void ring(Steps* s, Int v, Int rounds, ULong bytes)
+/* A ring of `rounds` rounds of `bytes`: send to the next member, receive from the previous one.
+   The rank sends its own data in the first round and passes on, or combines, what it received
+   after that; from round `kept_from` on (at most the last), each block received is part of
+   its result: in round j of those, the block of member v - 1 - j. */
+static void ring(Steps* s, Int v, Int rounds, ULong bytes, Int kept_from)
 {
    Int P = s->size, r;
    for (r = 0; r < rounds; r++) {
-      step(s, True, (v + 1) % P, bytes, r == 0, 0);
-      step(s, False, (v + P - 1) % P, bytes, r == rounds - 1, 0);
+      Bool keeps = r >= kept_from;
+      ULong at = keeps ? bytes * (ULong)((v + P - 1 - (r - kept_from) % P) % P) : 0;
+      send_step(s, (v + 1) % P, bytes, r == 0, 0);
+      recv_step(s, (v + P - 1) % P, bytes, r == rounds - 1, at, keeps ? bytes : 0);
    }
 }
 
@@ -127,7 +154,7 @@ Int tr_coll_steps(TrCollAlgorithm algorithm, const HChar* name, Int me, Int size
       Bool split = !is(name, "MPI_Bcast");
       s.root = root;
       v = (me - root + size) % size;
-      one_to_all(&s, algorithm, v, v == 0 ? (split ? sent / size : sent) : received, split);
+      one_to_all(&s, algorithm, v, v == 0 ? (split ? sent / size : sent) : received, split, True);
    } else if (is(name, "MPI_Reduce") || is(name, "MPI_Gather") || is(name, "MPI_Gatherv")) {
       s.root = root;
       v = (me - root + size) % size;
@@ -135,23 +162,27 @@ Int tr_coll_steps(TrCollAlgorithm algorithm, const HChar* name, Int me, Int size
    } else if (is(name, "MPI_Alltoall") || is(name, "MPI_Alltoallv")) {
       /* Pairwise: in round i, to me + i and from me - i (a ring passes blocks on instead). */
       if (algorithm == TR_COLL_RING) {
-         ring(&s, me, size - 1, sent / size);
+         ring(&s, me, size - 1, sent / size, 0);
       } else {
          for (other = 1; other < size; other++) {
-            step(&s, True, (me + other) % size, sent / size, True, sent / size * ((me + other) % size));
-            step(&s, False, (me + size - other) % size, received / size, True,
-                 received / size * ((me + size - other) % size));
+            ULong block = received / size;
+            send_step(&s, (me + other) % size, sent / size, True, sent / size * ((me + other) % size));
+            recv_step(&s, (me + size - other) % size, block, True,
+                      block * ((me + size - other) % size), block);
          }
       }
    } else {
       /* Allreduce, Allgather[v], Reduce_scatter[_block], Scan, Exscan, Barrier. */
       Bool gathers = is(name, "MPI_Allgather") || is(name, "MPI_Allgatherv");
       if (algorithm == TR_COLL_RING) {
+         /* Allreduce: a reduce-scatter (partial results combined), then an allgather. */
          Bool reduces = is(name, "MPI_Allreduce");
-         ring(&s, me, reduces ? 2 * (size - 1) : size - 1, gathers ? sent : sent / size);
+         Int rounds = reduces ? 2 * (size - 1) : size - 1;
+         ring(&s, me, rounds, gathers ? sent : sent / size,
+              gathers ? 0 : reduces ? size - 1 : rounds - 1);
       } else {
          all_to_one(&s, algorithm, me, sent, gathers);
-         one_to_all(&s, algorithm, me, gathers ? received : sent, False);
+         one_to_all(&s, algorithm, me, gathers ? received : sent, False, False);
       }
    }
    return s.n;

@@ -13,11 +13,15 @@ typedef struct {
    Bool send;          /* else a receive */
    Int peer;           /* rank in the communicator */
    ULong bytes;
-   /* send: of this rank's own data (its send buffer), else data it received in this collective
-      and passes on; receive: data it keeps (into its receive buffer), else data it passes on
-      or combines right away. */
+   /* send: of this rank's own data (its send buffer, produced by the program), else data MPI
+      has at the call only (received in this collective, or combined there) and passes on;
+      receive: data it only keeps (into its receive buffer), else data it passes on or combines
+      at the call. */
    Bool own;
    ULong offset;       /* where the data is in the send or receive buffer */
+   /* receive: how many of its bytes, from `offset` of the receive buffer, are this rank's result
+      (all of an own receive's; a broadcast's also when passed on; none of a partial result). */
+   ULong kept;
 } TrCollStep;
 
 /* The steps of the member `me` of `size` in collective `name` ("MPI_Bcast", ...) rooted at

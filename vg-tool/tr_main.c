@@ -41,6 +41,7 @@ static const HChar* clo_graph_format = "dot";
 static Bool clo_task_report = True;
 static Bool clo_overlap = False;
 static Long clo_chunks = 4;
+static Long clo_chunk_min = 32768; /* Open MPI's smallest pipeline fragment (docs/tool.md) */
 static Bool clo_overlap_shift = True;
 static TrCollAlgorithm clo_collectives = TR_COLL_BINOMIAL;
 
@@ -78,6 +79,7 @@ static Bool tr_process_cmd_line_option(const HChar* arg)
    } else if VG_BOOL_CLO (arg, "--task-report", clo_task_report) {
    } else if VG_BOOL_CLO (arg, "--overlap", clo_overlap) {
    } else if VG_BINT_CLO (arg, "--chunks", clo_chunks, 1, 64) {
+   } else if VG_BINT_CLO (arg, "--chunk-min", clo_chunk_min, 0, 1LL << 40) {
    } else if VG_BOOL_CLO (arg, "--overlap-shift", clo_overlap_shift) {
    } else if VG_STR_CLO (arg, "--collectives", value) {
       if (VG_(strcmp)(value, "keep") == 0) clo_collectives = TR_COLL_KEEP;
@@ -105,10 +107,13 @@ static void tr_print_usage(void)
       "    --overlap=yes|no         also write the overlap-real and overlap-ideal traces and\n"
       "                             the production/consumption patterns [no]\n"
       "    --chunks=N               chunks per message in the overlap traces (1..64) [4]\n"
+      "    --chunk-min=BYTES        no chunk smaller: smaller messages go in fewer chunks,\n"
+      "                             or whole (0: no minimum) [32768]\n"
       "    --overlap-shift=yes|no   send chunks when produced, wait for them when needed\n"
       "                             (no: where the call was, as the authentic run) [yes]\n"
       "    --collectives=keep|linear|binomial|ring  collectives in the overlap traces: as\n"
-      "                             they are, or their point-to-point transfers [binomial]\n");
+      "                             they are, or their point-to-point transfers (then also\n"
+      "                             the authentic-p2p trace: the baseline) [binomial]\n");
 }
 
 static void tr_print_debug_usage(void) { VG_(printf)("    (none)\n"); }
@@ -386,7 +391,8 @@ static void tr_pre_deliver_signal(ThreadId tid, Int signal, Bool alt_stack)
 static void tr_post_clo_init(void)
 {
    trace_dir = VG_(expand_file_name)("--trace-dir", clo_trace_dir);
-   tr_overlap_configure(clo_overlap, (UInt)clo_chunks, clo_overlap_shift, clo_collectives);
+   tr_overlap_configure(clo_overlap, (UInt)clo_chunks, (ULong)clo_chunk_min, clo_overlap_shift,
+                        clo_collectives);
 }
 
 static void tr_fini(Int exitcode)

@@ -130,9 +130,9 @@ static void forget_comm(MPI_Comm handle)
 typedef struct {
    MPI_Request handle;
    long long id;     /* 0: free slot */
-   int unresolved;   /* an immediate receive from MPI_ANY_SOURCE / MPI_ANY_TAG */
    Comm* comm;
    int used;         /* ever used: keeps probing past freed slots */
+   int receive;      /* an immediate receive: its completion says what arrived */
 } Request;
 
 static Request* requests;
@@ -159,14 +159,14 @@ static Request* find_request(MPI_Request handle)
 
 static void grow_requests(void);
 
-static long long add_request(MPI_Request handle, int unresolved, Comm* comm)
+static long long add_request(MPI_Request handle, int receive, Comm* comm)
 {
    size_t i;
    /* Freed slots still make probes longer: rebuild before they fill the table. */
    if (4 * (requests_used + 1) > 3 * request_slots) grow_requests();
    for (i = slot_of(handle); requests[i].id; i = (i + 1) & (request_slots - 1)) {}
    if (!requests[i].used) requests_used++;
-   requests[i] = (Request){handle, next_request_id, unresolved, comm, 1};
+   requests[i] = (Request){handle, next_request_id, comm, 1, receive};
    requests_live++;
    return next_request_id++;
 }
@@ -427,11 +427,14 @@ static void completed(const MPI_Request* handles, const int* which, int n, const
       Request* r = find_request(handles[k]);
       TrEvent* e;
       if (!r) continue; /* persistent, or posted before tracing: not in the trace */
-      if (r->unresolved) {
+      if (r->receive) { /* its source and tag if they were wildcards, and the bytes it got */
+         int received = 0;
+         PMPI_Get_count(&statuses[i], MPI_BYTE, &received);
          e = new_event(TR_EV_RESOLVE);
          e->request = r->id;
          e->peer = r->comm->world[statuses[i].MPI_SOURCE];
          e->tag = statuses[i].MPI_TAG;
+         e->bytes = received == MPI_UNDEFINED ? -1 : received;
       }
       e = new_event(TR_EV_WAIT);
       e->request = r->id;
@@ -679,13 +682,13 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
          e = new_event(TR_EV_RECV);
          e->buffer_recv = ARG(0, void*);
          e->immediate = 1;
-         e->peer = source == MPI_ANY_SOURCE ? -1 : c->world[source];
+         /* a wildcard source or tag: the receive is held as unknown (-1) until it completes */
+         e->peer = source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG ? -1 : c->world[source];
          e->tag = tag == MPI_ANY_TAG ? -1 : tag;
          e->comm = c->id;
          e->bytes = bytes(ARG(1, int), ARG(2, MPI_Datatype));
          set_layout(e, ARG(1, int), ARG(2, MPI_Datatype));
-         e->request = add_request(*ARG(6, MPI_Request*), source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG, c);
-         if (e->peer < 0) e->peer = -1; /* resolved when it completes */
+         e->request = add_request(*ARG(6, MPI_Request*), 1, c);
          break;
       }
       case TR_CALL_Sendrecv: case TR_CALL_Sendrecv_replace: {

@@ -11,7 +11,10 @@
    finished.
 
    The artificial streams are kept as records stamped with the burst clock, in memory, and
-   written sorted at the end: a chunk send lands in the past of the send that reveals it. */
+   written sorted at the end: a chunk send lands in the past of the send that reveals it. When
+   they break collectives into point-to-point transfers, a third stream, `authentic-p2p`, is the
+   authentic run with the same transfers in place of its collectives and nothing else changed:
+   the baseline that tells the overlap from the change of collective model. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -44,13 +47,15 @@ typedef struct {
 
 static TrShadow shadow = TR_SHADOW_INIT("tareador.overlap", Leaf);
 
-enum { REAL, IDEAL, KINDS };
-static const HChar* const kKindName[KINDS] = {"overlap-real", "overlap-ideal"};
+/* The two overlapped streams, then the baseline (written when collectives are decomposed). */
+enum { REAL, IDEAL, BASE, KINDS };
+static const HChar* const kKindName[KINDS] = {"overlap-real", "overlap-ideal", "authentic-p2p"};
 
 /* A record of an artificial stream, at a moment of the burst clock. */
 typedef struct {
    ULong time, seq;
    TrEvent event;
+   Bool dropped;  /* a chunk the message turned out not to need (a receive's room was larger) */
 } Item;
 
 typedef struct {
@@ -75,17 +80,23 @@ typedef struct {
    long long request;       /* authentic id; 0: free slot */
    Bool receive;
    Layout layout;
-   Int peer, tag, comm;
+   Int peer, comm;
+   long long tag;
+   UInt n;                                /* chunks */
    long long chunk_requests[MAX_CHUNKS];  /* of the artificial streams (0: never waited) */
-   UInt items[KINDS][MAX_CHUNKS];         /* the chunk records, patched when the source is known */
+   UInt items[BASE][MAX_CHUNKS];          /* a receive's chunk records in the overlapped streams */
+   UInt base_item;                        /* and its record in the baseline */
 } Pending;
 
 /* A received buffer whose data the program has not finished using. */
 typedef struct {
    Bool open;
    Layout layout;
-   Int peer, tag, comm;
+   Int peer, comm;
+   long long tag;
    ULong start;
+   UInt n;       /* chunks */
+   Bool waited;  /* its chunks were waited for at the call (passed on): only its pattern is due */
    long long chunk_requests[MAX_CHUNKS];
 } Interval;
 
@@ -95,20 +106,24 @@ typedef struct {
    Addr buffer;
    ULong time;
    Layout layout;  /* of the last message, while its sends are unfinished */
+   UInt n;         /* its chunks */
    Bool unfinished;
    long long chunk_requests[MAX_CHUNKS];
 } LastSend;
 
 static struct {
    Bool enabled, shift, active, paused;
-   UInt chunks;
+   Bool decompose;        /* collectives become point-to-point transfers: the baseline is due */
+   UInt chunks;           /* at most, per message */
+   ULong chunk_min;       /* bytes: no chunk is smaller */
    ThreadId tid;
    ULong base;            /* instruction count when tracing began */
    ULong in_mpi;          /* instructions spent inside MPI calls since */
    ULong entered;         /* instruction count at the current call's start */
    ULong seq;
    long long next_request;
-   Bool warned_tags;
+   long long next_base_request;  /* the baseline's collective transfers: beyond the wrappers' */
+   ULong message_start[BASE];  /* where the last message sent began, in each overlapped stream */
    Stream streams[KINDS];
    Pending* pending;
    UInt n_pending;
@@ -121,14 +136,18 @@ static struct {
    UInt n_comm_seqs;
    TrText patterns;
    Int patterns_fd;
-} ov = {.chunks = 4, .shift = True, .collectives = TR_COLL_BINOMIAL, .patterns_fd = -1};
+} ov = {.chunks = 4, .shift = True, .collectives = TR_COLL_BINOMIAL, .patterns_fd = -1,
+        .next_base_request = 1LL << 62};
 
-void tr_overlap_configure(Bool enabled, UInt chunks, Bool shift, TrCollAlgorithm collectives)
+void tr_overlap_configure(Bool enabled, UInt chunks, ULong chunk_min, Bool shift,
+                          TrCollAlgorithm collectives)
 {
    ov.enabled = enabled;
    ov.chunks = chunks < 1 ? 1 : chunks > MAX_CHUNKS ? MAX_CHUNKS : chunks;
+   ov.chunk_min = chunk_min;
    ov.shift = shift;
    ov.collectives = collectives;
+   ov.decompose = shift && collectives != TR_COLL_KEEP;
 }
 
 Bool tr_overlap_enabled(void) { return ov.enabled; }
@@ -337,39 +356,54 @@ static UInt add_item(UInt kind, ULong time, const TrEvent* event)
    s->items[s->n].time = time;
    s->items[s->n].seq = ov.seq++;
    s->items[s->n].event = *event;
+   s->items[s->n].event.layout = NULL;  /* the client's, gone after the call */
+   s->items[s->n].event.layout_n = 0;
+   s->items[s->n].dropped = False;
    return s->n++;
 }
 
-/* The same record in both streams. */
+/* The same record in both overlapped streams. */
 static void add_both(ULong time, const TrEvent* event)
 {
    add_item(REAL, time, event);
    add_item(IDEAL, time, event);
 }
 
-/* Chunk `k` of `n` bytes: its first byte and its size. */
-static SizeT chunk_start(SizeT bytes, UInt k) { return (SizeT)((ULong)bytes * k / ov.chunks); }
-static SizeT chunk_size(SizeT bytes, UInt k) { return chunk_start(bytes, k + 1) - chunk_start(bytes, k); }
-
-/* Chunks match on their own tags: tag * chunks + k. */
-static Int chunk_tag(Int tag, UInt k)
+/* A record of the baseline, if there is one (its index there, else 0). */
+static UInt add_base(ULong time, const TrEvent* event)
 {
-   if (tag > (0x7fffffff - (Int)k) / (Int)ov.chunks) {
-      if (!ov.warned_tags)
-         tr_trace_warning("overlap: message tags too large to number their chunks: chunks of "
-                          "such messages share the message's tag");
-      ov.warned_tags = True;
-      return tag;
-   }
-   return tag < 0 ? tag : tag * (Int)ov.chunks + (Int)k;
+   return ov.decompose ? add_item(BASE, time, event) : 0;
 }
 
-static TrEvent chunk_event(const TrEvent* e, UInt k, long long request, Bool immediate)
+/* How many chunks a message of `bytes` goes in: --chunks, but none smaller than --chunk-min (a
+   smaller message goes whole), and an empty message in one. Sender and receiver agree: both
+   know the size of the message (a receive's, once it has completed). */
+static UInt chunks_of(SizeT bytes)
+{
+   ULong n = ov.chunk_min > 0 ? bytes / ov.chunk_min : ov.chunks;
+   return n < 1 ? 1 : n > ov.chunks ? ov.chunks : (UInt)n;
+}
+
+/* Chunk `k` of `n` of a message of `bytes`: its first byte and its size. */
+static SizeT chunk_start(SizeT bytes, UInt k, UInt n) { return (SizeT)((ULong)bytes * k / n); }
+static SizeT chunk_size(SizeT bytes, UInt k, UInt n)
+{
+   return chunk_start(bytes, k + 1, n) - chunk_start(bytes, k, n);
+}
+
+/* Chunks match on tags of their own, in two spaces that never meet: a message's chunk k has
+   tag x C + k (C = --chunks), so the chunks of different tags never match each other, for any
+   tag up to MPI_TAG_UB (chunk tags stay below 2^37); a collective's transfers have negative
+   tags (no MPI tag is negative), -(its number + 1) x C - k. */
+static long long chunk_tag(long long tag, UInt k)
+{
+   return tag >= 0 ? tag * ov.chunks + k : tag * ov.chunks - k;
+}
+
+static TrEvent chunk_event(const TrEvent* e, UInt k, UInt n, long long request, Bool immediate)
 {
    TrEvent c = *e;
-   c.layout = NULL;  /* the client's, gone after the call */
-   c.layout_n = 0;
-   c.bytes = (long long)chunk_size((SizeT)e->bytes, k);
+   c.bytes = (long long)chunk_size((SizeT)e->bytes, k, n);
    c.tag = chunk_tag(e->tag, k);
    c.request = request;
    c.immediate = immediate;
@@ -390,14 +424,14 @@ static TrEvent wait_event(long long request, Bool joined)
 
 /* One `send` or `recv` line: for each part of the buffer, `at(part)` (clock + 1, 0: none) as a
    fraction of [start, end]. */
-static void pattern_line(const HChar* what, Int peer, Int tag, Int comm, const Layout* l,
+static void pattern_line(const HChar* what, Int peer, long long tag, Int comm, const Layout* l,
                          ULong start, ULong end, Bool sending)
 {
    SizeT bytes = l->bytes;
    UInt parts = bytes / 8 < MAX_BINS ? (UInt)(bytes / 8) : MAX_BINS, i;
    ULong span = end - start;
    if (parts == 0) parts = 1;
-   tr_text_printf(&ov.patterns, "%s %d %d %d %lu %llu", what, peer, tag, comm, bytes, span);
+   tr_text_printf(&ov.patterns, "%s %d %lld %d %lu %llu", what, peer, tag, comm, bytes, span);
    for (i = 0; i < parts; i++) {
       SizeT from = (SizeT)((ULong)bytes * i / parts), to = (SizeT)((ULong)bytes * (i + 1) / parts);
       ULong t = sending ? over(l, from, to, last_store, start) : over(l, from, to, first_use, 0);
@@ -434,12 +468,13 @@ static void finish_sends(LastSend* last, ULong now)
 {
    UInt k;
    if (!last->unfinished) return;
-   for (k = 0; k < ov.chunks; k++) {
-      SizeT from = chunk_start(last->layout.bytes, k);
-      ULong stored = over(&last->layout, from, from + chunk_size(last->layout.bytes, k), first_store, 0);
+   for (k = 0; k < last->n; k++) {
+      SizeT from = chunk_start(last->layout.bytes, k, last->n);
+      SizeT to = from + chunk_size(last->layout.bytes, k, last->n);
+      ULong stored = over(&last->layout, from, to, first_store, 0);
       TrEvent w = wait_event(last->chunk_requests[k], False);
       add_item(REAL, stored && stored - 1 < now ? stored - 1 : now, &w);
-      add_item(IDEAL, last->time + (now - last->time) * k / ov.chunks, &w);
+      add_item(IDEAL, last->time + (now - last->time) * k / last->n, &w);
    }
    last->unfinished = False;
    layout_free(&last->layout);
@@ -463,40 +498,70 @@ static Pending* new_pending(const TrEvent* e, Bool receive)
    ov.pending[i].request = e->request;
    ov.pending[i].receive = receive;
    ov.pending[i].layout = layout_of(e, (Addr)(receive ? e->buffer_recv : e->buffer));
+   ov.pending[i].n = chunks_of((SizeT)e->bytes);
    ov.pending[i].peer = e->peer;
    ov.pending[i].tag = e->tag;
    ov.pending[i].comm = e->comm;
    return &ov.pending[i];
 }
 
+/* Messages start in program order: no chunk leaves before the first chunk of the message sent
+   before it. A send costs its latency on the sender's CPU, so one moved ahead of an earlier
+   send would delay that one (and whoever waits for it): kept in order, with one chunk per
+   message, the overlapped run never takes longer than its baseline. The chunks of one message
+   may leave in any order. Returns when a chunk ready at `t` leaves in stream `kind`. */
+static ULong in_order(UInt kind, ULong t)
+{
+   return t > ov.message_start[kind] ? t : ov.message_start[kind];
+}
+
+/* A message sent at the call: the next ones start after it. */
+static void sent_at_call(ULong now)
+{
+   UInt kind;
+   for (kind = 0; kind < BASE; kind++) ov.message_start[kind] = now;
+}
+
 /* Each chunk is sent where its final version was produced (real) or at (k+1)/N of the
-   production interval, which began at `start` (ideal); without shifting, where the call was,
-   as the call was. */
-static void send_chunks(const TrEvent* e, const Layout* l, ULong start, ULong now,
+   production interval, which began at `start` (ideal), in order (in_order); without shifting,
+   where the call was, as the call was. Returns how many chunks. */
+static UInt send_chunks(const TrEvent* e, const Layout* l, ULong start, ULong now,
                         long long* requests)
 {
    SizeT bytes = l->bytes;
    Pending* p = e->immediate && !ov.shift ? new_pending(e, False) : NULL;
-   UInt k;
+   UInt k, kind, n = chunks_of(bytes);
+   ULong first[BASE] = {now, now};
    pattern_line("send", e->peer, e->tag, e->comm, l, start, now, True);
    if (ov.shift) over(l, 0, bytes, use_at, now);
-   for (k = 0; k < ov.chunks; k++) {
+   for (k = 0; k < n; k++) {
       TrEvent c;
       if (!ov.shift || bytes == 0) {  /* an empty message synchronises: it stays at the call */
          long long request = p ? ++ov.next_request : 0;
          if (p) p->chunk_requests[k] = request;
-         c = chunk_event(e, k, request, e->immediate);
+         c = chunk_event(e, k, n, request, e->immediate);
          add_both(now, &c);
       } else {
-         SizeT from = chunk_start(bytes, k), to = from + chunk_size(bytes, k);
-         ULong ready = over(l, from, to, last_store, start);
-         ULong arrived = over(l, from, to, last_first_use, 0);
-         if (arrived > ready) ready = arrived;
-         c = chunk_event(e, k, requests ? (requests[k] = ++ov.next_request) : 0, True);
-         add_item(REAL, ready ? ready - 1 : start, &c);
-         add_item(IDEAL, start + (now - start) * (k + 1) / ov.chunks, &c);
+         /* produced at its last store in the interval (at its start if none), but received
+            data leaves no earlier than it was first used (an older use is of data since
+            overwritten, before the interval) */
+         SizeT from = chunk_start(bytes, k, n), to = from + chunk_size(bytes, k, n);
+         ULong stored = over(l, from, to, last_store, start);
+         ULong used = over(l, from, to, last_first_use, 0);
+         ULong ready = stored ? stored - 1 : start;
+         ULong at[BASE];
+         if (used > 0 && used - 1 > ready) ready = used - 1;
+         at[REAL] = in_order(REAL, ready);
+         at[IDEAL] = in_order(IDEAL, start + (now - start) * (k + 1) / n);
+         c = chunk_event(e, k, n, requests ? (requests[k] = ++ov.next_request) : 0, True);
+         for (kind = 0; kind < BASE; kind++) {
+            add_item(kind, at[kind], &c);
+            if (at[kind] < first[kind]) first[kind] = at[kind];
+         }
       }
    }
+   for (kind = 0; kind < BASE; kind++) ov.message_start[kind] = first[kind];
+   return n;
 }
 
 /* A message of the program: its chunks are waited for before the buffer is overwritten. */
@@ -510,7 +575,7 @@ static void send(const TrEvent* e, ULong now)
       layout_free(&l);
    } else {
       finish_sends(last, now);
-      send_chunks(e, &l, start, now, last->chunk_requests);
+      last->n = send_chunks(e, &l, start, now, last->chunk_requests);
       last->layout = l;
       last->unfinished = l.bytes > 0;  /* an empty message's chunks stay at the call, unwaited */
       if (last->unfinished) over(&l, 0, l.bytes, watch_stores, 0);
@@ -528,30 +593,35 @@ static void close_interval(Interval* iv, ULong now)
    UInt k;
    iv->open = False;
    pattern_line("recv", iv->peer, iv->tag, iv->comm, &iv->layout, iv->start, now, False);
-   if (ov.shift)
-      for (k = 0; k < ov.chunks; k++) {
-         SizeT from = chunk_start(iv->layout.bytes, k);
-         ULong used = over(&iv->layout, from, from + chunk_size(iv->layout.bytes, k), first_use, 0);
+   if (ov.shift && !iv->waited)
+      for (k = 0; k < iv->n; k++) {
+         SizeT from = chunk_start(iv->layout.bytes, k, iv->n);
+         SizeT to = from + chunk_size(iv->layout.bytes, k, iv->n);
+         ULong used = over(&iv->layout, from, to, first_use, 0);
          TrEvent w = wait_event(iv->chunk_requests[k], False);
          add_item(REAL, used ? used - 1 : now, &w);
-         add_item(IDEAL, iv->start + (now - iv->start) * k / ov.chunks, &w);
+         add_item(IDEAL, iv->start + (now - iv->start) * k / iv->n, &w);
       }
    over(&iv->layout, 0, iv->layout.bytes, watch, False);
    layout_free(&iv->layout);
 }
 
-/* A receive into `buffer` is posted: the data of the previous one is no longer used. */
-static void end_use_of(Addr buffer, ULong now)
+/* A receive into `buffer` is posted: what was sent from there must have left, and the data of
+   the previous receive into it is no longer used. */
+static void receiving_into(Addr buffer, ULong now)
 {
    UInt i;
+   LastSend* last = last_send_of(buffer, False);
+   if (last) finish_sends(last, now);
    for (i = 0; i < ov.n_intervals; i++)
       if (ov.intervals[i].open && ov.intervals[i].layout.base == buffer)
          close_interval(&ov.intervals[i], now);
 }
 
-/* The interval of a message received into `layout` (which the interval takes over). */
-static void start_interval(Layout layout, Int peer, Int tag, Int comm, const long long* requests,
-                           ULong now)
+/* The interval of a message received into `layout` (which the interval takes over) in `n`
+   chunks, waited for through `requests` (NULL: at the call already). */
+static void start_interval(Layout layout, Int peer, long long tag, Int comm, UInt n,
+                           const long long* requests, ULong now)
 {
    UInt i;
    Interval* iv;
@@ -566,50 +636,65 @@ static void start_interval(Layout layout, Int peer, Int tag, Int comm, const lon
    iv->tag = tag;
    iv->comm = comm;
    iv->start = now;
-   VG_(memcpy)(iv->chunk_requests, requests, sizeof iv->chunk_requests);
+   iv->n = n;
+   iv->waited = requests == NULL;
+   if (requests) VG_(memcpy)(iv->chunk_requests, requests, sizeof iv->chunk_requests);
    over(&iv->layout, 0, iv->layout.bytes, watch, True);
 }
 
 /* Each chunk is received by its own immediate receive, posted where the call was (blocking
-   ones too, unless chunks stay in place). */
-static void post_receive(const TrEvent* e, ULong now)
+   ones too, unless chunks stay in place). Returns the pending receive of an immediate one. */
+static Pending* post_receive(const TrEvent* e, ULong now)
 {
    Addr buffer = (Addr)e->buffer_recv;
    long long requests[MAX_CHUNKS];
    Pending* p = e->immediate ? new_pending(e, True) : NULL;
    Bool blocking = !e->immediate && !ov.shift;
-   UInt k, kind;
-   LastSend* last = last_send_of(buffer, False);
-   if (last) finish_sends(last, now);  /* the receive overwrites what was sent from there */
-   end_use_of(buffer, now);
-   for (k = 0; k < ov.chunks; k++) {
+   UInt k, kind, n = chunks_of((SizeT)e->bytes);
+   receiving_into(buffer, now);
+   for (k = 0; k < n; k++) {
       TrEvent c;
       requests[k] = blocking ? 0 : ++ov.next_request;
-      c = chunk_event(e, k, requests[k], !blocking);
-      for (kind = 0; kind < KINDS; kind++) {
+      c = chunk_event(e, k, n, requests[k], !blocking);
+      for (kind = 0; kind < BASE; kind++) {
          UInt item = add_item(kind, now, &c);
          if (p) p->items[kind][k] = item;
       }
       if (p) p->chunk_requests[k] = requests[k];
    }
-   if (!e->immediate) start_interval(layout_of(e, buffer), e->peer, e->tag, e->comm, requests, now);
+   if (!e->immediate)
+      start_interval(layout_of(e, buffer), e->peer, e->tag, e->comm, n, requests, now);
+   return p;
 }
 
-/* A receive posted with an unknown source: the chunk records learn it. */
+/* An immediate receive completed: its source and tag (if they were wildcards) and its size
+   (when the message was shorter than the room given) are known, and its records learn them; a
+   shorter message may need fewer chunks, whose records are dropped. */
 static void resolve(const TrEvent* e)
 {
    UInt i, k, kind;
    for (i = 0; i < ov.n_pending; i++) {
       Pending* p = &ov.pending[i];
+      UInt n = p->n;
       if (p->request != e->request || !p->receive) continue;
       p->peer = e->peer;
       p->tag = e->tag;
-      for (kind = 0; kind < KINDS; kind++)
-         for (k = 0; k < ov.chunks; k++) {
-            TrEvent* c = &ov.streams[kind].items[p->items[kind][k]].event;
-            c->peer = e->peer;
-            c->tag = chunk_tag(e->tag, k);
+      if (e->bytes >= 0 && (SizeT)e->bytes < p->layout.bytes) {
+         p->layout.bytes = (SizeT)e->bytes;
+         p->n = chunks_of(p->layout.bytes);
+      }
+      for (kind = 0; kind < BASE; kind++)
+         for (k = 0; k < n; k++) {
+            Item* item = &ov.streams[kind].items[p->items[kind][k]];
+            item->event.peer = e->peer;
+            item->event.tag = chunk_tag(e->tag, k);
+            item->event.bytes = (long long)chunk_size(p->layout.bytes, k, p->n);
+            item->dropped = k >= p->n;
          }
+      if (ov.decompose) {
+         ov.streams[BASE].items[p->base_item].event.peer = e->peer;
+         ov.streams[BASE].items[p->base_item].event.tag = e->tag;
+      }
    }
 }
 
@@ -618,29 +703,28 @@ static void resolve(const TrEvent* e)
 static void complete(const TrEvent* e, ULong now, Bool* joined)
 {
    UInt i, k;
+   Pending* p;
    for (i = 0; i < ov.n_pending && ov.pending[i].request != e->request; i++) {}
    if (i == ov.n_pending || e->request == 0) return;  /* a send's, when chunks are not waited */
+   p = &ov.pending[i];
    if (!ov.shift)
-      for (k = 0; k < ov.chunks; k++) {
-         TrEvent w = wait_event(ov.pending[i].chunk_requests[k], *joined);
+      for (k = 0; k < p->n; k++) {
+         TrEvent w = wait_event(p->chunk_requests[k], *joined);
          add_both(now, &w);
          *joined = True;
       }
-   if (ov.pending[i].receive)
-      start_interval(ov.pending[i].layout, ov.pending[i].peer, ov.pending[i].tag,
-                     ov.pending[i].comm, ov.pending[i].chunk_requests, now);
+   if (p->receive)
+      start_interval(p->layout, p->peer, p->tag, p->comm, p->n, p->chunk_requests, now);
    else
-      layout_free(&ov.pending[i].layout);
-   ov.pending[i].request = 0;
+      layout_free(&p->layout);
+   p->request = 0;
 }
 
 /* ---- Collectives ------------------------------------------------------------------------- */
 
-#define COLL_TAG_BASE 0x100000
-#define COLL_TAG_SPAN 0x100000
-
-/* The collectives of communicator `comm` so far: their transfers get tags of their own. */
-static Int collective_tag(Int comm)
+/* The collectives of communicator `comm` so far: their transfers get tags of their own, -1 for
+   the first, -2 for the next, ... (chunk_tag: apart from every MPI tag). */
+static long long collective_tag(Int comm)
 {
    UInt i;
    for (i = 0; i < ov.n_comm_seqs && ov.comm_seqs[i].comm != comm; i++) {}
@@ -650,7 +734,7 @@ static Int collective_tag(Int comm)
       ov.comm_seqs[i].comm = comm;
       ov.comm_seqs[i].seq = 0;
    }
-   return COLL_TAG_BASE + (Int)(ov.comm_seqs[i].seq++ % COLL_TAG_SPAN);
+   return -1 - (long long)ov.comm_seqs[i].seq++;
 }
 
 static Int member_index(const Int* members, Int size, Int world_rank)
@@ -667,19 +751,71 @@ static void written_by_collective(const TrEvent* e, ULong now)
    if (e->buffer_recv) over(&result, 0, result.bytes, stored_at, now);
 }
 
-/* A collective as its point-to-point transfers (tr_coll.c), each overlapped as a message is:
-   the rank's own data is sent where it was produced, what it keeps is waited for where it is
-   used; what it passes on or combines is received and sent on at the call. */
+/* The transfer of one step in the overlapped streams: the rank's own data is sent where it was
+   produced and what it keeps is waited for where it is used; what it passes on or combines is
+   received and sent on at the call (and the part of it that is its result gets a pattern). */
+static void overlap_step(const TrCollStep* step, const TrEvent* t, ULong start, ULong now)
+{
+   UInt k, kind, n = chunks_of((SizeT)t->bytes);
+   if (step->send && step->own) {
+      Layout own = contiguous((Addr)t->buffer, (SizeT)t->bytes);
+      send_chunks(t, &own, start, now, NULL);
+   } else if (step->send) {
+      for (k = 0; k < n; k++) {
+         TrEvent c = chunk_event(t, k, n, 0, True);
+         add_both(now, &c);
+      }
+      sent_at_call(now);
+   } else if (step->own) {
+      TrEvent r = *t;
+      r.immediate = 0;  /* its data is there when the call returns: the interval starts */
+      post_receive(&r, now);
+   } else {
+      for (k = 0; k < n; k++) {
+         TrEvent c = chunk_event(t, k, n, ++ov.next_request, True), w = wait_event(c.request, False);
+         for (kind = 0; kind < BASE; kind++) {
+            add_item(kind, now, &c);
+            add_item(kind, now, &w);
+         }
+      }
+      if (step->kept > 0) {
+         receiving_into((Addr)t->buffer_recv, now);
+         start_interval(contiguous((Addr)t->buffer_recv, (SizeT)step->kept), t->peer, t->tag,
+                        t->comm, 1, NULL, now);
+      }
+   }
+}
+
+/* The same transfer in the baseline, whole and where the call was: a receive of data the rank
+   only keeps is waited for at the end of the call (`*kept`: its request), one it passes on
+   or combines at once, as in the overlapped streams. */
+static void baseline_step(const TrCollStep* step, const TrEvent* t, ULong now, long long* kept)
+{
+   TrEvent b = *t;
+   *kept = 0;
+   if (!step->send) {
+      b.request = ++ov.next_base_request;
+      if (step->own) *kept = b.request;
+   }
+   add_base(now, &b);
+   if (!step->send && !step->own) {
+      TrEvent w = wait_event(b.request, False);
+      add_base(now, &w);
+   }
+}
+
+/* A collective as its point-to-point transfers (tr_coll.c), in the overlapped streams and in
+   the baseline, with the same tags. */
 static void collective(const TrEvent* e, ULong now)
 {
    Int size, me, n, i;
-   UInt k, kind;
    const Int* members = tr_trace_comm_members(e->comm, &size);
    TrCollStep* steps;
    ULong start;
-   Int tag;
-   if (!ov.shift || ov.collectives == TR_COLL_KEEP || members == NULL || size < 2) {
+   long long tag, *kept;
+   if (!ov.decompose || members == NULL || size < 2) {
       add_both(now, e);
+      add_base(now, e);
       written_by_collective(e, now);
       return;
    }
@@ -690,6 +826,7 @@ static void collective(const TrEvent* e, ULong now)
                      (ULong)e->bytes_recv, steps, tr_coll_max_steps(size));
    tag = collective_tag(e->comm);
    start = production_start((Addr)e->buffer, now);
+   kept = VG_(malloc)("tareador.overlap.kept", tr_coll_max_steps(size) * sizeof(long long));
    for (i = 0; i < n; i++) {
       TrEvent t;
       VG_(memset)(&t, 0, sizeof t);
@@ -702,27 +839,15 @@ static void collective(const TrEvent* e, ULong now)
       t.bytes = (long long)steps[i].bytes;
       t.buffer = (const HChar*)e->buffer + steps[i].offset;
       t.buffer_recv = (const HChar*)e->buffer_recv + steps[i].offset;
-      if (steps[i].send && steps[i].own) {
-         Layout own = contiguous((Addr)t.buffer, (SizeT)t.bytes);
-         send_chunks(&t, &own, start, now, NULL);
-      } else if (steps[i].send) {
-         for (k = 0; k < ov.chunks; k++) {
-            TrEvent c = chunk_event(&t, k, 0, True);
-            add_both(now, &c);
-         }
-      } else if (steps[i].own) {
-         t.immediate = 0;  /* its data is there when the call returns: the interval starts */
-         post_receive(&t, now);
-      } else {
-         for (k = 0; k < ov.chunks; k++) {
-            TrEvent c = chunk_event(&t, k, ++ov.next_request, True), w = wait_event(c.request, False);
-            for (kind = 0; kind < KINDS; kind++) {
-               add_item(kind, now, &c);
-               add_item(kind, now, &w);
-            }
-         }
-      }
+      overlap_step(&steps[i], &t, start, now);
+      baseline_step(&steps[i], &t, now, &kept[i]);
    }
+   for (i = 0; i < n; i++)
+      if (kept[i]) {
+         TrEvent w = wait_event(kept[i], False);
+         add_base(now, &w);
+      }
+   VG_(free)(kept);
    VG_(free)(steps);
    written_by_collective(e, now);
 }
@@ -748,12 +873,18 @@ void tr_overlap_mpi_exit(const TrEvent* events, Int n, ULong count)
       e.name = tr_trace_keep_name(&events[i]);
       switch (e.kind) {
          case TR_EV_SEND: send(&e, now); break;
-         case TR_EV_RECV: post_receive(&e, now); break;
+         case TR_EV_RECV: {
+            Pending* p = post_receive(&e, now);
+            UInt item = add_base(now, &e);
+            if (p) p->base_item = item;
+            continue;
+         }
          case TR_EV_WAIT: complete(&e, now, &joined); break;
-         case TR_EV_RESOLVE: resolve(&e); break;
-         case TR_EV_COLL: collective(&e, now); break;
+         case TR_EV_RESOLVE: resolve(&e); continue;
+         case TR_EV_COLL: collective(&e, now); continue;
          default: add_both(now, &e); break;  /* opaque calls, as they were */
       }
+      add_base(now, &e);  /* the authentic record, as it was */
    }
    ov.in_mpi += count - ov.entered;
    ov.paused = False;
@@ -770,7 +901,9 @@ void tr_overlap_begin(ThreadId tid, ULong count)
    ov.tid = tid;
    ov.base = count;
    for (kind = 0; kind < KINDS; kind++)
-      ov.streams[kind].fd = tr_trace_open_kind(kKindName[kind], &ov.streams[kind].text);
+      ov.streams[kind].fd = kind != BASE || ov.decompose
+                               ? tr_trace_open_kind(kKindName[kind], &ov.streams[kind].text)
+                               : -1;
    VG_(sprintf)(name, "patterns.%d.txt", tr_trace_rank());
    ov.patterns_fd = tr_trace_create(name);
    tr_text_printf(&ov.patterns, "# tareador patterns v1 rank=%d chunks=%u\n", tr_trace_rank(),
@@ -791,6 +924,7 @@ static void write_stream(Stream* s, ULong end, Bool complete)
    UInt i;
    VG_(ssort)(s->items, s->n, sizeof(Item), by_time);
    for (i = 0; i < s->n; i++) {
+      if (s->items[i].dropped) continue;
       if (s->items[i].time > clock) tr_text_burst(&s->text, s->items[i].time - clock);
       if (s->items[i].time > clock) clock = s->items[i].time;
       tr_text_mpi(&s->text, &s->items[i].event);
@@ -814,7 +948,8 @@ void tr_overlap_finish(Bool complete, ULong count)
    for (i = 0; i < ov.n_intervals; i++)
       if (ov.intervals[i].open) close_interval(&ov.intervals[i], end);
    for (i = 0; i < ov.n_sends; i++) finish_sends(&ov.sends[i], end);
-   for (kind = 0; kind < KINDS; kind++) write_stream(&ov.streams[kind], end, complete);
+   for (kind = 0; kind < KINDS; kind++)
+      if (kind != BASE || ov.decompose) write_stream(&ov.streams[kind], end, complete);
    tr_text_flush(&ov.patterns, ov.patterns_fd);
    if (ov.patterns_fd >= 0) VG_(close)(ov.patterns_fd);
    ov.active = False;

@@ -2,7 +2,9 @@
    buffer gets its final store in its production interval, and when each part of a received
    buffer is first loaded in its consumption interval; from that, the `overlap-real` and
    `overlap-ideal` streams (messages cut into chunks: sends advanced to where each chunk is
-   produced, waits postponed to where each is first needed) and the patterns (patterns.N.txt).
+   produced, waits postponed to where each is first needed), the `authentic-p2p` baseline
+   (collectives as the same point-to-point transfers, nothing moved) and the patterns
+   (patterns.N.txt).
 
    Time is the rank's burst clock: guest instructions outside MPI calls since tracing began. */
 #ifndef TR_OVERLAP_H
@@ -13,10 +15,13 @@
 #include "tr_clreq.h"
 #include "tr_coll.h"
 
-/* --overlap=yes, --chunks=N (1..64), --overlap-shift=no (chunks stay where the call was, and
-   collectives stay whole: with one chunk the streams are the authentic run again),
-   --collectives=keep|linear|binomial|ring. Set before tracing starts. */
-void tr_overlap_configure(Bool enabled, UInt chunks, Bool shift, TrCollAlgorithm collectives);
+/* --overlap=yes, --chunks=N (1..64: at most, per message), --chunk-min=BYTES (no chunk smaller;
+   0: no minimum), --overlap-shift=no (chunks stay where the call was, and collectives stay
+   whole: with one chunk the streams are the authentic run again),
+   --collectives=keep|linear|binomial|ring (other than keep, with shifting: the authentic-p2p
+   baseline is written too). Set before tracing starts. */
+void tr_overlap_configure(Bool enabled, UInt chunks, ULong chunk_min, Bool shift,
+                          TrCollAlgorithm collectives);
 Bool tr_overlap_enabled(void);
 
 /* Tracing starts in thread `tid`, whose instruction counter reads `count`: the streams open. */

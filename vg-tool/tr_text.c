@@ -105,18 +105,18 @@ void tr_text_mpi(TrText* text, const TrEvent* e)
    switch (e->kind) {
       case TR_EV_SEND:
          if (e->immediate)
-            tr_text_record(text, "isend %d %d %d %lld %s %lld", e->peer, e->tag, e->comm, e->bytes,
+            tr_text_record(text, "isend %d %lld %d %lld %s %lld", e->peer, e->tag, e->comm, e->bytes,
                            mode_name(e->mode), e->request);
          else
-            tr_text_record(text, "send %d %d %d %lld %s", e->peer, e->tag, e->comm, e->bytes,
+            tr_text_record(text, "send %d %lld %d %lld %s", e->peer, e->tag, e->comm, e->bytes,
                            mode_name(e->mode));
          break;
       case TR_EV_RECV:
          if (e->immediate)
-            tr_text_record(text, "irecv %d %d %d %lld %lld", e->peer, e->tag, e->comm, e->bytes,
+            tr_text_record(text, "irecv %d %lld %d %lld %lld", e->peer, e->tag, e->comm, e->bytes,
                            e->request);
          else
-            tr_text_record(text, "recv %d %d %d %lld", e->peer, e->tag, e->comm, e->bytes);
+            tr_text_record(text, "recv %d %lld %d %lld", e->peer, e->tag, e->comm, e->bytes);
          break;
       case TR_EV_WAIT:
          if (e->joined && text->wait_open) {

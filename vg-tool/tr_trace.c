@@ -65,7 +65,8 @@ static struct {
    ULong mips;
    TrText stream;
    Int stream_fd;
-   const HChar* kinds[4];  /* of the set: authentic, then the ones opened later */
+   const HChar* kinds[5];  /* of the set: authentic, then the ones opened later (the overlap
+                              study's three, tasks) */
    Int n_kinds;
    ULong bursts, mpi_calls, burst_instructions;
    Communicator* comms;
@@ -155,7 +156,8 @@ Bool tr_trace_is_open(void) { return rank_state.open && !rank_state.closed; }
 
 Int tr_trace_open_kind(const HChar* kind, TrText* header)
 {
-   tl_assert(tr_trace_is_open() && rank_state.n_kinds < 4);
+   tl_assert(tr_trace_is_open() &&
+             rank_state.n_kinds < (Int)(sizeof rank_state.kinds / sizeof rank_state.kinds[0]));
    rank_state.kinds[rank_state.n_kinds++] = kind;
    if (rank_state.rank == 0) write_set_manifest();
    return open_stream(kind, header);

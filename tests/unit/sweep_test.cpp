@@ -128,7 +128,9 @@ TEST(SweepRun, TimesFollowTheNetworkModel) {
   EXPECT_EQ(r.series[0].label, "authentic");
   EXPECT_EQ(r.series[1].label, "overlap-real");
   EXPECT_EQ(r.series[2].label, "overlap-ideal");
-  EXPECT_EQ(r.reference(), 0);
+  EXPECT_EQ(r.reference_of(0), -1);  // authentic has no baseline; the overlap kinds have it
+  EXPECT_EQ(r.reference_of(1), 0);
+  EXPECT_EQ(r.reference_of(2), 0);
   EXPECT_FALSE(r.deadlocked());
   EXPECT_NEAR(r.series[0].times[0], 1.008001, kNs);  // 8 ms + 1 us + 4 MiB at 4 MB/s
   for (std::size_t i = 0; i < 3; ++i) {
@@ -288,8 +290,9 @@ TEST(SweepOutputs, CsvTableAndJson) {
   ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines[0],
             "bandwidth,time_authentic_s,time_overlap-real_s,time_overlap-ideal_s,"
-            "speedup_overlap-real,speedup_overlap-ideal,tolerable_reduction_overlap-real,"
-            "tolerable_reduction_overlap-ideal");
+            "speedup_overlap-real_over_authentic,speedup_overlap-ideal_over_authentic,"
+            "tolerable_reduction_overlap-real_over_authentic,"
+            "tolerable_reduction_overlap-ideal_over_authentic");
   // At 4 MB/s the kinds keep up below the lowest bandwidth swept: no coefficient.
   EXPECT_EQ(lines[1], "4,1.008001000,1.005001000,1.002001000,1.002985,1.005988,,");
   EXPECT_THAT(lines[3], StartsWith("64,0.070501000,0.067501000,0.064501000,"));
@@ -300,15 +303,84 @@ TEST(SweepOutputs, CsvTableAndJson) {
   EXPECT_THAT(table.str(), HasSubstr("reduction overlap-ideal"));
   EXPECT_THAT(table.str(), HasSubstr(">=1.000"));
   EXPECT_THAT(table.str(), HasSubstr("thesis Fig. 5.16"));
+  EXPECT_THAT(table.str(), HasSubstr("speedup of overlap-real and overlap-ideal: time of "
+                                     "authentic / its time, at the same bandwidth"));
 
   nlohmann::ordered_json j = replay::sweep_result_json(r);
   EXPECT_EQ(j["key"], "bandwidth");
   EXPECT_EQ(j["unit"], "MB/s");
-  EXPECT_EQ(j["speedup_over"], "authentic");
   EXPECT_EQ(j["speedup"][1]["label"], "overlap-ideal");
+  EXPECT_EQ(j["speedup"][1]["over"], "authentic");
+  EXPECT_EQ(j["tolerable_reduction"][1]["over"], "authentic");
   EXPECT_EQ(j["tolerable_reduction"][0]["points"][0]["at_least"], 1.0);
   EXPECT_TRUE(j["tolerable_reduction"][0]["points"][0]["value"].is_null());
   EXPECT_GT(j["tolerable_reduction"][1]["points"][2]["value"].get<double>(), 1.0);
+}
+
+// ---- Baselines ------------------------------------------------------------------------------
+
+TEST(SweepBaselines, TheOverlapKindsAreComparedWithAuthenticP2pWhenThereIsOne) {
+  const std::vector<std::string> set = {"authentic", "overlap-real", "overlap-ideal",
+                                        "authentic-p2p", "tasks"};
+  EXPECT_EQ(replay::baseline_index(set, 0), -1);
+  EXPECT_EQ(replay::baseline_index(set, 1), 3);
+  EXPECT_EQ(replay::baseline_index(set, 2), 3);
+  EXPECT_EQ(replay::baseline_index(set, 3), -1);  // its difference is the collective model's
+  EXPECT_EQ(replay::baseline_index(set, 4), 0);
+  const std::vector<std::string> kept = {"authentic", "overlap-real", "overlap-ideal"};
+  EXPECT_EQ(replay::baseline_index(kept, 1), 0);
+  EXPECT_EQ(replay::baseline_index({"overlap-real"}, 0), -1);
+  EXPECT_EQ(replay::baseline_index({"dimemas"}, 0), -1);
+  EXPECT_THAT(replay::baseline_explanation("authentic-p2p"), HasSubstr("overlap's alone"));
+  EXPECT_EQ(replay::baseline_explanation("authentic"), "");
+}
+
+// The fixture set with an authentic-p2p stream: the authentic run with 1 ms less computation
+// on rank 0 (as if its collectives took less time as point-to-point transfers).
+TEST(SweepBaselines, OutputsSayWhatEachSpeedupCompares) {
+  TempDir dir;
+  const std::string set = dir.path("set");
+  std::filesystem::copy(fixture("sweep/set"), set);
+  dir.write("set/authentic-p2p.0.trc",
+            "# tareador stream v1 kind=authentic-p2p rank=0\ncpu 3000000\nsend 1 1 1 4194304 "
+            "eager\nend\n");
+  std::filesystem::copy_file(set + "/authentic.1.trc", set + "/authentic-p2p.1.trc");
+  dir.write("set/manifest.toml",
+            "format = \"tareador-trace-set\"\nversion = 1\nname = \"sweep-fixture\"\nranks = "
+            "2\nmips = 1000.0\nkinds = [\"authentic\", \"overlap-real\", \"overlap-ideal\", "
+            "\"authentic-p2p\"]\n");
+  std::vector<std::unique_ptr<trace::Trace>> traces = trace::open_traces(set);
+  std::vector<const trace::Trace*> pointers;
+  for (const auto& t : traces) pointers.push_back(t.get());
+  SweepResult r = replay::run_sweep(pointers, replay::load_machine(fixture("sweep/machine.toml")),
+                                    parse_sweep("bandwidth=4,16"));
+  ASSERT_EQ(r.series.size(), 4u);
+  ASSERT_EQ(r.series[3].kind, "authentic-p2p");
+  EXPECT_EQ(r.reference_of(1), 3);
+  for (std::size_t i = 0; i < 2; ++i)
+    EXPECT_NEAR(replay::sweep_speedup(r, 1)[i], r.series[3].times[i] / r.series[1].times[i], kNs);
+  EXPECT_TRUE(std::isnan(replay::sweep_speedup(r, 3)[0]));
+
+  std::ostringstream csv, table;
+  replay::write_sweep_csv(csv, r);
+  EXPECT_THAT(csv.str(), StartsWith("bandwidth,time_authentic_s,time_overlap-real_s,"
+                                    "time_overlap-ideal_s,time_authentic-p2p_s,"
+                                    "speedup_overlap-real_over_authentic-p2p,"
+                                    "speedup_overlap-ideal_over_authentic-p2p,"
+                                    "tolerable_reduction_overlap-real_over_authentic-p2p,"
+                                    "tolerable_reduction_overlap-ideal_over_authentic-p2p\n"));
+  replay::print_sweep_table(table, r);
+  EXPECT_THAT(table.str(), HasSubstr("speedup of overlap-real and overlap-ideal: time of "
+                                     "authentic-p2p / its time"));
+  EXPECT_THAT(table.str(), HasSubstr("authentic-p2p is the authentic run with its collectives"));
+  nlohmann::ordered_json j = replay::sweep_result_json(r);
+  EXPECT_EQ(j["speedup"].size(), 2u);
+  EXPECT_EQ(j["speedup"][0]["over"], "authentic-p2p");
+  replay::write_sweep_files(dir.path("out/sweep"), r);
+  EXPECT_THAT(testing::read_file(dir.path("out/sweep-speedup.svg")),
+              HasSubstr("speedup over authentic-p2p vs bandwidth"));
+  EXPECT_THAT(testing::read_file(dir.path("out/sweep-reduction.svg")),
+              HasSubstr("tolerable bandwidth reduction over authentic-p2p vs bandwidth"));
 }
 
 TEST(SweepOutputs, FilesAndPlots) {

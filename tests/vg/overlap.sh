@@ -2,7 +2,12 @@
 # Regression tests of the overlap study (--overlap=yes): where the artificial streams put chunk
 # sends and waits for known production/consumption patterns, that they replay to the authentic
 # time when nothing is moved, the gains the thesis predicts for its characteristic behaviours,
-# the point-to-point shape of decomposed collectives, and the patterns report.
+# the point-to-point shape of decomposed collectives, that overlapping never slows a run of
+# small messages down, that collectives packed at the end gain nothing over their baseline,
+# that chunk tags stay apart for every MPI tag, and the patterns report.
+#
+# The placement and thesis tests chunk 32 KiB messages in 4: they pass --chunk-min=0 (by
+# default no chunk is smaller than 32 KiB).
 #
 # Environment (set by `make check`): TAREADOR, REPLAY, VG_TESTS_BUILD (tests/vg programs),
 # EXAMPLES_BUILD (examples/mpi), OVERLAP_EXAMPLES_BUILD (examples/overlap), TESTS_DIR,
@@ -44,6 +49,36 @@ t = {x["kind"]: x["total_time_s"] for x in json.load(sys.stdin)["traces"]}
 print(t["authentic"], t["overlap-real"], t["overlap-ideal"])'
 }
 
+# sweep_speedups DIR [REPLAY OPTIONS...]: one line per bandwidth from 1 to 10000 MB/s (9 values,
+# one rank per node): "BANDWIDTH SPEEDUP-REAL SPEEDUP-IDEAL", the speedups of the overlap kinds
+# over their baseline, after a first line "over BASELINE" (the CSV header names it).
+sweep_speedups() {
+  local dir=$1
+  shift
+  "$REPLAY" --no-progress --config "$machine" --set tasks_per_node=1 "$@" "$dir" --no-save \
+    --sweep bandwidth=1:10000:9:log --csv | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+real = next(k for k in rows[0] if k.startswith("speedup_overlap-real_over_"))
+ideal = next(k for k in rows[0] if k.startswith("speedup_overlap-ideal_over_"))
+print("over", real[len("speedup_overlap-real_over_"):])
+for r in rows:
+    print(r["bandwidth"], r[real], r[ideal])'
+}
+
+# speedups_hold SPEEDUPS PYTHON-EXPRESSION: whether the lines of sweep_speedups are over
+# authentic-p2p, nine, and each real speedup s satisfies the expression.
+speedups_hold() {
+  echo "$1" | python3 -c "
+import sys
+lines = sys.stdin.read().split('\n')[:-1]
+sys.exit(0 if lines[0] == 'over authentic-p2p' and len(lines) == 10 and
+         all((lambda s: $2)(float(l.split()[1])) for l in lines[1:]) else 1)"
+}
+
+# The real speedups of sweep_speedups, for the test's line.
+real_speedups() { echo "$1" | tail -n +2 | awk '{ printf "%s%.3f", s, $2; s = " " }'; }
+
 # check NAME PYTHON-EXPRESSION: ok when it holds (a, r, i: the three times of $TIMES; s: the
 # speedups of the overlap kinds).
 check() {
@@ -66,7 +101,7 @@ for mpi in "${mpis[@]}"; do
   # read in order at k/4 of the consumption interval; the loop around each element and the
   # pack/unpack loops move them by well under 2%.
   dir="$scratch/place-$mpi"
-  if ! TOOL_OPTIONS=--chunks=4 trace "$mpi" 2 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_place"; then
+  if ! TOOL_OPTIONS="--chunks=4 --chunk-min=0" trace "$mpi" 2 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_place"; then
     not_ok "$mpi: overlap_place under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
     continue
   fi
@@ -134,6 +169,26 @@ EOF
   else
     not_ok "$mpi: collectives under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
   fi
+
+  # ---- Tags: chunks of unrelated messages never match ------------------------------------------
+  # tests/vg/overlap_tags.c sends messages of tags 2^20, 2^20 + 1 (where collectives' tags once
+  # began) and MPI_TAG_UB next to a broadcast and an allreduce, in 4 chunks of at least 1 KiB:
+  # a message of tag T has chunks T x 4 + k, collective transfers negative tags; a message
+  # shorter than the receive's room goes in as many chunks on both sides. The streams must be
+  # valid (every send matches a receive of its size) and replay.
+  dir="$scratch/tags-$mpi"
+  if TOOL_OPTIONS="--chunks=4 --chunk-min=1024" trace "$mpi" 4 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_tags" &&
+      grep -q "overlap_tags: .*, ok" "$dir.log"; then
+    tag_ub=$(sed -n 's/.*tag_ub \([0-9]*\),.*/\1/p' "$dir.log")
+    if verdict=$(python3 "$TESTS_DIR/vg/overlap_tags.py" "$dir" "$tag_ub") &&
+        "$REPLAY" --validate "$dir" >"$dir.validate" 2>&1 && TIMES=$(replay_times "$dir"); then
+      ok "$mpi: overlap_tags: $verdict; the streams are valid and replay"
+    else
+      not_ok "$mpi: overlap_tags" "$verdict $(grep -v ': valid$' "$dir.validate" | head -3 | tr '\n' ' ')"
+    fi
+  else
+    not_ok "$mpi: overlap_tags under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
+  fi
 done
 
 # The rest does not depend on the MPI: the first one present.
@@ -144,7 +199,7 @@ mpi=${mpis[0]}
 # the ideal network's run over the iterations.
 ring_at_balance() {
   local pattern=$1 dir="$scratch/ring-$1"
-  TOOL_OPTIONS=--chunks=4 trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/ring" "$pattern" 16 4096 16 ||
+  TOOL_OPTIONS="--chunks=4 --chunk-min=0" trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/ring" "$pattern" 16 4096 16 ||
     { echo "the run failed: $(tail -3 "$dir.log" | tr '\n' ' ')"; return 1; }
   local burst bandwidth
   burst=$(replay_times "$dir" --ideal | awk '{ print $1 / 17 }')  # 16 bursts and a shorter check
@@ -173,7 +228,7 @@ fi
 # exceed min(p, c) (+1% for the loop overheads that are not in the linear pattern).
 for chunks in 2 4; do
   dir="$scratch/pipeline-$chunks"
-  if TOOL_OPTIONS=--chunks=$chunks trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/pipeline" \
+  if TOOL_OPTIONS="--chunks=$chunks --chunk-min=0" trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/pipeline" \
       linear 16 4096 16; then
     TIMES=$(replay_times "$dir" --ideal)
     check "pipeline, 4 ranks, $chunks chunks, ideal network: overlap-real speedup tends to min(p, c) = $chunks" \
@@ -185,18 +240,18 @@ done
 
 # ---- Collectives as point-to-point transfers ----------------------------------------------------
 # The first collective of examples/mpi/collectives is a broadcast from rank 0 on 4 ranks: its
-# transfers (tags of the first collective of the communicator: 0x100000 times the chunks, + k)
-# go 0->1, 0->2, 0->3 (linear), 0->2, 0->1, 2->3 (binomial tree), 0->1, 1->2, 2->3 (ring).
+# transfers (tags of the first collective of the communicator: -1 times the chunks, - k) go
+# 0->1, 0->2, 0->3 (linear), 0->2, 0->1, 2->3 (binomial tree), 0->1, 1->2, 2->3 (ring).
 for algorithm in linear:0-1,0-2,0-3 binomial:0-1,0-2,2-3 ring:0-1,1-2,2-3; do
   name=${algorithm%%:*} expected=${algorithm#*:}
   dir="$scratch/coll-$name"
-  if ! TOOL_OPTIONS="--chunks=2 --collectives=$name" trace "$mpi" 4 "$dir" \
+  if ! TOOL_OPTIONS="--chunks=2 --chunk-min=0 --collectives=$name" trace "$mpi" 4 "$dir" \
       "$EXAMPLES_BUILD/$mpi/collectives"; then
     not_ok "collectives --collectives=$name" "$(tail -3 "$dir.log" | tr '\n' ' ')"
     continue
   fi
   got=$(for r in 0 1 2 3; do
-          awk -v r=$r '$1 == "isend" && int($3 / 2) == 1048576 && $4 == 0 { print r "-" $2 }' \
+          awk -v r=$r '$1 == "isend" && $3 < 0 && int(-$3 / 2) == 1 && $4 == 0 { print r "-" $2 }' \
             "$dir/overlap-real.$r.trc"
         done | sort -u | paste -sd, -)
   if [ "$got" = "$expected" ] && TIMES=$(replay_times "$dir") 2>/dev/null; then
@@ -205,6 +260,49 @@ for algorithm in linear:0-1,0-2,0-3 binomial:0-1,0-2,2-3 ring:0-1,1-2,2-3; do
     not_ok "collectives --collectives=$name" "the broadcast goes '$got', expected $expected; $TIMES"
   fi
 done
+
+# ---- Small messages: overlapping never slows a run down -----------------------------------------
+# tests/vg/overlap_small.c: a wavefront of blocking sends, a halo exchange, a sendrecv and an
+# allreduce, every message a few hundred bytes (latency dominates). With one chunk per message
+# the overlap-real stream only sends earlier (in the program's order) and waits later: at no
+# bandwidth does it take longer than its baseline (authentic-p2p, the authentic run with the
+# allreduce as the same transfers), with a latency of 5 us or 50 us.
+dir="$scratch/small"
+if TOOL_OPTIONS=--chunks=1 trace "$mpi" 4 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_small"; then
+  for latency in 5e-6 5e-5; do
+    if got=$(sweep_speedups "$dir" --set latency=$latency) && speedups_hold "$got" "s >= 1 - 1e-9"; then
+      ok "small messages, 1 chunk, latency $latency s: overlap-real never slower than authentic-p2p ($(real_speedups "$got"))"
+    else
+      not_ok "small messages, 1 chunk, latency $latency s" "$(echo "$got" | tr '\n' ' ')"
+    fi
+  done
+else
+  not_ok "overlap_small under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
+fi
+
+# ---- Collectives packed at the end gain nothing --------------------------------------------------
+# examples/overlap/transpose packed: an alltoall, an allreduce and a broadcast per iteration,
+# their buffers packed at the very end and unpacked at the very start. Nothing can be sent
+# early or received late, so with the default options (4 chunks of at least 32 KiB, binomial
+# collectives) overlap-real takes within 5% of its baseline at every bandwidth: the speedup is
+# over authentic-p2p (over authentic it would measure the change of collective model).
+dir="$scratch/transpose-packed"
+if trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/transpose" packed 4 4096; then
+  if got=$(sweep_speedups "$dir") && speedups_hold "$got" "abs(s - 1) <= 0.05"; then
+    ok "collectives packed at the end: overlap-real within 5% of authentic-p2p at every bandwidth ($(real_speedups "$got"))"
+  else
+    not_ok "transpose packed" "$(echo "$got" | tr '\n' ' ')"
+  fi
+  # A binomial broadcast from rank 0 on 4 ranks goes 0->2->3: rank 2 passes it on and keeps it,
+  # and its patterns have the receive (the consumption of what it keeps).
+  if grep -Eq '^recv 0 -[0-9]+ 0 131072 ' "$dir/patterns.2.txt"; then
+    ok "a broadcast a rank passes on and keeps has its receive pattern"
+  else
+    not_ok "patterns of a broadcast passed on" "no 'recv 0 -N 0 131072' in patterns.2.txt"
+  fi
+else
+  not_ok "transpose under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
+fi
 
 # ---- The patterns report ------------------------------------------------------------------------
 # Medians over the transfers (the first message of each rank includes the program's start):
