@@ -1,20 +1,14 @@
 // The task dependency graph, the profile per task type and the porting hints of one rank.
 #include "taskgraph.h"
 
-#include <graphviz/cgraph.h>
-#include <graphviz/gvc.h>
-
 #include <algorithm>
-#include <boost/graph/graphviz.hpp>
 #include <cctype>
-#include <boost/property_map/function_property_map.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <mutex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -33,7 +27,6 @@ constexpr const char* kPalette[] = {"#8dd3c7", "#ffffb3", "#bebada", "#fb8072",
                                     "#b2df8a", "#fb9a99", "#cab2d6", "#e5c494"};
 constexpr std::size_t kPaletteSize = sizeof kPalette / sizeof kPalette[0];
 constexpr const char* kMainColor = "#d9d9d9";
-constexpr std::size_t kMaxEdgeObjects = 3;  // object names on an edge label before "+N more"
 
 std::uint32_t fnv1a(const std::string& s) {
   std::uint32_t h = 2166136261u;
@@ -47,13 +40,6 @@ std::uint32_t fnv1a(const std::string& s) {
 // Type index of the main task (instance 1), or -1 when the set has no instance.
 int main_type(const trace::TaskSet& set) {
   return set.instances.empty() ? -1 : set.instances.front().type;
-}
-
-const std::string& type_name(const trace::TaskSet& set, int type) {
-  static const std::string unknown = "?";
-  return type >= 0 && static_cast<std::size_t>(type) < set.types.size()
-             ? set.types[static_cast<std::size_t>(type)]
-             : unknown;
 }
 
 bool valid_instance(const trace::TaskSet& set, int id) {
@@ -90,40 +76,6 @@ std::string percent(double v) {
   return buffer;
 }
 
-std::string join(const std::vector<std::string>& items, const std::string& separator) {
-  std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? separator : "") + items[i];
-  return out;
-}
-
-// A DOT quoted string (lines separated by '\n' become DOT's centred line breaks).
-std::string dot_quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string html_escaped(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 const trace::TaskObject* find_object(const trace::TaskSet& set, int id) { return set.object(id); }
 
 bool is_stack(const trace::TaskSet& set, int id) {
@@ -146,54 +98,7 @@ void write_file(const std::string& path, const std::string& content) {
 
 }  // namespace
 
-// ---- The dependency graph -----------------------------------------------------------------------
-
-TaskGraph build_graph(const trace::TaskSet& set, const GraphOptions& options) {
-  TaskGraph g;
-  std::vector<long> vertex_of(set.instances.size() + 1, -1);
-  for (const trace::TaskInstance& t : set.instances) {
-    if (t.id == 1 && !options.with_main) continue;
-    if (!valid_instance(set, t.id)) continue;
-    TaskVertex v;
-    v.instance = t.id;
-    v.type = t.type;
-    v.instructions = t.instructions;
-    v.mpi = t.mpi;
-    vertex_of[static_cast<std::size_t>(t.id)] = static_cast<long>(boost::add_vertex(v, g));
-  }
-  // Several `after` records between one pair become one edge.
-  std::map<std::pair<long, long>, TaskGraph::edge_descriptor> edge_of;
-  for (const trace::TaskInstance& t : set.instances) {
-    if (!valid_instance(set, t.id) || vertex_of[static_cast<std::size_t>(t.id)] < 0) continue;
-    long to = vertex_of[static_cast<std::size_t>(t.id)];
-    for (const trace::TaskDependency& d : t.after) {
-      if (!valid_instance(set, d.from) || vertex_of[static_cast<std::size_t>(d.from)] < 0)
-        continue;
-      long from = vertex_of[static_cast<std::size_t>(d.from)];
-      auto key = std::make_pair(from, to);
-      auto found = edge_of.find(key);
-      if (found == edge_of.end()) {
-        TaskEdge e;
-        e.kinds = d.kinds;
-        e.bytes = d.bytes;
-        for (int o : d.objects)
-          if (std::find(e.objects.begin(), e.objects.end(), o) == e.objects.end())
-            e.objects.push_back(o);
-        edge_of[key] = boost::add_edge(static_cast<std::size_t>(from),
-                                       static_cast<std::size_t>(to), e, g)
-                           .first;
-      } else {
-        TaskEdge& e = g[found->second];
-        e.kinds |= d.kinds;
-        e.bytes += d.bytes;
-        for (int o : d.objects)
-          if (std::find(e.objects.begin(), e.objects.end(), o) == e.objects.end())
-            e.objects.push_back(o);
-      }
-    }
-  }
-  return g;
-}
+// ---- Colours and text -------------------------------------------------------------------------
 
 std::size_t palette_size() { return kPaletteSize; }
 
@@ -218,6 +123,19 @@ std::vector<std::string> type_colors(const trace::TaskSet& set) {
   }
   if (main >= 0) colors[static_cast<std::size_t>(main)] = kMainColor;
   return colors;
+}
+
+const std::string& type_name(const trace::TaskSet& set, int type) {
+  static const std::string unknown = "?";
+  return type >= 0 && static_cast<std::size_t>(type) < set.types.size()
+             ? set.types[static_cast<std::size_t>(type)]
+             : unknown;
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? separator : "") + items[i];
+  return out;
 }
 
 std::string format_bytes(std::int64_t bytes) {
@@ -255,154 +173,6 @@ std::string format_kinds(std::uint8_t kinds) {
 std::string object_name(const trace::TaskSet& set, int id) {
   const trace::TaskObject* o = find_object(set, id);
   return o ? o->name : "object#" + std::to_string(id);
-}
-
-std::string node_label(const trace::TaskSet& set, const TaskVertex& v) {
-  std::string label = type_name(set, v.type) + " #" + std::to_string(v.instance) + "\n" +
-                      format_count(v.instructions) + " instr";
-  if (v.mpi) label += "\nMPI";
-  return label;
-}
-
-std::string edge_label(const trace::TaskSet& set, const TaskEdge& e) {
-  std::vector<std::string> names;
-  for (std::size_t i = 0; i < e.objects.size() && i < kMaxEdgeObjects; ++i)
-    names.push_back(object_name(set, e.objects[i]));
-  if (e.objects.size() > kMaxEdgeObjects)
-    names.push_back("+" + std::to_string(e.objects.size() - kMaxEdgeObjects) + " more");
-  std::string label = join(names, ", ");
-  std::string detail = format_bytes(e.bytes);
-  if (e.kinds != trace::kRaw) detail += ", " + format_kinds(e.kinds);
-  return label.empty() ? detail : label + " (" + detail + ")";
-}
-
-void write_dot(std::ostream& out, const trace::TaskSet& set, const TaskGraph& graph,
-               const std::string& title) {
-  std::vector<std::string> colors = type_colors(set);
-  // Instances per type among the vertices (for the legend).
-  std::vector<std::size_t> shown(set.types.size(), 0);
-  bool any_mpi = false;
-  for (auto v : boost::make_iterator_range(boost::vertices(graph))) {
-    const TaskVertex& tv = graph[v];
-    if (tv.type >= 0 && static_cast<std::size_t>(tv.type) < shown.size())
-      ++shown[static_cast<std::size_t>(tv.type)];
-    any_mpi = any_mpi || tv.mpi;
-  }
-  std::uint8_t kinds_seen = 0;
-  for (auto e : boost::make_iterator_range(boost::edges(graph))) kinds_seen |= graph[e].kinds;
-
-  auto graph_writer = [&](std::ostream& os) {
-    os << "graph [rankdir=TB, fontname=\"Helvetica\", fontsize=10, labelloc=b, labeljust=l];\n";
-    os << "node [shape=box, style=\"filled,rounded\", fontname=\"Helvetica\", fontsize=10];\n";
-    os << "edge [fontname=\"Helvetica\", fontsize=8];\n";
-    // The legend: the graph's own label (an HTML table), so that it adds no node.
-    // Two columns, the swatches and the text; every line of text is in the second, so that
-    // the first stays as narrow as a swatch.
-    auto row = [&os](const std::string& html) {
-      os << "<TR><TD></TD><TD ALIGN=\"LEFT\">" << html << "</TD></TR>\n";
-    };
-    os << "label=<<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"1\">\n";
-    row("<B>" + html_escaped(title) + "</B>");
-    for (std::size_t t = 0; t < set.types.size(); ++t) {
-      if (!shown[t]) continue;
-      os << "<TR><TD BGCOLOR=\"" << colors[t]
-         << "\" BORDER=\"1\" WIDTH=\"18\" HEIGHT=\"12\" FIXEDSIZE=\"TRUE\"> </TD>"
-         << "<TD ALIGN=\"LEFT\">" << html_escaped(set.types[t]) << ": " << shown[t]
-         << (shown[t] == 1 ? " instance" : " instances") << "</TD></TR>\n";
-    }
-    row("edge A &#8594; B: B waits for A; label: objects (bytes)");
-    std::vector<std::string> styles = {"solid: read after write"};
-    if (kinds_seen & trace::kWar) styles.push_back("dashed: write after read only");
-    if (kinds_seen & trace::kWaw) styles.push_back("dotted: write after write only");
-    row(html_escaped(join(styles, "; ")));
-    if (any_mpi) row("double border: the task makes MPI calls");
-    os << "</TABLE>>;\n";
-  };
-  auto vertex_writer = [&](std::ostream& os, TaskGraph::vertex_descriptor v) {
-    const TaskVertex& tv = graph[v];
-    std::string color = tv.type >= 0 && static_cast<std::size_t>(tv.type) < colors.size()
-                            ? colors[static_cast<std::size_t>(tv.type)]
-                            : kPalette[0];
-    os << " [label=" << dot_quoted(node_label(set, tv)) << ", fillcolor=\"" << color
-       << "\", type=" << dot_quoted(type_name(set, tv.type)) << ", instance=" << tv.instance;
-    if (tv.mpi) os << ", peripheries=2";
-    os << "]";
-  };
-  auto edge_writer = [&](std::ostream& os, TaskGraph::edge_descriptor e) {
-    const TaskEdge& te = graph[e];
-    const char* style = (te.kinds & trace::kRaw)   ? "solid"
-                        : (te.kinds & trace::kWar) ? "dashed"
-                                                   : "dotted";
-    os << " [label=" << dot_quoted(edge_label(set, te)) << ", style=" << style
-       << ", kinds=\"" << format_kinds(te.kinds) << "\", bytes=" << te.bytes << "]";
-  };
-  auto id_of = [&graph](TaskGraph::vertex_descriptor v) {
-    return "t" + std::to_string(graph[v].instance);
-  };
-  boost::write_graphviz(
-      out, graph, vertex_writer, edge_writer, graph_writer,
-      boost::make_function_property_map<TaskGraph::vertex_descriptor, std::string>(id_of));
-}
-
-namespace {
-std::mutex graphviz_mutex;  // Graphviz reports errors through one global callback
-std::string graphviz_errors;
-int collect_graphviz_error(char* message) {
-  graphviz_errors += message;
-  return 0;
-}
-std::string graphviz_message(const std::string& fallback) {
-  std::string m = graphviz_errors;
-  while (!m.empty() && std::isspace(static_cast<unsigned char>(m.back()))) m.pop_back();
-  for (std::size_t at; (at = m.find('\n')) != std::string::npos;) m[at] = ' ';
-  return m.empty() ? fallback : m;
-}
-}  // namespace
-
-void render_dot(const std::string& dot, const std::string& format, const std::string& path,
-                const std::function<void(const std::string&)>& stage) {
-  if (format != "svg" && format != "png")
-    throw std::runtime_error("cannot render to '" + format + "' (svg or png)");
-  std::lock_guard<std::mutex> lock(graphviz_mutex);
-  graphviz_errors.clear();
-  agusererrf previous = agseterrf(collect_graphviz_error);
-  agerrlevel_t previous_level = agseterr(AGERR);
-  // One context for the process, never freed: Graphviz 2.42's text layout (the pango plugin)
-  // keeps a pointer to a font name that a context owns, so a second context would read what
-  // the first one freed.
-  static GVC_t* gvc = gvContext();
-  Agraph_t* g = agmemread(dot.c_str());
-  auto cleanup = [&](bool laid_out) {
-    if (g && laid_out) gvFreeLayout(gvc, g);
-    if (g) agclose(g);
-    agseterrf(previous);
-    agseterr(previous_level);
-  };
-  if (!g) {
-    std::string message = graphviz_message("not a DOT graph");
-    cleanup(false);
-    throw std::runtime_error("Graphviz cannot read the graph: " + message);
-  }
-  // A bitmap of a large graph: at most 80 x 80 inches (7680 pixels at 96 dpi), which keeps the
-  // renderer's memory bounded (SVG has no such limit).
-  if (format == "png") {
-    char* size = agget(g, const_cast<char*>("size"));
-    if (size == nullptr || *size == '\0')
-      agsafeset(g, const_cast<char*>("size"), const_cast<char*>("80,80"), const_cast<char*>(""));
-  }
-  if (stage) stage("layout");
-  if (gvLayout(gvc, g, "dot") != 0) {
-    std::string message = graphviz_message("layout failed");
-    cleanup(false);
-    throw std::runtime_error("Graphviz cannot lay the graph out: " + message);
-  }
-  if (stage) stage("render");
-  if (gvRenderFilename(gvc, g, format.c_str(), path.c_str()) != 0) {
-    std::string message = graphviz_message("rendering failed");
-    cleanup(true);
-    throw std::runtime_error(path + ": Graphviz cannot render " + format + ": " + message);
-  }
-  cleanup(true);
 }
 
 // ---- The profile -----------------------------------------------------------------------------------
@@ -1223,32 +993,44 @@ Report write_outputs(const std::string& dir, const std::string& name, int rank,
 
   TaskGraph graph = build_graph(set, options.graph);
   r.nodes = boost::num_vertices(graph);
-  r.edges = boost::num_edges(graph);
+  std::size_t creations = 0;
+  for (auto e : boost::make_iterator_range(boost::edges(graph))) creations += graph[e].creation;
+  r.edges = boost::num_edges(graph) - creations;
+  std::string dot_name = "taskgraph" + suffix + ".dot";
+  bool grouped = options.group && r.nodes > options.group_above;
+  if (grouped) {
+    graph = group_graph(graph);
+    r.notes.push_back(dot_name + " groups instances: " + std::to_string(r.nodes) +
+                      " tasks drawn as " + std::to_string(boost::num_vertices(graph)) +
+                      " nodes (--no-group draws each)");
+  }
+  const std::size_t drawn_nodes = boost::num_vertices(graph), drawn_edges = boost::num_edges(graph);
   std::ostringstream dot;
   std::string title = (name.empty() ? std::string() : name + ", ") + "rank " +
                       std::to_string(rank) + ": " + std::to_string(r.nodes) + " tasks, " +
                       std::to_string(r.edges) + " dependencies";
+  if (creations) title += ", " + std::to_string(creations) + " creations";
+  if (grouped) title += " (grouped)";
   write_dot(dot, set, graph, title);
-  std::string dot_name = "taskgraph" + suffix + ".dot";
   write_file((fs::path(dir) / dot_name).string(), dot.str());
   r.files.push_back(dot_name);
 
   if (options.format != "dot") {
     std::string image_name = "taskgraph" + suffix + "." + options.format;
     std::string image = (fs::path(dir) / image_name).string();
-    if (options.max_nodes && r.nodes > options.max_nodes) {
-      r.notes.push_back(image_name + " not rendered: " + std::to_string(r.nodes) +
-                        " tasks, more than --max-nodes=" + std::to_string(options.max_nodes) +
-                        " (the DOT file is complete)");
+    if (options.max_nodes && drawn_nodes > options.max_nodes) {
+      r.notes.push_back(image_name + " not rendered: " + std::to_string(drawn_nodes) +
+                        (grouped ? " nodes" : " tasks") + ", more than --max-nodes=" +
+                        std::to_string(options.max_nodes) + " (the DOT file is written)");
     } else {
-      bool tell = options.progress && r.nodes >= options.slow_nodes;
+      bool tell = options.progress && drawn_nodes >= options.slow_nodes;
       auto began = std::chrono::steady_clock::now();
       auto stage = [&](const std::string& what) {
         if (!tell) return;
         if (what == "layout")
-          options.progress(image_name + ": laying out " + std::to_string(r.nodes) + " tasks and " +
-                           std::to_string(r.edges) +
-                           " dependencies with Graphviz (dot); this may take minutes");
+          options.progress(image_name + ": laying out " + std::to_string(drawn_nodes) +
+                           " nodes and " + std::to_string(drawn_edges) +
+                           " edges with Graphviz; this may take a while");
         else
           options.progress(image_name + ": rendering");
       };

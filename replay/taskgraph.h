@@ -1,8 +1,10 @@
 // taskgraph.h — what one rank's task decomposition looks like (SPEC 3.3, thesis 4.4.2, 6.1):
 //
 // - the task dependency graph: Boost.Graph in memory, Graphviz DOT on disk (nodes "TYPE #ID"
-//   filled with a colour per type, edges labelled by objects and bytes, a legend), rendered to
-//   SVG or PNG with Graphviz's library (libgvc; never by running `dot`);
+//   filled with a colour per type, edges labelled by objects and bytes, optionally creation
+//   edges, a legend), runs of like instances grouped when large, laid out top-down by depth in
+//   a readable shape (taskgraph_layout.h), rendered to SVG or PNG with Graphviz's library
+//   (libgvc; never by running `dot`; taskgraph_render.cpp);
 // - the profile per task type (thesis Fig. 6.6): instances, total / mean / max instructions,
 //   share of the rank's instructions;
 // - the porting hints: per task type the objects its instances read only, write only, read and
@@ -29,18 +31,22 @@ namespace tareador::tasks {
 // ---- The dependency graph ---------------------------------------------------------------------
 
 struct TaskVertex {
-  int instance = 0;  // instance id (1 = the main task)
+  int instance = 0;  // instance id (1 = the main task); of a group, its first instance
   int type = 0;      // index into TaskSet::types
-  double instructions = 0;
+  double instructions = 0;  // of a group, of all its instances
   bool mpi = false;
+  std::vector<int> group;  // a grouped node: the instances it stands for; else empty
 };
 
 // One edge per pair (from, to) with at least one `after` record: several records between the
-// same pair are merged (kinds or-ed, bytes added, objects in order of first mention).
+// same pair are merged (kinds or-ed, bytes added, objects in order of first mention). A
+// creation edge (parent -> child, from a `spawn` record) carries none of these.
 struct TaskEdge {
   std::uint8_t kinds = 0;  // trace::kRaw | kWar | kWaw
   std::int64_t bytes = 0;
   std::vector<int> objects;  // object ids
+  bool creation = false;
+  std::size_t count = 1;  // edges of the exact graph it stands for (grouping merges them)
 };
 
 // Vertices in increasing instance id; out-edges of a vertex in the order of the instances
@@ -49,10 +55,17 @@ using TaskGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirec
                                         TaskVertex, TaskEdge>;
 
 struct GraphOptions {
-  bool with_main = false;  // include the main task (instance 1) and its edges
+  bool with_main = false;       // include the main task (instance 1) and its edges
+  bool creation_edges = false;  // add an edge from each instance to each it created
 };
 
 TaskGraph build_graph(const trace::TaskSet& set, const GraphOptions& options = {});
+
+// The graph with runs of instances made one node each: consecutive instances of a type (in
+// instance order) at the same depth (docs/tasks.md) whose predecessors and successors are the
+// same nodes of the grouped graph (kinds of edge told apart), found by splitting runs until
+// that holds. Edges between two nodes are merged (kinds or-ed, bytes and counts added).
+TaskGraph group_graph(const TaskGraph& graph);
 
 // Fill colour ("#rrggbb") of each task type (indexed like TaskSet::types). The main task is
 // grey; the others come from a fixed palette of light colours: a type's preferred colour is
@@ -68,21 +81,30 @@ std::string format_bytes(std::int64_t bytes);
 std::string format_count(double count);
 // "raw", "war+waw", ...
 std::string format_kinds(std::uint8_t kinds);
+// The name of type index `type`, or "?" when the set has no such type.
+const std::string& type_name(const trace::TaskSet& set, int type);
+// The items with `separator` between them.
+std::string join(const std::vector<std::string>& items, const std::string& separator);
 // Name of an object for reports: its NAME, or "object#ID" when the set does not declare it.
 std::string object_name(const trace::TaskSet& set, int id);
 
-// Labels as the DOT shows them (lines separated by '\n').
+// Labels as the DOT shows them (lines separated by '\n'): "TYPE #ID" or "TYPE x N" with the
+// instances, the instructions, MPI; the objects and bytes of a dependency ("N dependencies:"
+// before them when grouped), nothing for a creation.
 std::string node_label(const trace::TaskSet& set, const TaskVertex& v);
 std::string edge_label(const trace::TaskSet& set, const TaskEdge& e);
 
-// The graph in Graphviz DOT, written with boost::write_graphviz. `title` heads the legend.
+// The graph in Graphviz DOT, written with boost::write_graphviz, with what lays it out
+// readably (taskgraph_layout.h): nothing for a graph dot draws well as it is; rank constraints
+// and invisible edges (style=invis: not dependencies) for wrapped levels; `layout=nop2` and
+// node positions otherwise. `title` heads the legend.
 void write_dot(std::ostream& out, const trace::TaskSet& set, const TaskGraph& graph,
                const std::string& title);
 
-// Lays a DOT graph out with Graphviz's dot layout and renders it ("svg" or "png") into `path`
-// through libgvc. `stage` (if set) is told what is being done ("layout", "render"). A PNG is
-// scaled down to fit 80 x 80 inches (7680 pixels) unless the graph sets `size`. Throws
-// std::runtime_error with Graphviz's message on failure.
+// Lays a DOT graph out with the engine its `layout` attribute names, else dot, and renders it
+// ("svg" or "png") into `path` through libgvc. `stage` (if set) is told what is being done
+// ("layout", "render"). A PNG is scaled down to fit 80 x 80 inches (7680 pixels) unless the
+// graph sets `size`. Throws std::runtime_error with Graphviz's message on failure.
 void render_dot(const std::string& dot, const std::string& format, const std::string& path,
                 const std::function<void(const std::string&)>& stage = {});
 
@@ -187,6 +209,8 @@ struct OutputOptions {
   GraphOptions graph;
   std::string format = "dot";  // "dot" (DOT only), "svg" or "png" (DOT and the rendering)
   std::size_t max_nodes = 2000;  // larger graphs are not rendered (0: no limit)
+  bool group = true;               // group instances (group_graph) in graphs larger than:
+  std::size_t group_above = 200;
   std::size_t slow_nodes = 200;  // from this many nodes, `progress` hears about the stages
   std::function<void(const std::string&)> progress;  // stage messages (for stderr), or none
   HintOptions hints;

@@ -23,6 +23,9 @@ struct Options {
   bool all = false;
   std::string format = "dot";
   bool with_main = false;
+  bool creation_edges = false;
+  bool no_group = false;
+  std::size_t group_above = 200;
   std::size_t max_nodes = 2000;
   bool quiet = false;
 };
@@ -46,6 +49,9 @@ int run(const Options& o) {
                                  std::to_string(ranks) + (ranks == 1 ? " rank)" : " ranks)"));
   tasks::OutputOptions options;
   options.graph.with_main = o.with_main;
+  options.graph.creation_edges = o.creation_edges;
+  options.group = !o.no_group;
+  options.group_above = o.group_above;
   options.format = o.format;
   options.max_nodes = o.max_nodes;
   if (!o.quiet)
@@ -96,6 +102,15 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"dot", "svg", "png"}))
       ->type_name("FORMAT");
   app.add_flag("--with-main", o.with_main, "draw the main task and its dependencies too");
+  app.add_flag("--creation-edges", o.creation_edges,
+               "also draw an edge (dashed, blue) from each task to each task it created");
+  auto* group_above = app.add_option(
+      "--group-above", o.group_above,
+      "in graphs of more tasks than this, draw runs of instances of a type at one depth with "
+      "the same neighbours as one node 'TYPE x N'; default 200")
+      ->type_name("N");
+  app.add_flag("--no-group", o.no_group, "never group: one node per task instance")
+      ->excludes(group_above);
   app.add_option("--max-nodes", o.max_nodes,
                  "do not render graphs with more tasks than this (layout grows fast with size); "
                  "0: no limit; default 2000")

@@ -15,9 +15,16 @@
 
 namespace tareador::view {
 
+bool TaskGraph::Node::contains(std::int64_t id) const {
+  if (instances.empty()) return id == instance;
+  for (auto [first, last] : instances)
+    if (id >= first && id <= last) return true;
+  return false;
+}
+
 std::int64_t TaskGraph::node_of_instance(std::uint32_t rank, std::int64_t instance) const {
   for (std::size_t i = 0; i < nodes.size(); ++i)
-    if (nodes[i].rank == rank && nodes[i].instance == instance) return static_cast<std::int64_t>(i);
+    if (nodes[i].rank == rank && nodes[i].contains(instance)) return static_cast<std::int64_t>(i);
   return -1;
 }
 
@@ -68,6 +75,34 @@ std::int64_t trailing_number(const std::string& text) {
   return std::stoll(text.substr(start));
 }
 
+// "3-102,120": ranges of instance numbers; empty when malformed.
+std::vector<std::pair<std::int64_t, std::int64_t>> instance_ranges(const std::string& text) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> ranges;
+  static const std::regex range("([0-9]{1,18})(?:-([0-9]{1,18}))?");
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find(',', at);
+    if (end == std::string::npos) end = text.size();
+    std::smatch m;
+    std::string item = text.substr(at, end - at);
+    if (!std::regex_match(item, m, range)) return {};
+    std::int64_t first = std::stoll(m[1]);
+    ranges.emplace_back(first, m[2].matched ? std::stoll(m[2]) : first);
+    at = end + 1;
+  }
+  return ranges;
+}
+
+// "#rrggbb" or "#rrggbbaa" as ARGB; `fallback` for anything else (a colour name).
+std::uint32_t argb(const std::string& colour, std::uint32_t fallback) {
+  if (colour.size() != 7 && colour.size() != 9) return fallback;
+  if (colour[0] != '#' || colour.find_first_not_of("0123456789abcdefABCDEF", 1) != std::string::npos)
+    return fallback;
+  auto value = static_cast<std::uint32_t>(std::stoul(colour.substr(1, 6), nullptr, 16));
+  std::uint32_t alpha = colour.size() == 9 ? static_cast<std::uint32_t>(std::stoul(colour.substr(7), nullptr, 16)) : 0xff;
+  return alpha << 24 | value;
+}
+
 }  // namespace
 
 TaskGraph layout_task_graph(const std::string& dot_path, std::uint32_t rank) {
@@ -101,7 +136,8 @@ TaskGraph layout_task_graph(const std::string& dot_path, std::uint32_t rank) {
   }
   GVC_t* context = gvContext();
   agerrlevel_t level = agseterr(AGERR);  // layout warnings (an HTML label's cells) are noise here
-  int failed = gvLayout(context, graph, "dot");
+  std::string engine = attribute(graph, "layout");
+  int failed = gvLayout(context, graph, engine.empty() ? "dot" : engine.c_str());
   agseterr(level);
   if (failed != 0) {
     agclose(graph);
@@ -121,6 +157,8 @@ TaskGraph layout_task_graph(const std::string& dot_path, std::uint32_t rank) {
     if (node.type.empty()) node.type = first_word(node.label);
     std::string instance = attribute(n, "instance");
     node.instance = trailing_number(instance.empty() ? node.name : instance);
+    node.instances = instance_ranges(attribute(n, "instances"));
+    if (!node.instances.empty()) node.instance = node.instances.front().first;
     std::int64_t node_rank = trailing_number(attribute(n, "rank"));
     node.rank = node_rank >= 0 ? static_cast<std::uint32_t>(node_rank) : rank;
     node.centre = flip(ND_coord(n));
@@ -128,12 +166,19 @@ TaskGraph layout_task_graph(const std::string& dot_path, std::uint32_t rank) {
     node.height = ND_height(n) * 72;
     std::string shape = attribute(n, "shape");
     node.box = shape == "box" || shape == "rect" || shape == "rectangle" || shape == "square";
+    node.rounded = attribute(n, "style").find("rounded") != std::string::npos;
     index_of[n] = result.nodes.size();
     result.nodes.push_back(node);
   }
   for (Agnode_t* n = agfstnode(graph); n; n = agnxtnode(graph, n))
     for (Agedge_t* e = agfstout(graph, n); e; e = agnxtout(graph, e)) {
+      std::string style = attribute(e, "style");
+      if (style.find("invis") != std::string::npos) continue;
       TaskGraph::Edge edge;
+      edge.line = style.find("dashed") != std::string::npos   ? TaskGraph::Line::Dashed
+                  : style.find("dotted") != std::string::npos ? TaskGraph::Line::Dotted
+                                                              : TaskGraph::Line::Solid;
+      edge.colour = argb(attribute(e, "color"), edge.colour);
       edge.from = index_of[agtail(e)];
       edge.to = index_of[aghead(e)];
       if (splines* spl = ED_spl(e); spl && spl->size > 0) {

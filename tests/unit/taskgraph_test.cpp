@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <regex>
 #include <set>
 #include <sstream>
 
+#include "taskgraph_layout.h"
 #include "test_util.h"
 
 namespace tareador {
@@ -207,6 +209,193 @@ TEST(TaskGraph, RendersSvgAndPng) {
   EXPECT_THROW(tasks::render_dot("digraph { a -> ", "svg", dir.path("bad.svg")),
                std::runtime_error);
   EXPECT_THROW(tasks::render_dot(dot, "gif", dir.path("g.gif")), std::runtime_error);
+}
+
+// ---- Creation edges, grouping, layout -----------------------------------------------------------
+
+// The tasks set of a trace-set fixture (rank 0).
+TaskSet fixture_set(const std::string& name) {
+  auto traces = trace::open_traces(testing::fixture(name), {"tasks"});
+  return traces.at(0)->header().task_sets.at(0);
+}
+
+// Width / height of a PNG (its IHDR chunk), the larger over the smaller.
+double png_aspect(const std::string& path) {
+  std::string png = testing::read_file(path);
+  EXPECT_GE(png.size(), 24u);
+  auto at = [&](std::size_t i) {
+    return static_cast<double>(static_cast<unsigned char>(png[i]) << 24 |
+                               static_cast<unsigned char>(png[i + 1]) << 16 |
+                               static_cast<unsigned char>(png[i + 2]) << 8 |
+                               static_cast<unsigned char>(png[i + 3]));
+  };
+  double width = at(16), height = at(20);
+  return std::max(width, height) / std::min(width, height);
+}
+
+std::size_t count_of(const std::string& text, const std::regex& pattern) {
+  return static_cast<std::size_t>(
+      std::distance(std::sregex_iterator(text.begin(), text.end(), pattern), std::sregex_iterator()));
+}
+
+const std::regex kNodeLine("\\nt[0-9]+ \\[label=");
+
+TEST(TaskGraph, CreationEdgesAreDashedWhenAsked) {
+  SetBuilder b;
+  int outer = b.add("outer", 1, 10), inner = b.add("inner", outer, 10), after = b.add("next", 1, 10);
+  b.object(1, "heap", 8, "X").after(after, inner, trace::kRaw, 8, {1});
+  std::string plain = dot_of(b.set());
+  EXPECT_FALSE(contains(plain, "creation=true")) << plain;
+  EXPECT_FALSE(contains(plain, "A created B"));
+
+  std::ostringstream out;
+  tasks::write_dot(out, b.set(), tasks::build_graph(b.set(), {false, true}), "test");
+  std::string dot = out.str();
+  EXPECT_TRUE(contains(dot, "t2->t3  [style=dashed, color=\"#3182bd\", arrowhead=empty, creation=true]"))
+      << dot;
+  EXPECT_TRUE(contains(dot, "t3->t4  [label=\"X (8 B)\", style=solid")) << "the dependency stays";
+  EXPECT_TRUE(contains(dot, "dashed blue: A created B"));
+  EXPECT_FALSE(contains(dot, "t1->")) << "no main, no edge from it";
+
+  tasks::TaskGraph with_main = tasks::build_graph(b.set(), {true, true});
+  std::size_t creations = 0;
+  for (auto e : boost::make_iterator_range(boost::edges(with_main))) creations += with_main[e].creation;
+  EXPECT_EQ(creations, 3u);  // main -> outer, outer -> inner, main -> next
+}
+
+TEST(TaskGraph, GroupsRunsOfInstancesWithTheSameNeighbours) {
+  // Four producers at depth 0 feed one consumer each in order (a run: the same groups before
+  // and after), then a fifth producer feeds nobody: it stays apart.
+  SetBuilder b;
+  b.object(1, "heap", 64, "A");
+  std::vector<int> producers, consumers;
+  for (int i = 0; i < 5; ++i) producers.push_back(b.add("produce", 1, 100));
+  for (int i = 0; i < 4; ++i) {
+    consumers.push_back(b.add("consume", 1, 10));
+    b.after(consumers.back(), producers[static_cast<std::size_t>(i)], trace::kRaw, 8, {1});
+  }
+  tasks::TaskGraph g = tasks::group_graph(tasks::build_graph(b.set()));
+  ASSERT_EQ(boost::num_vertices(g), 3u);
+  ASSERT_EQ(boost::num_edges(g), 1u);
+  EXPECT_EQ(g[0].group, (std::vector<int>{2, 3, 4, 5}));
+  EXPECT_DOUBLE_EQ(g[0].instructions, 400);
+  EXPECT_TRUE(g[1].group.empty()) << "producer #6 feeds nothing";
+  EXPECT_EQ(g[2].group, (std::vector<int>{7, 8, 9, 10}));
+  const tasks::TaskEdge& e = g[*boost::edges(g).first];
+  EXPECT_EQ(e.count, 4u);
+  EXPECT_EQ(e.bytes, 32);
+  EXPECT_EQ(tasks::node_label(b.set(), g[0]), "produce x 4\n#2-#5\n400 instr");
+  EXPECT_EQ(tasks::edge_label(b.set(), e), "4 dependencies: A (32 B)");
+  std::ostringstream out;
+  tasks::write_dot(out, b.set(), g, "test");
+  EXPECT_TRUE(contains(out.str(), "instance=2, instances=\"2-5\", count=4]")) << out.str();
+  EXPECT_TRUE(contains(out.str(), "produce: 5 instances in 2 nodes"));
+}
+
+// The 3D FFT of examples/tasks/fft3d.c traced by the tool: 441 instances in 8 phases.
+TEST(TaskGraph, GroupingTheFftGivesOneNodePerPhase) {
+  TaskSet set = fixture_set("taskgraph-fft3d");
+  tasks::TaskGraph exact = tasks::build_graph(set);
+  ASSERT_EQ(boost::num_vertices(exact), 441u);
+  ASSERT_EQ(boost::num_edges(exact), 1600u);
+  tasks::TaskGraph g = tasks::group_graph(exact);
+  ASSERT_EQ(boost::num_vertices(g), 9u);  // start_plan, init, then fft / transposes
+  EXPECT_EQ(boost::num_edges(g), 7u);
+  std::vector<std::string> labels;
+  std::size_t instances = 0, dependencies = 0;
+  for (auto v : boost::make_iterator_range(boost::vertices(g))) {
+    labels.push_back(tasks::node_label(set, g[v]).substr(0, tasks::node_label(set, g[v]).find('\n')));
+    instances += std::max<std::size_t>(1, g[v].group.size());
+  }
+  for (auto e : boost::make_iterator_range(boost::edges(g))) dependencies += g[e].count;
+  EXPECT_EQ(labels, (std::vector<std::string>{"start_plan #2", "init_grid x 100", "fft_rows x 100",
+                                              "transpose_xy x 10", "fft_rows x 100",
+                                              "transpose_zx x 10", "fft_rows x 100",
+                                              "transpose_zx x 10", "transpose_xy x 10"}));
+  EXPECT_EQ(instances, 441u);
+  EXPECT_EQ(dependencies, 1600u);
+
+  // write_outputs groups past group_above, and says so; the DOT is exact without grouping.
+  TempDir dir;
+  tasks::OutputOptions options;
+  tasks::Report r = tasks::write_outputs(dir.path(""), "fft3d", 0, set, options);
+  EXPECT_EQ(r.nodes, 441u);
+  EXPECT_EQ(count_of(testing::read_file(dir.path("taskgraph.0.dot")), kNodeLine), 9u);
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_EQ(r.notes[0], "taskgraph.0.dot groups instances: 441 tasks drawn as 9 nodes (--no-group draws each)");
+  options.group = false;
+  r = tasks::write_outputs(dir.path(""), "fft3d", 0, set, options);
+  EXPECT_TRUE(r.notes.empty());
+  std::string dot = testing::read_file(dir.path("taskgraph.0.dot"));
+  EXPECT_EQ(count_of(dot, kNodeLine), 441u);
+  EXPECT_EQ(count_of(dot, std::regex("->")), 1600u);
+  EXPECT_FALSE(contains(dot, "count="));
+}
+
+TEST(TaskGraph, DepthsIgnoreTheEdgeThatClosesACycle) {
+  // 0 -> 1 -> 2 -> 0 (the last closes a cycle), 0 -> 3, 3 -> 2.
+  EXPECT_EQ(tasks::node_depths(4, {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {3, 2}}),
+            (std::vector<int>{0, 1, 2, 1}));
+}
+
+// A layout's extent: the nodes' boxes.
+double placed_aspect(const tasks::Layout& layout) {
+  EXPECT_EQ(layout.kind, tasks::Layout::Kind::Placed);
+  return layout.width / layout.height;
+}
+
+TEST(TaskGraph, LayoutKeepsSmallGraphsAndShapesLargeOnes) {
+  auto input = [](std::size_t nodes, std::vector<std::pair<std::size_t, std::size_t>> edges) {
+    tasks::LayoutInput in;
+    in.width.assign(nodes, 80);
+    in.height.assign(nodes, 36);
+    in.edges = std::move(edges);
+    return in;
+  };
+  // Ten independent nodes read well in a row: dot as it is.
+  EXPECT_EQ(tasks::lay_out(input(10, {})).kind, tasks::Layout::Kind::Dot);
+  // A hundred: dot with the level wrapped into rows of a readable shape.
+  tasks::Layout wrapped = tasks::lay_out(input(100, {}));
+  ASSERT_EQ(wrapped.kind, tasks::Layout::Kind::DotRows);
+  EXPECT_GT(wrapped.rows.size(), 3u);
+  std::size_t in_rows = 0;
+  for (const auto& row : wrapped.rows) in_rows += row.size();
+  EXPECT_EQ(in_rows, 100u);
+  EXPECT_FALSE(wrapped.ordering_edges.empty());
+  // A chain of 300: too many for dot; placed in columns, about as wide as high.
+  std::vector<std::pair<std::size_t, std::size_t>> chain;
+  for (std::size_t i = 0; i + 1 < 300; ++i) chain.push_back({i, i + 1});
+  tasks::Layout deep = tasks::lay_out(input(300, chain));
+  EXPECT_GE(placed_aspect(deep), 1 / 1.6);
+  EXPECT_LE(placed_aspect(deep), 1.6 * 1.6);
+  EXPECT_GT(deep.x[299], deep.x[0]) << "the chain continues in the next column";
+  // Every node inside the extent, none on another.
+  for (std::size_t i = 0; i < 300; ++i) {
+    EXPECT_GE(deep.x[i] - 40, 0);
+    EXPECT_LE(deep.x[i] + 40, deep.width);
+    EXPECT_LE(deep.y[i] + 18, deep.height);
+    for (std::size_t j = 0; j < i; ++j)
+      EXPECT_FALSE(std::abs(deep.x[i] - deep.x[j]) < 80 && std::abs(deep.y[i] - deep.y[j]) < 36)
+          << i << " and " << j << " overlap";
+  }
+}
+
+// Programs of 100 tasks and more render to a picture at most 4 times as wide as high (or high as
+// wide): a recursive multisort (133 tasks, dot with wrapped levels) and the 3D FFT drawn
+// instance by instance (441, placed).
+TEST(TaskGraph, LargeGraphsRenderToReadableShapes) {
+  TempDir dir;
+  for (std::string name : {"taskgraph-multisort", "taskgraph-fft3d"}) {
+    TaskSet set = fixture_set(name);
+    tasks::OutputOptions options;
+    options.format = "png";
+    options.group = false;
+    tasks::Report r = tasks::write_outputs(dir.path(""), name, 0, set, options);
+    EXPECT_GE(r.nodes, 100u);
+    EXPECT_LE(png_aspect(dir.path("taskgraph.0.png")), 4.0) << name;
+    std::string dot = testing::read_file(dir.path("taskgraph.0.dot"));
+    EXPECT_TRUE(contains(dot, name == "taskgraph-fft3d" ? "layout=nop2" : "newrank=true")) << name;
+  }
 }
 
 // ---- The profile --------------------------------------------------------------------------------

@@ -342,6 +342,50 @@ class ModelTest : public QObject {
     }
   }
 
+  // The 441 instances of the 3D FFT as tareador-tasks places them: a picture of a readable
+  // shape, not a line, with no node on another.
+  void theFftGraphIsPlacedNotALine() {
+    TaskGraph g = layout_task_graph(kData + "/fft3d.dot");
+    QCOMPARE(g.nodes.size(), std::size_t(441));
+    QCOMPARE(g.edges.size(), std::size_t(1600));
+    QVERIFY2(g.width <= 4 * g.height && g.height <= 4 * g.width,
+             qPrintable(QString("%1 x %2").arg(g.width).arg(g.height)));
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j) {
+        const TaskGraph::Node &a = g.nodes[i], &b = g.nodes[j];
+        QVERIFY(std::abs(a.centre.x - b.centre.x) >= (a.width + b.width) / 2 ||
+                std::abs(a.centre.y - b.centre.y) >= (a.height + b.height) / 2);
+      }
+    std::int64_t fft = g.node_of_instance(0, 150);
+    QVERIFY(fft >= 0);
+    QCOMPARE(g.nodes[static_cast<std::size_t>(fft)].type, std::string("fft_rows"));
+    QVERIFY(g.nodes[static_cast<std::size_t>(fft)].rounded);
+  }
+
+  // A grouped node stands for its instances; invisible edges (layout hints) are not drawn;
+  // an edge's line and colour are read.
+  void groupsHintsAndEdgeStyles() {
+    QTemporaryDir dir;
+    write(dir.filePath("g.dot"),
+          "digraph g {\n"
+          "  t2 [label=\"a x 4\", type=\"a\", instance=2, instances=\"2-4,9\", count=4];\n"
+          "  t5 [label=\"b #5\", type=\"b\", instance=5];\n"
+          "  t6 [label=\"c #6\", type=\"c\", instance=6];\n"
+          "  t2 -> t5 [style=dashed, color=\"#3182bd\", creation=true];\n"
+          "  t5 -> t6 [style=invis];\n"
+          "  t2 -> t6 [style=dotted];\n"
+          "}\n");
+    TaskGraph g = layout_task_graph(dir.filePath("g.dot").toStdString());
+    QCOMPARE(g.edges.size(), std::size_t(2));
+    QCOMPARE(g.node_of_instance(0, 3), std::int64_t(0));
+    QCOMPARE(g.node_of_instance(0, 9), std::int64_t(0));
+    QCOMPARE(g.node_of_instance(0, 7), std::int64_t(-1));
+    QCOMPARE(g.nodes[0].instance, std::int64_t(2));
+    QCOMPARE(int(g.edges[0].line), int(TaskGraph::Line::Dashed));
+    QCOMPARE(g.edges[0].colour, 0xff3182bdu);
+    QCOMPARE(int(g.edges[1].line), int(TaskGraph::Line::Dotted));
+  }
+
   void timesAreWrittenAndReadWithUnits() {
     // A ruler's labels share the unit their step suggests.
     QCOMPARE(format_time(1500000, 100000), std::string("1.5 ms"));

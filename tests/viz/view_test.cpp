@@ -2,6 +2,7 @@
 // colours in an exported PNG, zooming, stacked timelines on one axis, message lines, the
 // statistics of a selection and the task graph's link to the timeline.
 #include <QLayout>
+#include <QToolButton>
 #include <QTemporaryDir>
 #include <QTableWidget>
 #include <QtTest>
@@ -244,6 +245,65 @@ class ViewTest : public QObject {
     QCOMPARE(rows->horizontalHeaderItem(3)->text(), QString("waiting"));
     QCOMPARE(rows->item(0, 3)->data(Qt::UserRole).toDouble(), 1.0);  // rank 0 waited throughout
     QCOMPARE(rows->item(1, 1)->data(Qt::UserRole).toDouble(), 0.75);  // rank 1.0 ran 150 of 200 ns
+  }
+
+  // The 441-node graph fits the pane on open, zooms by keys and wheel around what is under the
+  // cursor, pans by keys and drag, and fits again with Home or the Fit button.
+  void theTaskGraphFitsZoomsAndPans() {
+    TaskGraphView view;
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.resize(500, 400);
+    view.show();
+    auto graph = std::make_shared<const TaskGraph>(layout_task_graph(kData + "/fft3d.dot"));
+    view.setGraph(graph, {});
+    auto inside = [&] {
+      for (const TaskGraph::Node& n : graph->nodes) {
+        QPointF c = view.toWidget(n.centre);
+        QRectF box(c.x() - n.width * view.scale() / 2, c.y() - n.height * view.scale() / 2,
+                   n.width * view.scale(), n.height * view.scale());
+        if (!QRectF(view.rect()).contains(box)) return false;
+      }
+      return true;
+    };
+    QVERIFY(inside());
+    double fitted = view.scale();
+    // The graph fills the pane in one direction (not a line in the middle of it).
+    QVERIFY(graph->width * fitted > 400 || graph->height * fitted > 300);
+    QVERIFY(view.fitButton()->isVisible());
+
+    QPointF centre(250, 200);
+    Point under{(centre.x() - view.toWidget({0, 0}).x()) / fitted, (centre.y() - view.toWidget({0, 0}).y()) / fitted};
+    QTest::keyClick(&view, Qt::Key_Plus);
+    QCOMPARE(view.scale(), fitted * 1.25);
+    QVERIFY((view.toWidget(under) - centre).manhattanLength() < 1e-6);  // zoomed around the centre
+    QVERIFY(!inside());
+    QPointF before = view.toWidget({0, 0});
+    QTest::keyClick(&view, Qt::Key_Right);
+    QVERIFY(view.toWidget({0, 0}).x() < before.x());
+    before = view.toWidget({0, 0});
+    QTest::mousePress(&view, Qt::LeftButton, {}, QPoint(100, 100));
+    QMouseEvent move(QEvent::MouseMove, QPointF(160, 130), view.mapToGlobal(QPointF(160, 130)), Qt::NoButton,
+                     Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&view, &move);
+    QTest::mouseRelease(&view, Qt::LeftButton, {}, QPoint(160, 130));
+    QCOMPARE(view.toWidget({0, 0}), before + QPointF(60, 30));
+    QWheelEvent wheel(QPointF(100, 100), view.mapToGlobal(QPointF(100, 100)), QPoint(), QPoint(0, -120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&view, &wheel);
+    QCOMPARE(view.scale(), fitted);  // one notch back
+    // Zoomed or panned, a resize keeps the view; Home fits again, and so does the button, and
+    // after them a resize refits.
+    double kept = view.scale();
+    view.resize(600, 500);
+    QCOMPARE(view.scale(), kept);
+    QTest::keyClick(&view, Qt::Key_Home);
+    QVERIFY(inside());
+    QVERIFY(view.scale() > fitted);
+    QTest::keyClick(&view, Qt::Key_Minus);
+    view.fitButton()->click();
+    QVERIFY(inside());
+    view.resize(300, 600);
+    QVERIFY(inside());
   }
 
   void aTaskInTheGraphIsFoundInTheTimeline() {
