@@ -1,6 +1,7 @@
 #include "collectives.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace tareador::replay {
@@ -33,10 +34,8 @@ int contended_stages(int participants, int buses) {
 }  // namespace
 
 double collective_phase_time(CollectiveModel model, int participants, int buses, double latency,
-                             double bandwidth_mbs, std::int64_t bytes) {
-  double message = latency + (bandwidth_mbs > 0
-                                  ? static_cast<double>(bytes) / (bandwidth_mbs * kBytesPerMB)
-                                  : 0.0);
+                             double bandwidth_mbs, double bytes) {
+  double message = latency + (bandwidth_mbs > 0 ? bytes / (bandwidth_mbs * kBytesPerMB) : 0.0);
   switch (model) {
     case CollectiveModel::None: return 0;
     case CollectiveModel::Constant: return message;
@@ -46,15 +45,17 @@ double collective_phase_time(CollectiveModel model, int participants, int buses,
   return 0;
 }
 
-std::int64_t collective_phase_bytes(CollectiveSize size, bool fan_in, std::int64_t sent,
-                                    std::int64_t received) {
+double collective_phase_bytes(CollectiveSize size, bool fan_in, std::int64_t sent,
+                              std::int64_t received) {
+  double s = static_cast<double>(sent), r = static_cast<double>(received);
   switch (size) {
-    case CollectiveSize::Current: return fan_in ? sent : received;
-    case CollectiveSize::Min: return std::min(sent, received);
-    case CollectiveSize::Max: return std::max(sent, received);
-    case CollectiveSize::Mean: return (sent + received) / 2;
-    case CollectiveSize::TwiceMax: return 2 * std::max(sent, received);
-    case CollectiveSize::SendPlusRecv: return sent + received;
+    case CollectiveSize::Current: return fan_in ? s : r;
+    case CollectiveSize::Min: return std::min(s, r);
+    case CollectiveSize::Max: return std::max(s, r);
+    // Dimemas divides integers: the mean of 1 and 2 bytes is 1.
+    case CollectiveSize::Mean: return std::floor((s + r) / 2);
+    case CollectiveSize::TwiceMax: return 2 * std::max(s, r);
+    case CollectiveSize::SendPlusRecv: return s + r;
   }
   return 0;
 }
@@ -66,8 +67,8 @@ double collective_time(const Machine& machine, int op, const std::vector<int>& t
     cost.fan_in.model = CollectiveModel::Constant;
     cost.fan_out.model = CollectiveModel::Constant;
   }
-  std::int64_t in_bytes = collective_phase_bytes(cost.fan_in.size, true, sent, received);
-  std::int64_t out_bytes = collective_phase_bytes(cost.fan_out.size, false, sent, received);
+  double in_bytes = collective_phase_bytes(cost.fan_in.size, true, sent, received);
+  double out_bytes = collective_phase_bytes(cost.fan_out.size, false, sent, received);
   auto both_phases = [&](int participants, int buses, double latency, double bandwidth) {
     return collective_phase_time(cost.fan_in.model, participants, buses, latency, bandwidth,
                                  in_bytes) +

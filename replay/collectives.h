@@ -12,11 +12,12 @@ namespace tareador::replay {
 // `latency` + `bytes` / `bandwidth`; with limited `buses` a logarithmic phase's stages are
 // serialised by groups of `buses` messages.
 double collective_phase_time(CollectiveModel model, int participants, int buses, double latency,
-                             double bandwidth_mbs, std::int64_t bytes);
+                             double bandwidth_mbs, double bytes);
 
-// Bytes a phase moves given the representative member's sent and received counts.
-std::int64_t collective_phase_bytes(CollectiveSize size, bool fan_in, std::int64_t sent,
-                                    std::int64_t received);
+// Bytes a phase moves given the representative member's sent and received counts (a double:
+// 2MAX and S+R of 64-bit counts do not overflow).
+double collective_phase_bytes(CollectiveSize size, bool fan_in, std::int64_t sent,
+                              std::int64_t received);
 
 // Duration of collective `op` on the tasks `task_nodes` (the node of each member), whose
 // representative (root, else last to arrive) sent `sent` and received `received` bytes:

@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "replay.h"
+#include "utf8.h"
 
 namespace tareador::replay {
 
@@ -31,12 +32,16 @@ bool starts_with(std::string_view text, std::string_view prefix) {
 }
 
 std::vector<std::string> read_lines(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw FormatError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  std::string text = trace::read_input_file(path, trace::kMaxSmallFileBytes, "a machine file");
   std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
     if (!line.empty() && line.back() == '\r') line.pop_back();
     lines.push_back(std::move(line));
+    start = end + 1;
   }
   return lines;
 }
@@ -95,7 +100,7 @@ class RecordScanner {
     if (!take('"')) fail("expected a record: \"<record name>\" {<fields>};; (or a // comment)");
     std::size_t close = text_.find('"', pos_);
     if (close == std::string_view::npos) fail("the record name has no closing '\"'");
-    record.name = std::string(text_.substr(pos_, close - pos_));
+    record.name = trace::clipped(text_.substr(pos_, close - pos_), 60);
     pos_ = close + 1;
     skip_spaces();
     if (!take('{')) fail("expected '{' after the record name \"" + record.name + "\"");
@@ -103,7 +108,7 @@ class RecordScanner {
     if (!take(';') || !take(';')) fail(kNotClosed);
     skip_spaces();
     if (pos_ < text_.size())
-      fail("unexpected text after '};;': '" + std::string(text_.substr(pos_)) + "'");
+      fail("unexpected text after '};;': " + trace::excerpt(text_.substr(pos_)));
     return record;
   }
 
@@ -132,11 +137,19 @@ class RecordScanner {
     if (pos_ == text_.size()) fail(kNotClosed);
     std::size_t begin = pos_;
     Value value;
+    struct Depth {  // arrays within arrays: Dimemas has none, a few levels are plenty
+      int& depth;
+      explicit Depth(int& d) : depth(d) { ++depth; }
+      ~Depth() { --depth; }
+    } depth(depth_);
+    if (depth_ > kMaxDepth)
+      fail("arrays nested more than " + std::to_string(kMaxDepth) + " deep");
     if (take('"')) {
       std::size_t close = text_.find('"', pos_);
       if (close == std::string_view::npos) fail("a string has no closing '\"'");
       value.kind = Value::Kind::String;
       value.text = std::string(text_.substr(pos_, close - pos_));
+      if (!trace::valid_utf8(value.text)) fail("a string is not valid UTF-8");
       pos_ = close + 1;
     } else if (take('[')) {
       std::size_t close = text_.find(']', pos_);
@@ -149,7 +162,7 @@ class RecordScanner {
         fail("an array must start with its size: [n] {a,b,...}");
       pos_ = close + 1;
       skip_spaces();
-      if (!take('{')) fail("expected '{' after the array size [" + std::string(count) + "]");
+      if (!take('{')) fail("expected '{' after the array size [" + std::to_string(declared) + "]");
       value.kind = Value::Kind::Array;
       value.items = list();
       if (value.items.size() != declared)
@@ -163,7 +176,8 @@ class RecordScanner {
       pos_ = end;
       classify(word, value);
     }
-    value.source = std::string(trim(text_.substr(begin, pos_ - begin)));
+    // What is written, for messages: short (an array holds its items' texts already).
+    value.source = trace::clipped(trim(text_.substr(begin, pos_ - begin)), 60);
     return value;
   }
 
@@ -197,10 +211,13 @@ class RecordScanner {
     throw FormatError(path_, line_, message);
   }
 
+  static constexpr int kMaxDepth = 8;
+
   std::string_view text_;
   const std::string& path_;
   std::uint64_t line_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 // ---- Field layouts ----------------------------------------------------------------------
@@ -449,7 +466,7 @@ class CollectivesReader {
           "FOUT_model FOUT_size), found " +
           std::to_string(words.size()));
     if (words[0] != "0")
-      fail("machine '" + std::string(words[0]) + "' does not exist (only machine 0 is modelled)");
+      fail("machine " + trace::excerpt(words[0]) + " does not exist (only machine 0 is modelled)");
     set(words, 1);
   }
 
@@ -470,7 +487,7 @@ class CollectivesReader {
     auto [end, ec] = std::from_chars(id_text.data(), id_text.data() + id_text.size(), id);
     if (ec != std::errc() || end != id_text.data() + id_text.size() || id < 0 ||
         id >= trace::kGlobalOpCount)
-      fail("unknown global operation id '" + std::string(id_text) + "' (expected 0.." +
+      fail("unknown global operation id " + trace::excerpt(id_text) + " (expected 0.." +
            std::to_string(trace::kGlobalOpCount - 1) + ")");
     CollectiveCost& cost = machine_.collectives[static_cast<std::size_t>(id)];
     cost.fan_in = phase(words[first + 1], words[first + 2]);
@@ -482,10 +499,10 @@ class CollectivesReader {
   CollectivePhase phase(std::string_view model_name, std::string_view size_name) const {
     std::optional<CollectiveModel> model = collective_model_from_name(model_name);
     if (!model)
-      fail("unknown model '" + std::string(model_name) + "' (expected 0, CTE, LIN or LOG)");
+      fail("unknown model " + trace::excerpt(model_name) + " (expected 0, CTE, LIN or LOG)");
     std::optional<CollectiveSize> size = collective_size_from_name(size_name);
     if (!size)
-      fail("unknown size '" + std::string(size_name) + "' (expected MIN, MAX, MEAN, 2MAX or S+R)");
+      fail("unknown size " + trace::excerpt(size_name) + " (expected MIN, MAX, MEAN, 2MAX or S+R)");
     return {*model, *size};
   }
 
@@ -570,8 +587,8 @@ class ConfigReader {
     if (!starts_with(head, "\"") || close == std::string_view::npos ||
         trim(head.substr(close + 1)) != "{")
       fail(i < lines.size() ? i : label, "expected '\"<record name>\" {' after the label " +
-                                             std::string(trim(lines[label])));
-    std::string name(head.substr(1, close - 1));
+                                             trace::excerpt(trim(lines[label])));
+    std::string name = trace::clipped(head.substr(1, close - 1), 60);
     Definition definition{i + 1, {}};
     for (++i; i < lines.size(); ++i) {
       std::string_view text = trim(lines[i]);
@@ -591,7 +608,7 @@ class ConfigReader {
             type == "char") ||
           !(rest == ";" || rest == "[];"))
         fail(i, "expected a field declaration '<int|double|char> \"<name>\"[];' or '};;', "
-                "found '" + std::string(text) + "'");
+                "found " + trace::excerpt(text));
       definition.fields.emplace_back(text.substr(open + 1, end - open - 1));
     }
     fail(label, "\"" + name + "\" is not closed by '};;'");
@@ -740,7 +757,7 @@ class ConfigReader {
     Fields f(record, kEnvironment, path_);
     once(f, environment_line_, "environment information (one machine)");
     require_machine_zero(f, 1);
-    if (f.integer(3) < 1) f.field_error(3, "at least 1");
+    if (f.integer(3) < 1 || f.integer(3) > kMaxNodes) f.field_error(3, "between 1 and 2^20");
     machine_.name = f.text(0);
     declared_nodes_ = f.integer(3);
     machine_.bandwidth = f.real(4);
@@ -757,13 +774,16 @@ class ConfigReader {
                             field_names(kNode13) + "}");
     Fields f(record, layout_for(record, {&kNode13, &kNode14}), path_);
     require_machine_zero(f, 0);
+    if (machine_.nodes.size() >= static_cast<std::size_t>(kMaxNodes))
+      f.fail("is one node too many (a machine has at most 2^20)");
     machine_.nodes.push_back(node_from(f, record.fields.size() - kNodeTail.size()));
   }
 
   void multi_node(const Record& record) {
     Fields f(record, kMultiNode, path_);
     require_machine_zero(f, 0);
-    if (f.integer(1) < 1) f.field_error(1, "at least 1");
+    if (f.integer(1) < 1 || f.integer(1) > kMaxNodes - static_cast<int>(machine_.nodes.size()))
+      f.field_error(1, "between 1 and 2^20 (nodes in all)");
     machine_.nodes.insert(machine_.nodes.end(), static_cast<std::size_t>(f.integer(1)),
                           node_from(f, 2));
   }
@@ -773,8 +793,11 @@ class ConfigReader {
     Node node;
     node.cores = f.integer(first + 1);
     if (node.cores < 1) f.field_error(first + 1, "at least 1");
+    if (node.cores > kMaxCores) f.field_error(first + 1, "at most 2^20");
     node.cpu_ratio = f.real(first + 2);
     if (node.cpu_ratio <= 0) f.field_error(first + 2, "positive (bursts last burst / ratio)");
+    if (!(node.cpu_ratio >= kMinCpuRatio && node.cpu_ratio <= kMaxCpuRatio))
+      f.field_error(first + 2, "between 1e-6 and 1e6 (bursts last burst / ratio)");
     node.intra.latency = f.real(first + 3);
     node.intra.bandwidth = f.real(first + 4);
     node.intra.buses = f.integer(first + 5);
@@ -815,9 +838,9 @@ class ConfigReader {
     }
   }
 
-  void note_trace_name(const Record& record, const std::string& trace) {
-    if (!trace.empty())
-      add_note(machine_, record.name + ": trace file \"" + trace +
+  void note_trace_name(const Record& record, const std::string& file) {
+    if (!file.empty())
+      add_note(machine_, record.name + ": trace file \"" + trace::clipped(file, 60) +
                              "\" ignored (the trace to replay is given on the command line)");
   }
 
@@ -828,7 +851,7 @@ class ConfigReader {
     for (std::size_t i = 0; i < 4; ++i)
       if (ignored[i] && !trim(f.text(i)).empty())
         add_note(machine_, "configuration files: " + std::string(ignored[i]) + " file \"" +
-                               f.text(i) + "\" ignored");
+                               trace::clipped(f.text(i), 60) + "\" ignored");
     std::string communication(trim(f.text(2)));
     if (!communication.empty()) {
       fs::path file(communication);
@@ -888,9 +911,11 @@ class ConfigReader {
                               ", which does not exist (nodes 0.." +
                               std::to_string(machine_.nodes.size() - 1) + ")");
     if (!collectives_file_.empty()) {
-      if (!fs::exists(collectives_file_))
+      std::error_code error;
+      if (!fs::exists(collectives_file_, error))
         throw FormatError(path_, files_line_,
-                          "communication file \"" + collectives_file_ + "\" does not exist");
+                          "communication file \"" + trace::clipped(collectives_file_, 200) +
+                              "\" does not exist");
       CollectivesReader(collectives_file_, machine_).read();
     }
   }

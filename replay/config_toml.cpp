@@ -1,7 +1,5 @@
 // The native machine file (TOML; schema in docs/machine-config.md) and load_machine, which
 // tells it from a Dimemas configuration by the first line.
-#include <toml++/toml.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -13,6 +11,7 @@
 
 #include "config.h"
 #include "replay.h"
+#include "toml_input.h"
 
 namespace tareador::replay {
 
@@ -20,10 +19,11 @@ namespace {
 
 using trace::FormatError;
 
+// A value as TOML writes it, short (a long string or array is cut).
 std::string shown(const toml::node& node) {
   std::ostringstream out;
   node.visit([&](const auto& value) { out << value; });
-  return out.str();
+  return trace::clipped(out.str(), 60);
 }
 
 enum class Sign { NonNegative, Positive };
@@ -46,22 +46,25 @@ class TableReader {
     return *value;
   }
 
-  // An integer no smaller than `minimum`; `fallback` when absent.
+  // An integer from `minimum` to `maximum`; `fallback` when absent.
   template <typename Int = int>
-  Int integer(std::string_view key, Int fallback, Int minimum) {
+  Int integer(std::string_view key, Int fallback, Int minimum,
+              Int maximum = std::numeric_limits<Int>::max()) {
     const toml::node* node = get(key);
-    return node ? integer_value<Int>(*node, std::string(key), minimum) : fallback;
+    return node ? integer_value<Int>(*node, std::string(key), minimum, maximum) : fallback;
   }
 
   template <typename Int = int>
-  Int integer_value(const toml::node& node, const std::string& what, Int minimum) const {
+  Int integer_value(const toml::node& node, const std::string& what, Int minimum,
+                    Int maximum = std::numeric_limits<Int>::max()) const {
     if (!node.is_integer()) fail(node, what + " must be an integer, found " + shown(node));
     std::int64_t value = *node.value<std::int64_t>();
     if (value < minimum)
       fail(node, what + " must be at least " + std::to_string(minimum) + ", found " +
                      std::to_string(value));
-    if (value > std::numeric_limits<Int>::max())
-      fail(node, what + " is too large: " + std::to_string(value));
+    if (value > maximum)
+      fail(node, what + " is out of range (at most " + std::to_string(maximum) + "): " +
+                     std::to_string(value));
     return static_cast<Int>(value);
   }
 
@@ -154,8 +157,11 @@ constexpr int kUnlimited = 0;
 
 Node read_node(TableReader& in) {
   Node node;
-  node.cores = in.integer("cores", 1, 1);
+  node.cores = in.integer("cores", 1, 1, kMaxCores);
   node.cpu_ratio = in.real("cpu_ratio", 1.0, Sign::Positive);
+  if (!(node.cpu_ratio >= kMinCpuRatio && node.cpu_ratio <= kMaxCpuRatio))
+    in.fail(*in.get("cpu_ratio"), "cpu_ratio must be between 1e-6 and 1e6, found " +
+                                      std::to_string(node.cpu_ratio));
   node.latency = in.real("latency", 0.0, Sign::NonNegative);
   node.input_links = in.integer("input_links", 1, 0);
   node.output_links = in.integer("output_links", 1, 0);
@@ -179,7 +185,7 @@ void read_nodes(const toml::array& groups, const std::string& path, Machine& mac
       throw FormatError(path, groups[i].source().begin.line,
                         name + " must be a table of node parameters");
     TableReader in(*group, name, path);
-    int count = in.integer("count", 1, 1);
+    int count = in.integer("count", 1, 1, kMaxNodes - static_cast<int>(machine.nodes.size()));
     machine.nodes.insert(machine.nodes.end(), static_cast<std::size_t>(count), read_node(in));
     in.finish();
   }
@@ -276,16 +282,18 @@ void read_collectives(const toml::table& table, const std::string& path, Machine
 Machine load_toml_machine(const std::string& path) {
   toml::table root;
   try {
-    root = toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    throw FormatError(path, e.source().begin.line,
-                      "not a valid TOML machine file: " + std::string(e.description()) +
+    root = trace::parse_toml_input(path, "a machine file");
+  } catch (const trace::TomlSyntaxError& e) {
+    throw FormatError(path, e.line(),
+                      "not a valid TOML machine file: " + e.description() +
                           " (a Dimemas configuration must start with #DIMEMAS_CONFIGURATION)");
   }
   Machine machine;
   TableReader in(root, "machine file", path);
   machine.name = in.string("name").value_or("");
   machine.mips = in.real("mips", 0.0, Sign::NonNegative);
+  if (machine.mips > trace::kMaxMips)
+    in.fail(*in.get("mips"), "mips must be at most 10^9 (instructions per microsecond)");
 
   const toml::table* network = in.table("network");
   if (!network) throw FormatError(path, 0, "missing table [network] (bandwidth, buses)");
@@ -312,11 +320,9 @@ Machine load_toml_machine(const std::string& path) {
 }
 
 Machine load_machine(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw FormatError(path, 0, std::string("cannot open: ") + std::strerror(errno));
-  std::string first;
-  std::getline(in, first);
-  if (is_dimemas_config(first)) return load_dimemas_config(path);
+  std::string text = trace::read_input_file(path, trace::kMaxSmallFileBytes, "a machine file");
+  if (is_dimemas_config(std::string_view(text).substr(0, text.find('\n'))))
+    return load_dimemas_config(path);
   return load_toml_machine(path);
 }
 

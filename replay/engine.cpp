@@ -24,7 +24,6 @@
 // core of its node from its start to its end (docs/replay-tasks.md); everything else is the same.
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <functional>
 #include <map>
 #include <set>
@@ -92,7 +91,7 @@ struct ThreadSim {
   // Outstanding requests (trace id -> RequestSim); a thread has few, so a flat list is fastest.
   std::vector<std::pair<std::uint64_t, std::uint32_t>> requests;
   std::int32_t blocked_on = kNone;                            // request, message or collective
-  std::deque<std::uint32_t> immediate_collectives;             // started, not yet waited for
+  Queue<std::uint32_t> immediate_collectives;                  // started, not yet waited for
   std::uint64_t records = 0;
   double end = 0;
   // ---- task mode (a thread is a task instance) ----
@@ -119,7 +118,10 @@ struct TaskTimer {
 
 // The cores of one node in task mode.
 struct TaskNode {
-  std::vector<std::int32_t> owner;  // thread holding each core, kNone = free
+  int cores = 0;                    // the node's cores
+  // Thread holding each core, kNone = free: only as many as the instances of the node's ranks
+  // (more would never be used).
+  std::vector<std::int32_t> owner;
   std::set<int> free;               // free cores, the lowest taken first
   // Threads waiting for a core, best first.
   std::set<std::pair<std::tuple<double, int, int>, std::uint32_t>> ready;
@@ -143,7 +145,7 @@ struct MessageSim {
   bool rendezvous = false, matched = false, requested = false, started = false;
   bool arrived = false, sender_blocked = false, intra = false;
   std::uint8_t held = 0;              // resources held, in acquisition order
-  std::uint64_t send_record = 0;      // the sender's record number, for reports
+  std::uint64_t send_mark = 0;        // the sender's record (RecordStream::mark), for reports
   std::uint64_t serial = 0;           // unique while undelivered; 0 once delivered
 };
 
@@ -225,7 +227,7 @@ class Pool {
 struct CoreQueue {
   bool shared = false;
   int free = 0;
-  std::deque<std::uint32_t> ready;
+  Queue<std::uint32_t> ready;
 };
 
 struct NodeResources {
@@ -528,7 +530,7 @@ class Engine {
     t.work_state = state;
     t.waiting = Waiting::Core;
     set_state(t, State::Idle);
-    std::deque<std::uint32_t>& ready = nodes_[static_cast<std::size_t>(t.node)].cores.ready;
+    Queue<std::uint32_t>& ready = nodes_[static_cast<std::size_t>(t.node)].cores.ready;
     if (front)
       ready.push_front(ti);
     else
@@ -560,7 +562,7 @@ class Engine {
         t.on_core = true;
         t.waiting = Waiting::Nothing;
         set_state(t, t.work_state);
-        queue_.push(now_ + t.work, EventKind::ThreadReady, ti);
+        queue_.push(checked(now_ + t.work, ti), EventKind::ThreadReady, ti);
       }
     }
   }
@@ -573,6 +575,7 @@ class Engine {
 
   // The thread goes on at `time`: inline when nothing else happens before, else via the queue.
   bool continue_at(std::uint32_t ti, double time) {
+    checked(time, ti);
     if (task_mode_) {  // always through the agenda: a preemption may come first
       schedule(ti, time);
       return false;
@@ -670,7 +673,7 @@ class Engine {
     if (r.peer == t.task && r.peer_thread >= 0 && r.peer_thread != t.thread) rendezvous = true;
     m.rendezvous = rendezvous;
     m.intra = t.node == node_of(r.peer);
-    m.send_record = t.records;
+    m.send_mark = t.stream->mark();
     if (r.immediate() && r.request != 0) {  // complete at once: see skip_send_wait
       RequestSim request;
       request.complete = true;
@@ -884,7 +887,12 @@ class Engine {
     double bandwidth =
         m.intra ? machine_.nodes[static_cast<std::size_t>(node_of(m.info.src_task))].intra.bandwidth
                 : machine_.bandwidth;
-    queue_.push(now_ + transfer_seconds(m.info.bytes, bandwidth), EventKind::TransferDone, mid);
+    double arrival = now_ + transfer_seconds(m.info.bytes, bandwidth);
+    if (!(arrival <= kMaxSimulatedSeconds))
+      time_limit(threads_[m.sender].stream->where(m.send_mark), "a transfer of " +
+                                                                  std::to_string(m.info.bytes) +
+                                                                  " bytes");
+    queue_.push(arrival, EventKind::TransferDone, mid);
     if (m.sender_blocked) {
       m.sender_blocked = false;
       wake(m.sender);
@@ -987,7 +995,7 @@ class Engine {
                                       threads_[representative].node);
     for (std::size_t i = 0; i < c.members.size(); ++i)
       if (c.blocking[i]) set_state(threads_[c.members[i]], State::Collective);
-    queue_.push(now_ + duration, EventKind::CollectiveDone, cid);
+    queue_.push(checked(now_ + duration, last), EventKind::CollectiveDone, cid);
   }
 
   // The blocking members go on in the order they arrived, the representative last (as Dimemas
@@ -1026,11 +1034,18 @@ class Engine {
   void setup_tasks() {
     types_ = task_type_table(header_);
     task_nodes_.resize(machine_.nodes.size());
+    std::vector<std::uint64_t> instances(machine_.nodes.size(), 0);
+    for (int task = 0; task < header_.tasks(); ++task)
+      instances[static_cast<std::size_t>(node_of(task))] +=
+          static_cast<std::uint64_t>(header_.threads[static_cast<std::size_t>(task)]);
     for (std::size_t n = 0; n < machine_.nodes.size(); ++n) {
       int cores = machine_.nodes[n].cores;
       if (cores < 1) throw std::invalid_argument("node " + std::to_string(n) + " has no core");
-      task_nodes_[n].owner.assign(static_cast<std::size_t>(cores), kNone);
-      for (int c = 0; c < cores; ++c) task_nodes_[n].free.insert(c);
+      task_nodes_[n].cores = cores;
+      int usable = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(cores),
+                                                            std::max<std::uint64_t>(instances[n], 1)));
+      task_nodes_[n].owner.assign(static_cast<std::size_t>(usable), kNone);
+      for (int c = 0; c < usable; ++c) task_nodes_[n].free.insert(c);
     }
     task_base_.clear();
     std::uint32_t base = 0;
@@ -1350,8 +1365,7 @@ class Engine {
       add_profile(rank_profile_[task], rank_profile_time_[task], rank_busy_[task]);
     now_ = saved;
     for (int task = 0; task < header_.tasks(); ++task)
-      r.cores.push_back(static_cast<int>(
-          task_nodes_[static_cast<std::size_t>(node_of(task))].owner.size()));
+      r.cores.push_back(task_nodes_[static_cast<std::size_t>(node_of(task))].cores);
     r.instances = static_cast<int>(threads_.size());
     r.profile = profile_;
     r.rank_profiles = rank_profile_;
@@ -1411,6 +1425,22 @@ class Engine {
     throw trace::FormatError(t.stream->where(), 0, message);
   }
 
+  // `time`, when the run may reach it: past kMaxSimulatedSeconds (or not a number: a burst of
+  // an absurd length on an absurd CPU ratio), the replay stops at the record of thread `ti`.
+  double checked(double time, std::uint32_t ti) {
+    if (!(time <= kMaxSimulatedSeconds)) {
+      const ThreadSim& t = threads_[ti];
+      time_limit(t.stream->where(), describe(t.record));
+    }
+    return time;
+  }
+
+  [[noreturn]] static void time_limit(const std::string& where, const std::string& what) {
+    throw trace::FormatError(where, 0,
+                             "the simulated run would last past 9.2e9 s (292 years: times in "
+                             "nanoseconds must stay below 2^63) at this record (" + what + ")");
+  }
+
   // ---- End of the run --------------------------------------------------------------------
 
   void check_finished() {
@@ -1431,12 +1461,14 @@ class Engine {
     for (auto& [key, q] : match_) {
       if (q.head == kNone) continue;
       int count = 0;
-      std::uint64_t first_record = 0;
+      std::string first;  // file:line of the first unmatched send
       for (std::int32_t id = q.head; id != kNone;
            id = q.receives ? posted_[static_cast<std::uint32_t>(id)].next
                            : messages_[static_cast<std::uint32_t>(id)].next) {
-        if (count++ == 0 && !q.receives)
-          first_record = messages_[static_cast<std::uint32_t>(id)].send_record;
+        if (count++ == 0 && !q.receives) {
+          const MessageSim& m = messages_[static_cast<std::uint32_t>(id)];
+          first = threads_[m.sender].stream->where(m.send_mark);
+        }
       }
       std::string what = "(tag " + std::to_string(key.tag) + ", comm " + std::to_string(key.comm) + ")";
       std::string src = endpoint(key.src_task, key.src_thread);
@@ -1447,8 +1479,7 @@ class Engine {
       else
         problems.push_back(src + " sent " + std::to_string(count) + " message(s) to " + dst +
                            " " + what +
-                           " that no receive matched (the first in its record #" +
-                           std::to_string(first_record) + ")");
+                           " that no receive matched (the first at " + first + ")");
     }
     for (auto& [key, cid] : open_collectives_) {
       CollectiveSim& c = collectives_[cid];
@@ -1530,11 +1561,10 @@ class Engine {
     for (std::size_t r = 0; r < ranks_.size(); ++r) {
       RankSummary& rank = ranks_[r];
       // Task mode: in core-seconds of the rank's node.
-      double capacity = task_mode_ ? result.total_time * static_cast<double>(
-                                                             task_nodes_[static_cast<std::size_t>(
-                                                                 node_of(static_cast<int>(r)))]
-                                                                 .owner.size())
-                                   : result.total_time;
+      double capacity =
+          task_mode_ ? result.total_time *
+                           task_nodes_[static_cast<std::size_t>(node_of(static_cast<int>(r)))].cores
+                     : result.total_time;
       rank.idle = std::max(0.0, capacity - rank.compute - rank.communication - rank.waiting);
     }
     if (task_mode_) result.tasks = task_result();

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 #include "config.h"
 #include "replay.h"
@@ -26,8 +27,8 @@ std::string lower(std::string_view text) {
 }
 
 [[noreturn]] void bad_value(std::string_view key, std::string_view value, const std::string& why) {
-  throw std::invalid_argument("bad value for '" + std::string(key) + "': '" + std::string(value) +
-                              "' " + why);
+  throw std::invalid_argument("bad value for '" + std::string(key) + "': " +
+                              trace::excerpt(value) + " " + why);
 }
 
 enum class Sign { NonNegative, Positive };
@@ -36,22 +37,27 @@ enum class Sign { NonNegative, Positive };
 double parse_real(std::string_view key, std::string_view value, Sign sign) {
   double number = 0;
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
-  if (value.empty() || ec != std::errc() || end != value.data() + value.size() ||
-      !std::isfinite(number))
+  if (value.empty() || end != value.data() + value.size() ||
+      (ec != std::errc() && ec != std::errc::result_out_of_range))
     bad_value(key, value, "is not a number");
+  if (ec == std::errc::result_out_of_range) bad_value(key, value, "is out of range");
+  if (!std::isfinite(number)) bad_value(key, value, "is not a finite number");
   if (number < 0) bad_value(key, value, "must not be negative");
   if (sign == Sign::Positive && number == 0) bad_value(key, value, "must be positive");
   return number;
 }
 
-// The whole of `value` as an integer no smaller than `minimum`.
+// The whole of `value` as an integer from `minimum` to `maximum`.
 template <typename Int = int>
-Int parse_integer(std::string_view key, std::string_view value, Int minimum) {
+Int parse_integer(std::string_view key, std::string_view value, Int minimum,
+                  Int maximum = std::numeric_limits<Int>::max()) {
   Int number = 0;
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
-  if (ec == std::errc::result_out_of_range) bad_value(key, value, "is out of range");
-  if (value.empty() || ec != std::errc() || end != value.data() + value.size())
+  if (value.empty() || end != value.data() + value.size() ||
+      (ec != std::errc() && ec != std::errc::result_out_of_range))
     bad_value(key, value, "is not an integer");
+  if (ec == std::errc::result_out_of_range || number > maximum)
+    bad_value(key, value, "is out of range (at most " + std::to_string(maximum) + ")");
   if (number < minimum)
     bad_value(
         key, value,
@@ -77,14 +83,16 @@ const Override kOverrides[] = {
      }},
     {"buses", "network buses (concurrent transfers); 0 = unlimited",
      [](Machine& m, std::string_view k, std::string_view v) { m.buses = parse_integer(k, v, 0); }},
-    {"cores", "cores of every node (at least 1)",
+    {"cores", "cores of every node (1 to 2^20)",
      [](Machine& m, std::string_view k, std::string_view v) {
-       int cores = parse_integer(k, v, 1);
+       int cores = parse_integer(k, v, 1, kMaxCores);
        for (Node& n : m.nodes) n.cores = cores;
      }},
-    {"cpu_ratio", "CPU speed of every node relative to the traced one (> 0): burst / ratio",
+    {"cpu_ratio", "CPU speed of every node relative to the traced one (1e-6 to 1e6): burst / ratio",
      [](Machine& m, std::string_view k, std::string_view v) {
        double ratio = parse_real(k, v, Sign::Positive);
+       if (!(ratio >= kMinCpuRatio && ratio <= kMaxCpuRatio))
+         bad_value(k, v, "is out of range (1e-6 to 1e6)");
        for (Node& n : m.nodes) n.cpu_ratio = ratio;
      }},
     {"eager_limit",
@@ -95,10 +103,11 @@ const Override kOverrides[] = {
     {"mips", "instructions per microsecond of instruction-counted bursts; 0 = the trace's",
      [](Machine& m, std::string_view k, std::string_view v) {
        m.mips = parse_real(k, v, Sign::NonNegative);
+       if (m.mips > trace::kMaxMips) bad_value(k, v, "is out of range (at most 10^9)");
      }},
-    {"nodes", "number of nodes: grows by copying the last node, or shrinks",
+    {"nodes", "number of nodes (at most 2^20): grows by copying the last node, or shrinks",
      [](Machine& m, std::string_view k, std::string_view v) {
-       int count = parse_integer(k, v, 1);
+       int count = parse_integer(k, v, 1, kMaxNodes);
        Node model = m.nodes.empty() ? Node{} : m.nodes.back();
        m.nodes.resize(static_cast<std::size_t>(count), model);
      }},

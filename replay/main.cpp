@@ -125,12 +125,33 @@ void write_copies(const Options& options, const trace::Trace& t, const replay::M
 }
 
 // Where a replay of a trace-set kind is kept in the set (for the viewer): SET/replay/KIND.prv,
-// with its .pcf, .row and the JSON summary KIND.json. Empty for a Dimemas file.
+// with its .pcf, .row and the JSON summary KIND.json (which says which run of the set it
+// replays). Empty for a Dimemas file.
 std::string saved_timeline(const trace::TraceHeader& header) {
   if (header.kind == "dimemas") return {};
-  std::filesystem::path dir = std::filesystem::path(header.path) / "replay";
-  std::filesystem::create_directories(dir);
-  return (dir / (header.kind + ".prv")).string();
+  return (std::filesystem::path(header.path) / "replay" / (header.kind + ".prv")).string();
+}
+
+// Before the first replay is kept in a set: SET/replay/ can be written into, and the replays
+// another run of the set left there are removed (they would show beside this run's).
+void prepare_saved_timelines(const trace::TraceHeader& header) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(header.path) / "replay";
+  try {
+    trace::make_output_directory(dir.string());
+  } catch (const trace::FormatError& e) {
+    throw trace::FormatError(e.file(), 0,
+                             e.message() +
+                                 " (to replay the set without keeping its timeline there, use "
+                                 "--no-save, or --prv elsewhere)");
+  }
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
+    const fs::path& json = entry.path();
+    if (json.extension() != ".json" || trace::saved_replay_run(json.string()) == header.run) continue;
+    for (const char* extension : {".prv", ".pcf", ".row", ".json"})
+      fs::remove(fs::path(json).replace_extension(extension), error);
+  }
 }
 
 // The replay of a tasks trace on 1 core per node, for the speedup (0 if it deadlocks: then a
@@ -190,13 +211,38 @@ nlohmann::ordered_json cores_sweep(const Options& options, const trace::Trace& t
 }
 
 void write_json(const std::string& path, const nlohmann::ordered_json& doc) {
+  // (A path that is not UTF-8, as Linux allows, is written with U+FFFD in its place.)
+  std::string text = doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   if (path == "-") {
-    std::cout << doc.dump(2) << "\n";
+    std::cout << text << "\n";
     return;
   }
   std::ofstream out(path);
-  out << doc.dump(2) << "\n";
+  out << text << "\n";
+  out.close();
   if (!out) throw trace::FormatError(path, 0, "cannot write the JSON summary");
+}
+
+// The files `run` will write, checked before anything is simulated: an unwritable --json or
+// --prv is an error at once, not after the whole replay.
+void check_outputs(const Options& options, const std::vector<std::unique_ptr<trace::Trace>>& traces,
+                   const std::vector<std::string>& labels) {
+  if (!options.json_path.empty() && options.json_path != "-")
+    trace::check_output_file(options.json_path);
+  std::vector<std::string> sets;  // kept in: SET/replay/
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    const trace::TraceHeader& header = traces[i]->header();
+    bool tasks_sweep = header.kind == "tasks" && !options.cores_sweep.empty();
+    if (!options.prv_path.empty() && !tasks_sweep)
+      trace::check_output_file(output_path(options.prv_path, labels[i], traces.size()));
+    if (!options.dim_path.empty())
+      trace::check_output_file(output_path(options.dim_path, labels[i], traces.size()));
+    if (options.prv_path.empty() && !options.no_save && !tasks_sweep && header.kind != "dimemas" &&
+        std::find(sets.begin(), sets.end(), header.path) == sets.end()) {
+      prepare_saved_timelines(header);
+      sets.push_back(header.path);
+    }
+  }
 }
 
 // The speedup of each trace over its baseline of the same input (replay::baseline_index: the
@@ -301,7 +347,7 @@ int sweep_inputs(const Options& options, const replay::Machine& machine,
   return deadlocked ? kExitDeadlock : 0;
 }
 
-int run(const Options& options) {
+int run_command(const Options& options) {
   if (options.validate) return validate_inputs(options);
   if (options.config.empty()) throw CLI::RequiredError("--config");
   replay::Machine machine = replay::load_machine(options.config);
@@ -333,6 +379,7 @@ int run(const Options& options) {
 
   // OUT.prv for one trace; with several, OUT.LABEL.prv where LABEL tells them apart.
   std::vector<std::string> labels = replay::trace_labels(pointers(traces));
+  check_outputs(options, traces, labels);
   nlohmann::ordered_json json_traces = nlohmann::ordered_json::array();
   std::vector<double> times(traces.size(), 0.0);  // 0: not replayed once (a cores sweep)
   for (std::size_t i = 0; i < traces.size(); ++i) {
@@ -369,15 +416,25 @@ int run(const Options& options) {
     if (!options.quiet && options.json_path != "-") replay::print_summary(std::cout, result);
     times[i] = result.total_time;
     json_traces.push_back(replay::to_json(result));
-    if (options.prv_path.empty() && !prv.empty())
-      write_json(prv.substr(0, prv.size() - 4) + ".json",
-                 {{"config", options.config}, {"traces", {json_traces.back()}}});
+    if (options.prv_path.empty() && !prv.empty()) {
+      nlohmann::ordered_json summary = {{"config", options.config}};
+      if (!t->header().run.empty()) summary["run"] = t->header().run;
+      summary["traces"] = {json_traces.back()};
+      write_json(prv.substr(0, prv.size() - 4) + ".json", summary);
+    }
   }
   compare_with_baselines(traces, input_of, times, labels, json_traces,
                          !options.quiet && options.json_path != "-");
   if (!options.json_path.empty())
     write_json(options.json_path, {{"config", options.config}, {"traces", json_traces}});
   return 0;
+}
+
+// The command, then the check that its standard output was written.
+int run(const Options& options) {
+  int status = run_command(options);
+  trace::flush_stdout();
+  return status;
 }
 
 }  // namespace
@@ -479,6 +536,13 @@ int main(int argc, char** argv) {
     return kExitBadInput;
   } catch (const CLI::Error& e) {
     std::cerr << "replay: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "replay: " << e.path1().string() << ": " << trace::system_error_text(e.code().value())
+              << "\n";
+    return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "replay: out of memory\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
     std::cerr << "replay: " << e.what() << "\n";

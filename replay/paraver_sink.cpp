@@ -30,12 +30,21 @@ class ParaverSink final : public TimelineSink {
     std::vector<int> task_node = machine.map_tasks(header.tasks());
     // Only the nodes that run tasks appear, renumbered in order.
     std::map<int, int> used;
-    for (int node : task_node) used.emplace(node, 0);
+    std::map<int, std::int64_t> threads_on;  // per node
+    for (int task = 0; task < header.tasks(); ++task) {
+      used.emplace(task_node[static_cast<std::size_t>(task)], 0);
+      threads_on[task_node[static_cast<std::size_t>(task)]] +=
+          header.threads[static_cast<std::size_t>(task)];
+    }
     trace::ParaverLayout layout;
     layout.application = header.name;
     for (auto& [node, index] : used) {
       index = static_cast<int>(layout.cpus_per_node.size());
-      layout.cpus_per_node.push_back(machine.nodes[static_cast<std::size_t>(node)].cores);
+      // Its cores; but of a node of more cores than it has threads (and than any real node has
+      // cores), only as many as its threads use: a Paraver trace lists its CPUs one by one.
+      std::int64_t cores = machine.nodes[static_cast<std::size_t>(node)].cores;
+      layout.cpus_per_node.push_back(
+          static_cast<int>(std::min(cores, std::max<std::int64_t>(threads_on[node], 256))));
       layout.node_names.push_back("node " + std::to_string(node));
     }
     std::vector<int> first_cpu;

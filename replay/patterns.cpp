@@ -2,15 +2,17 @@
 // patterns.json, patterns.csv and the text summary (the plots are in patterns_plot.cpp).
 #include "patterns.h"
 
-#include <toml++/toml.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -43,10 +45,13 @@ std::vector<std::string_view> split(std::string_view line) {
   return out;
 }
 
+// std::errc() when all of `text` is an integer of type Int; result_out_of_range when it is
+// one outside the type's range.
 template <typename Int>
-bool parse_int(std::string_view text, Int& value) {
+std::errc parse_int(std::string_view text, Int& value) {
   auto [stop, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return ec == std::errc() && stop == text.data() + text.size() && !text.empty();
+  if (stop != text.data() + text.size() || text.empty()) return std::errc::invalid_argument;
+  return ec;
 }
 
 bool parse_real(std::string_view text, double& value) {
@@ -66,15 +71,18 @@ class LineParser {
   template <typename Int>
   Int integer(std::string_view text, const char* name) const {
     Int value{};
-    if (!parse_int(text, value))
-      fail(std::string("field '") + name + "' is not an integer: '" + std::string(text) + "'");
+    std::errc error = parse_int(text, value);
+    if (error == std::errc::result_out_of_range)
+      fail(std::string("field '") + name + "' is out of range: " + trace::excerpt(text));
+    if (error != std::errc())
+      fail(std::string("field '") + name + "' is not an integer: " + trace::excerpt(text));
     return value;
   }
 
   template <typename Int>
   Int count(std::string_view text, const char* name) const {
     if (!text.empty() && text.front() == '-')
-      fail(std::string("field '") + name + "' is negative: '" + std::string(text) + "'");
+      fail(std::string("field '") + name + "' is negative: " + trace::excerpt(text));
     return integer<Int>(text, name);
   }
 
@@ -91,12 +99,13 @@ void parse_header(const LineParser& p, std::string_view line, int rank, int* chu
   if (f.size() < 4 || f[3].size() < 2 || f[3][0] != 'v')
     p.fail("the header has no version (v1)");
   if (f[3] != "v1")
-    p.fail("patterns version " + std::string(f[3].substr(1)) +
+    p.fail("patterns version " + trace::clipped(f[3].substr(1)) +
            " is not supported (this reader knows version 1)");
   bool have_rank = false;
   for (std::size_t i = 4; i < f.size(); ++i) {
     std::size_t eq = f[i].find('=');
-    if (eq == std::string_view::npos) p.fail("header field '" + std::string(f[i]) + "' is not KEY=VALUE");
+    if (eq == std::string_view::npos)
+      p.fail("header field " + trace::excerpt(f[i]) + " is not KEY=VALUE");
     std::string_view key = f[i].substr(0, eq), value = f[i].substr(eq + 1);
     if (key == "rank") {
       int r = p.count<int>(value, "rank");
@@ -155,15 +164,27 @@ std::array<double, 4> consumption_metrics(const std::vector<double>& parts) {
 
 std::vector<Transfer> read_patterns_file(const std::string& path, int rank, int ranks,
                                          int* chunks) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw FormatError(path, 0, "cannot be read");
+  trace::InputFile input = trace::open_input_file(path);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(::fdopen(input.fd, "rb"), std::fclose);
+  if (!in) {
+    ::close(input.fd);
+    throw FormatError(path, 0, "cannot be read: " + trace::system_error_text(errno));
+  }
   if (chunks) *chunks = 0;
   std::vector<Transfer> out;
-  std::string text;
+  char* data = nullptr;  // getline's buffer
+  std::size_t capacity = 0;
+  struct Free {
+    char*& data;
+    ~Free() { std::free(data); }
+  } free_data{data};
   std::uint64_t number = 0;
-  while (std::getline(in, text)) {
+  for (;;) {
+    ssize_t length = ::getline(&data, &capacity, in.get());
+    if (length < 0) break;
     ++number;
-    std::string_view line(text);
+    std::string_view line(data, static_cast<std::size_t>(length));
+    if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     LineParser p(path, number);
     if (number == 1) {
@@ -180,7 +201,7 @@ std::vector<Transfer> read_patterns_file(const std::string& path, int rank, int 
     else if (f[0] == "recv")
       t.direction = Direction::Recv;
     else
-      p.fail("unknown record '" + std::string(f[0]) + "' (expected send or recv)");
+      p.fail("unknown record " + trace::excerpt(f[0]) + " (expected send or recv)");
     static constexpr const char* kNames[] = {"PEER", "TAG", "COMM", "BYTES", "INTERVAL", "T1"};
     if (f.size() < 7) p.fail(std::string("missing field '") + kNames[f.size() - 1] + "'");
     t.peer = p.count<int>(f[1], "PEER");
@@ -205,10 +226,10 @@ std::vector<Transfer> read_patterns_file(const std::string& path, int rank, int 
       }
       double x = 0;
       if (!parse_real(v, x))
-        p.fail("T" + std::to_string(i + 1) + " is not a fraction of the interval or '-': '" +
-               std::string(v) + "'");
+        p.fail("T" + std::to_string(i + 1) + " is not a fraction of the interval or '-': " +
+               trace::excerpt(v));
       if (x < 0 || x > 1)
-        p.fail("T" + std::to_string(i + 1) + " is " + std::string(v) +
+        p.fail("T" + std::to_string(i + 1) + " is " + trace::clipped(v) +
                ", outside the interval (0 to 1)");
       t.parts.push_back(x);
     }
@@ -216,7 +237,7 @@ std::vector<Transfer> read_patterns_file(const std::string& path, int rank, int 
                                                : consumption_metrics(t.parts);
     out.push_back(std::move(t));
   }
-  if (in.bad()) throw FormatError(path, number, "read error");
+  if (std::ferror(in.get())) throw FormatError(path, number, "read error");
   return out;
 }
 
@@ -256,54 +277,20 @@ Average average(const std::vector<const Transfer*>& transfers, Direction d) {
 
 namespace {
 
-struct Manifest {
-  std::string name;
-  int ranks = 0;
-};
-
-Manifest read_manifest(const std::string& dir) {
+// `dir`, checked to be a directory.
+std::string set_directory(const std::string& dir) {
   std::error_code error;
   if (!fs::is_directory(dir, error))
     throw FormatError(dir, 0,
                       fs::exists(dir, error) ? "not a directory (a trace set is one)"
                                              : "no such directory");
-  std::string path = (fs::path(dir) / "manifest.toml").string();
-  if (!fs::exists(path, error))
-    throw FormatError(path, 0, "not a trace set: manifest.toml is missing");
-  toml::table table;
-  try {
-    table = toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    throw FormatError(path, e.source().begin.line, std::string(e.description()));
-  }
-  auto line_of = [&](const char* key) -> std::uint64_t {
-    const toml::node* node = table.get(key);
-    return node ? node->source().begin.line : 0;
-  };
-  std::optional<std::string> format = table["format"].value<std::string>();
-  if (format != std::string("tareador-trace-set"))
-    throw FormatError(path, line_of("format"), "format is not \"tareador-trace-set\"");
-  std::optional<std::int64_t> version = table["version"].value<std::int64_t>();
-  if (!version) throw FormatError(path, line_of("version"), "missing or bad key 'version'");
-  // Only `name` and `ranks` are read here, which every version has; the streams' readers
-  // check the version they know.
-  if (*version < 1)
-    throw FormatError(path, line_of("version"),
-                      "trace set version " + std::to_string(*version) + " is not a version");
-  Manifest m;
-  m.name = table["name"].value<std::string>().value_or("");
-  std::optional<std::int64_t> ranks = table["ranks"].value<std::int64_t>();
-  if (!ranks) throw FormatError(path, line_of("ranks"), "missing or bad key 'ranks'");
-  if (*ranks <= 0 || *ranks > (1 << 24))
-    throw FormatError(path, line_of("ranks"), "ranks must be between 1 and 2^24");
-  m.ranks = static_cast<int>(*ranks);
-  return m;
+  return dir;
 }
 
 }  // namespace
 
 Report read_report(const std::string& dir) {
-  Manifest manifest = read_manifest(dir);
+  trace::SetManifest manifest = trace::read_set_manifest(set_directory(dir), true);
   Report r;
   r.dir = dir;
   r.name = manifest.name;

@@ -62,6 +62,16 @@ struct Mapping {
   std::vector<int> nodes;  // Explicit: node of each task
 };
 
+// What a machine may hold, checked by its readers and by --set (docs/machine-config.md,
+// "Limits"): a replay allocates per node, so a number in a file cannot ask for billions.
+inline constexpr int kMaxNodes = 1 << 20;
+inline constexpr int kMaxCores = 1 << 20;  // per node
+// A node's CPU ratio: a millionfold speed-up or slow-down at most.
+inline constexpr double kMinCpuRatio = 1e-6, kMaxCpuRatio = 1e6;
+// The longest simulated run, 9.2e9 s (292 years): its times in nanoseconds stay below 2^63, as
+// Paraver's need. A replay that would go past it stops with an error at the record that does.
+inline constexpr double kMaxSimulatedSeconds = 9.2e9;
+
 struct Machine {
   std::string name;
   std::vector<Node> nodes;

@@ -3,11 +3,49 @@
 // resource learns which queued user gets it next. (The model decides what to do with that.)
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <optional>
+#include <vector>
 
 namespace tareador::replay {
+
+// A double-ended FIFO of small values that allocates nothing until it is used (std::deque
+// allocates at construction, and a replay holds one per node, link and thread).
+template <typename T>
+class Queue {
+ public:
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  const T& front() const { return items_[head_]; }
+  void push_back(T value) {
+    grow();
+    items_[(head_ + size_++) & (items_.size() - 1)] = value;
+  }
+  void push_front(T value) {
+    grow();
+    head_ = (head_ + items_.size() - 1) & (items_.size() - 1);
+    items_[head_] = value;
+    ++size_;
+  }
+  void pop_front() {
+    head_ = (head_ + 1) & (items_.size() - 1);
+    --size_;
+  }
+
+ private:
+  // Room for one more: the ring doubles (a power of two), its items moved to the front.
+  void grow() {
+    if (size_ < items_.size()) return;
+    std::vector<T> bigger(std::max<std::size_t>(4, 2 * items_.size()));
+    for (std::size_t i = 0; i < size_; ++i) bigger[i] = items_[(head_ + i) & (items_.size() - 1)];
+    items_.swap(bigger);
+    head_ = 0;
+  }
+
+  std::vector<T> items_;
+  std::size_t head_ = 0, size_ = 0;
+};
 
 class FifoResource {
  public:
@@ -44,7 +82,7 @@ class FifoResource {
  private:
   int free_;
   bool unlimited_;
-  std::deque<std::uint32_t> waiters_;
+  Queue<std::uint32_t> waiters_;
 };
 
 }  // namespace tareador::replay

@@ -761,17 +761,8 @@ nlohmann::ordered_json sweep_result_json(const SweepResult& r) {
 }
 
 void prepare_sweep_files(const std::string& prefix) {
-  std::filesystem::path dir = std::filesystem::path(prefix).parent_path();
-  if (dir.empty()) dir = ".";
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec)
-    throw trace::FormatError(dir.string(), 0,
-                             "cannot create the directory of the sweep's files: " + ec.message());
-  if (access(dir.c_str(), W_OK) != 0)
-    throw trace::FormatError(dir.string(), 0,
-                             "cannot write the sweep's files here: " +
-                                 std::string(std::strerror(errno)));
+  std::string dir = std::filesystem::path(prefix).parent_path().string();
+  trace::make_output_directory(dir.empty() ? "." : dir);
 }
 
 std::vector<std::string> write_sweep_files(const std::string& prefix, const SweepResult& r) {

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <set>
 #include <memory>
 
 #include "fields.h"
@@ -53,13 +54,20 @@ void split_integers(std::string_view line, LineFields& f) {
     p += negative;
     const char* digits = p;
     std::uint64_t x = 0;
-    while (static_cast<unsigned>(*p - '0') < 10u) x = x * 10 + static_cast<unsigned>(*p++ - '0');
-    if (p == digits || p - digits > 18 || (p < end && *p != ':')) {
+    while (static_cast<unsigned>(*p - '0') < 10u && p - digits < 19)
+      x = x * 10 + static_cast<unsigned>(*p++ - '0');
+    std::int64_t value = negative ? -static_cast<std::int64_t>(x) : static_cast<std::int64_t>(x);
+    bool fits = true;
+    if (p - digits == 19) {  // past the fast path: the 64-bit range decides (else "out of range")
+      auto [stop, ec] = std::from_chars(start, end, value);
+      fits = ec == std::errc() && stop == p;  // not more digits, and in range
+    }
+    if (p == digits || !fits || (p < end && *p != ':')) {
       p = start;
       f.has_rest = true;
       break;
     }
-    f.value[f.count++] = negative ? -static_cast<std::int64_t>(x) : static_cast<std::int64_t>(x);
+    f.value[f.count++] = value;
     if (p == end) break;
     ++p;
     if (f.count == LineFields::kMax) f.has_rest = true;
@@ -91,6 +99,7 @@ ParsedHeader parse_header(const std::shared_ptr<const SharedFile>& file) {
   std::size_t quote = rest.find('"');
   if (quote == std::string_view::npos) fail("header: the trace name has no closing quote");
   out.header.name = std::string(rest.substr(0, quote));
+  if (!valid_utf8(out.header.name)) fail("header: the trace name is not valid UTF-8");
   rest.remove_prefix(quote + 1);
   if (rest.empty() || rest.front() != ':') fail("header: ':' expected after the name");
   rest.remove_prefix(1);
@@ -104,14 +113,14 @@ ParsedHeader parse_header(const std::shared_ptr<const SharedFile>& file) {
   if (flag == "1") {
     out.offsets = true;
   } else if (flag != "0") {
-    fail("header: the offsets flag must be 0 or 1, not '" + std::string(flag) + "'");
+    fail("header: the offsets flag must be 0 or 1, not " + excerpt(flag));
   }
   if (comma != std::string_view::npos) {
     std::string_view at = offsets.substr(comma + 1);
     while (!at.empty() && at.back() == ' ') at.remove_suffix(1);
     auto [p, ec] = std::from_chars(at.data(), at.data() + at.size(), out.offsets_at);
     if (ec != std::errc() || p != at.data() + at.size())
-      fail("header: the offsets position is not a number: '" + std::string(at) + "'");
+      fail("header: the offsets position is not a number: " + excerpt(at));
   }
   if (out.offsets && (out.offsets_at == 0 || out.offsets_at >= file->size()))
     fail("header: offsets flag set but the offsets position " + std::to_string(out.offsets_at) +
@@ -119,29 +128,40 @@ ParsedHeader parse_header(const std::shared_ptr<const SharedFile>& file) {
   if (!out.offsets && out.offsets_at != 0) fail("header: an offsets position without the flag");
   // T(th0,...),C[,...]
   while (!rest.empty() && rest.back() == ' ') rest.remove_suffix(1);
-  int tasks = 0;
+  std::int64_t tasks = 0;
   auto [p, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), tasks);
   if (ec != std::errc() || tasks <= 0 || p == rest.data() + rest.size() || *p != '(')
     fail("header: expected TASKS(threads,...) after the offsets");
+  if (tasks > kMaxTasks)
+    fail("header: " + std::to_string(tasks) + " tasks; a trace has at most 2^24");
   rest.remove_prefix(static_cast<std::size_t>(p - rest.data()) + 1);
   std::size_t close = rest.find(')');
   if (close == std::string_view::npos) fail("header: the thread list has no ')'");
   std::string_view list = rest.substr(0, close);
+  std::uint64_t streams = 0;
   while (!list.empty()) {
     std::size_t cut = list.find(',');
     std::string_view item = list.substr(0, cut);
     int threads = 0;
     auto [q, e] = std::from_chars(item.data(), item.data() + item.size(), threads);
     if (e != std::errc() || q != item.data() + item.size() || threads <= 0)
-      fail("header: thread count '" + std::string(item) + "' is not a positive integer");
+      fail("header: thread count " + excerpt(item) + " is not a positive integer");
+    streams += static_cast<std::uint64_t>(threads);
     out.header.threads.push_back(threads);
     list = cut == std::string_view::npos ? std::string_view() : list.substr(cut + 1);
   }
   if (out.header.tasks() != tasks)
     fail("header: " + std::to_string(tasks) + " tasks but " +
          std::to_string(out.header.tasks()) + " thread counts");
+  // Before anything is allocated per thread: each needs at least a record or an offset.
+  if (streams > kMaxStreams)
+    fail("header: " + std::to_string(streams) + " threads; a trace has at most 2^24 in all");
+  if (streams > file->size())
+    fail("header: " + std::to_string(streams) + " threads, more than a file of " +
+         std::to_string(file->size()) + " bytes can hold (each needs a record or an offset)");
 
   // Definitions.
+  std::set<int> defined;
   out.header_lines = 1;
   for (;;) {
     std::uint64_t at = lines.bytes_read();
@@ -161,7 +181,7 @@ ParsedHeader parse_header(const std::shared_ptr<const SharedFile>& file) {
     if (kind != 1) f.fail("unknown definition type " + std::to_string(kind));
     Communicator comm;
     comm.id = f.integer<int>("communicator id");
-    if (out.header.communicator(comm.id))
+    if (!defined.insert(comm.id).second)
       f.fail("communicator " + std::to_string(comm.id) + " is defined twice");
     int size = f.count<int>("communicator size");
     for (int i = 0; i < size; ++i) {
@@ -172,8 +192,12 @@ ParsedHeader parse_header(const std::shared_ptr<const SharedFile>& file) {
       comm.tasks.push_back(task);
     }
     f.expect_end("communicator definition");
+    if (int twice = repeated_member(comm.tasks); twice >= 0)
+      f.fail("communicator " + std::to_string(comm.id) + " lists task " + std::to_string(twice) +
+             " more than once");
     out.header.communicators.push_back(std::move(comm));
   }
+  out.header.sort_communicators();
   return out;
 }
 
@@ -310,9 +334,14 @@ class DimemasStream final : public LineRecordStream {
   void integers(const Shape& shape, int n) const {
     if (f_.count < n) {
       const char* name = shape.names[f_.count];
+      std::string_view field = f_.rest_field();
+      bool digits = !field.empty() &&
+                    field.find_first_not_of("0123456789", field[0] == '-') == std::string_view::npos &&
+                    field.size() > (field[0] == '-' ? 1u : 0u);
       if (f_.has_rest)
-        fail(std::string("field '") + name + "' is not an integer: '" +
-             std::string(f_.rest_field()) + "'");
+        fail(std::string("field '") + name + (digits ? "' is out of range (64-bit integers): "
+                                                     : "' is not an integer: ") +
+             excerpt(field));
       fail(std::string("missing field '") + name + "'");
     }
     if (f_.count > n || f_.has_rest)
@@ -372,7 +401,7 @@ class DimemasStream final : public LineRecordStream {
       fail("burst has more fields than expected (4 expected)");
     double seconds = 0;
     if (!parse_decimal(f_.rest, seconds))
-      fail("field 'duration' is not a number: '" + std::string(f_.rest) + "'");
+      fail(std::string("field 'duration' ") + number_problem(f_.rest) + ": " + excerpt(f_.rest));
     return seconds;
   }
 
@@ -399,7 +428,7 @@ class DimemasStream final : public LineRecordStream {
       case 11:
         out.type = RecordType::Burst;
         out.amount = duration();
-        if (!(out.amount >= 0)) fail("negative burst duration");
+        if (out.amount < 0) fail("negative burst duration");
         if (f_.value[0] == 11) out.flags = kAccelerator;
         return;
       case 2: {

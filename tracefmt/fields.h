@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cctype>
+#include <cmath>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -20,7 +21,8 @@
 
 namespace tareador::trace {
 
-// Parses all of `text` as a number (what strtod accepts, e.g. 1e-5); false if it is not one.
+// Parses all of `text` as a finite number (what strtod accepts, e.g. 1e-5); false if it is not
+// one (inf, nan and numbers past the range of a double are not).
 // Fast path, exact: digits[.digits] with at most 15 significant digits is m / 10^k with
 // m < 2^53 and k <= 22, both exact doubles, so one division rounds correctly.
 inline bool parse_decimal(std::string_view text, double& value) {
@@ -48,7 +50,17 @@ inline bool parse_decimal(std::string_view text, double& value) {
     return true;
   }
   auto [stop, ec] = std::from_chars(text.data(), end, value);
-  return ec == std::errc() && stop == end && !text.empty();
+  return ec == std::errc() && stop == end && !text.empty() && std::isfinite(value);
+}
+
+// What is wrong with `text`, which parse_decimal refused: "is not a number", "is not a finite
+// number" (inf, nan) or "is out of range" (past a double's range).
+inline const char* number_problem(std::string_view text) {
+  double value = 0;
+  auto [stop, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || stop != text.data() + text.size()) return "is not a number";
+  if (ec == std::errc::result_out_of_range) return "is out of range";
+  return ec == std::errc() && !std::isfinite(value) ? "is not a finite number" : "is not a number";
 }
 
 // Walks the `separator`-separated fields of the line `reader` returned last. Parse errors throw
@@ -132,7 +144,7 @@ class Fields {
     std::string_view field = text(name);
     double value = 0;
     if (!parse_decimal(field, value))
-      fail(std::string("field '") + name + "' is not a number: '" + std::string(field) + "'");
+      fail(std::string("field '") + name + "' " + number_problem(field) + ": " + excerpt(field));
     return value;
   }
 
@@ -197,9 +209,9 @@ class Fields {
     Int value{};
     auto [stop, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
     if (ec == std::errc::result_out_of_range)
-      fail(std::string("field '") + name + "' is out of range: '" + std::string(field) + "'");
+      fail(std::string("field '") + name + "' is out of range: " + excerpt(field));
     if (ec != std::errc() || stop != field.data() + field.size() || field.empty())
-      fail(std::string("field '") + name + "' is not an integer: '" + std::string(field) + "'");
+      fail(std::string("field '") + name + "' is not an integer: " + excerpt(field));
     return value;
   }
 

@@ -1,12 +1,12 @@
 #include "line_reader.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 
 #include "tracefmt.h"
 
@@ -16,34 +16,113 @@ namespace {
 constexpr std::size_t kBufferSize = 64 * 1024;
 }
 
-std::shared_ptr<const SharedFile> SharedFile::open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw FormatError(path, 0, std::string("cannot open: ") + std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    throw FormatError(path, 0, "not a regular file");
+// The descriptors of every SharedFile: at most `limit_` open at once.
+class DescriptorPool {
+ public:
+  static DescriptorPool& instance() {
+    static DescriptorPool pool;
+    return pool;
   }
-  return std::shared_ptr<const SharedFile>(
-      new SharedFile(path, fd, static_cast<std::uint64_t>(st.st_size)));
+
+  // Registers the descriptor `file` was opened with.
+  void adopt(const SharedFile& file, int fd) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    make_room();
+    file.fd_ = fd;
+    file.last_use_ = ++clock_;
+    open_.push_back(&file);
+  }
+
+  // The file's descriptor, open (reopened if it was given up) and held until release().
+  int acquire(const SharedFile& file) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (file.fd_ < 0) {
+      make_room();
+      InputFile again = open_input_file(file.path_);
+      if (again.device != file.device_ || again.inode != file.inode_ || again.size < file.size_) {
+        ::close(again.fd);
+        throw FormatError(file.path_, 0, "the file was replaced or shortened while it was read");
+      }
+      file.fd_ = again.fd;
+      open_.push_back(&file);
+    }
+    ++file.users_;
+    file.last_use_ = ++clock_;
+    return file.fd_;
+  }
+
+  void release(const SharedFile& file) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    --file.users_;
+  }
+
+  void forget(const SharedFile& file) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (file.fd_ < 0) return;
+    ::close(file.fd_);
+    file.fd_ = -1;
+    open_.erase(std::find(open_.begin(), open_.end(), &file));
+  }
+
+ private:
+  DescriptorPool() {
+    struct rlimit limit {};
+    std::uint64_t soft = ::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY
+                             ? static_cast<std::uint64_t>(limit.rlim_cur)
+                             : 1024;
+    // A quarter of what the process may open: the rest is for its outputs and libraries.
+    limit_ = static_cast<std::size_t>(std::clamp<std::uint64_t>(soft / 4, 4, kMaxOpenFiles));
+  }
+
+  // Closes the least recently used descriptor nobody is reading through, if the pool is full.
+  void make_room() {
+    if (open_.size() < limit_) return;
+    auto victim = open_.end();
+    for (auto it = open_.begin(); it != open_.end(); ++it)
+      if ((*it)->users_ == 0 && (victim == open_.end() || (*it)->last_use_ < (*victim)->last_use_))
+        victim = it;
+    if (victim == open_.end()) return;  // all in use (as many readers as descriptors)
+    ::close((*victim)->fd_);
+    (*victim)->fd_ = -1;
+    *victim = open_.back();
+    open_.pop_back();
+  }
+
+  std::mutex mutex_;
+  std::vector<const SharedFile*> open_;
+  std::size_t limit_ = kMaxOpenFiles;
+  std::uint64_t clock_ = 0;
+};
+
+std::shared_ptr<const SharedFile> SharedFile::open(const std::string& path) {
+  InputFile file = open_input_file(path);
+  std::shared_ptr<const SharedFile> shared(new SharedFile(path, file));
+  DescriptorPool::instance().adopt(*shared, file.fd);
+  return shared;
 }
 
-SharedFile::SharedFile(std::string path, int fd, std::uint64_t size)
-    : path_(std::move(path)), fd_(fd), size_(size) {}
+SharedFile::SharedFile(std::string path, const InputFile& file)
+    : path_(std::move(path)), size_(file.size), device_(file.device), inode_(file.inode) {}
 
-SharedFile::~SharedFile() { ::close(fd_); }
+SharedFile::~SharedFile() { DescriptorPool::instance().forget(*this); }
 
 std::size_t SharedFile::read_at(std::uint64_t offset, char* buffer, std::size_t n) const {
+  DescriptorPool& pool = DescriptorPool::instance();
+  int fd = pool.acquire(*this);
   std::size_t done = 0;
+  int error = 0;
   while (done < n) {
-    ssize_t got = ::pread(fd_, buffer + done, n - done, static_cast<off_t>(offset + done));
+    ssize_t got = ::pread(fd, buffer + done, n - done, static_cast<off_t>(offset + done));
     if (got < 0) {
       if (errno == EINTR) continue;
-      throw FormatError(path_, 0, std::string("read error: ") + std::strerror(errno));
+      error = errno;
+      break;
     }
     if (got == 0) break;
     done += static_cast<std::size_t>(got);
   }
+  pool.release(*this);
+  if (error) throw FormatError(path_, 0, "read error: " + system_error_text(error));
   return done;
 }
 
@@ -69,7 +148,6 @@ LineReader::LineReader(std::shared_ptr<const SharedFile> file, std::uint64_t beg
       begin_(begin),
       end_(std::min(end, file_->size())),
       buffer_offset_(begin),
-      buffer_(kBufferSize + 1),
       line_offset_(begin),
       line_end_(begin),
       first_line_(first_line) {}
@@ -79,6 +157,8 @@ LineReader::LineReader(std::shared_ptr<const SharedFile> file, std::uint64_t beg
 // that has no '\n'.
 bool LineReader::refill() {
   if (buffer_offset_ + filled_ >= end_) return false;
+  // A stream's region may be small (a thread of a .dim): its buffer is no larger.
+  if (buffer_.empty()) buffer_.resize(std::min<std::uint64_t>(kBufferSize, end_ - begin_) + 1);
   std::size_t capacity = buffer_.size() - 1;
   if (pos_ == 0 && filled_ == capacity) {
     buffer_.resize(2 * capacity + 1);
@@ -99,7 +179,8 @@ bool LineReader::next(std::string_view& line) {
   const char* nl;
   for (;;) {
     start = buffer_.data() + pos_;
-    nl = static_cast<const char*>(std::memchr(start, '\n', filled_ - pos_));
+    nl = filled_ > pos_ ? static_cast<const char*>(std::memchr(start, '\n', filled_ - pos_))
+                        : nullptr;
     if (nl != nullptr) break;
     if (!refill()) {
       if (pos_ == filled_) return false;  // end of region

@@ -1,7 +1,9 @@
 // line_reader.h — forward-only line cursors over a region of a file (internal to tracefmt).
 //
 // Every stream of a trace walks its own region of the file with its own small buffer (pread on
-// a shared descriptor), so a replay of P streams holds P buffers, not the trace.
+// a shared descriptor), so a replay of P streams holds P buffers, not the trace. Descriptors are
+// few: files are opened when read and closed when too many are open (a set of 2,000 ranks
+// replays under `ulimit -n 1024`), then reopened at need.
 #pragma once
 
 #include <cstdint>
@@ -14,10 +16,15 @@
 
 namespace tareador::trace {
 
-// A read-only file shared by the cursors that walk it.
+inline constexpr std::size_t kMaxOpenFiles = 256;
+
+// A read-only file shared by the cursors that walk it. Its descriptor is one of a process-wide
+// pool of at most kMaxOpenFiles (fewer under a low `ulimit -n`): the least recently read file
+// gives its descriptor up, and is reopened (and checked to be the same file) when read again.
 class SharedFile {
  public:
-  static std::shared_ptr<const SharedFile> open(const std::string& path);  // throws FormatError
+  // Only a regular file (open_input_file); throws FormatError.
+  static std::shared_ptr<const SharedFile> open(const std::string& path);
   ~SharedFile();
   SharedFile(const SharedFile&) = delete;
   SharedFile& operator=(const SharedFile&) = delete;
@@ -32,10 +39,15 @@ class SharedFile {
   std::string where(std::uint64_t offset) const;
 
  private:
-  SharedFile(std::string path, int fd, std::uint64_t size);
+  friend class DescriptorPool;
+  SharedFile(std::string path, const InputFile& file);
   std::string path_;
-  int fd_;
-  std::uint64_t size_;
+  std::uint64_t size_, device_, inode_;
+  // Guarded by the pool's mutex: the descriptor (-1 = closed), readers using it now, and the
+  // pool's clock at the last read (for least-recently-used eviction).
+  mutable int fd_ = -1;
+  mutable int users_ = 0;
+  mutable std::uint64_t last_use_ = 0;
 };
 
 class LineReader {
@@ -64,7 +76,7 @@ class LineReader {
   std::shared_ptr<const SharedFile> file_;
   std::uint64_t begin_, end_;
   std::uint64_t buffer_offset_;  // file offset of buffer_[0]
-  std::vector<char> buffer_;
+  std::vector<char> buffer_;     // allocated at the first read: P idle streams cost nothing
   std::size_t pos_ = 0, filled_ = 0;
   std::uint64_t line_offset_ = 0, line_end_ = 0;
   std::uint64_t lines_read_ = 0;

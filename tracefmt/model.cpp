@@ -10,7 +10,6 @@
 
 namespace tareador::trace {
 
-bool is_trace_set(const std::string& path);
 std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
                                                    const std::vector<std::string>& kinds);
 
@@ -18,7 +17,8 @@ FormatError::FormatError(std::string file, std::uint64_t line, const std::string
     : std::runtime_error(file + (line ? ":" + std::to_string(line) : std::string()) + ": " +
                          message),
       file_(std::move(file)),
-      line_(line) {}
+      line_(line),
+      message_(message) {}
 
 namespace {
 constexpr std::string_view kGlobalOpNames[kGlobalOpCount] = {
@@ -78,9 +78,23 @@ Channel channel_of(const Record& record, int task, int thread) {
 }
 
 const Communicator* TraceHeader::communicator(int id) const {
-  for (const Communicator& c : communicators)
+  auto it = std::lower_bound(communicators.begin(), communicators.end(), id,
+                             [](const Communicator& c, int v) { return c.id < v; });
+  if (it != communicators.end() && it->id == id) return &*it;
+  for (const Communicator& c : communicators)  // (not sorted)
     if (c.id == id) return &c;
   return nullptr;
+}
+
+void TraceHeader::sort_communicators() {
+  std::stable_sort(communicators.begin(), communicators.end(),
+                   [](const Communicator& a, const Communicator& b) { return a.id < b.id; });
+}
+
+int repeated_member(std::vector<int> tasks) {
+  std::sort(tasks.begin(), tasks.end());
+  auto twice = std::adjacent_find(tasks.begin(), tasks.end());
+  return twice == tasks.end() ? -1 : *twice;
 }
 
 void TraceHeader::check_stream(int task, int thread) const {

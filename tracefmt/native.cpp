@@ -1,9 +1,11 @@
 // The native trace set (docs/trace-format.md): reader and writer.
+#include <nlohmann/json.hpp>
 #include <toml++/toml.h>
 
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -14,6 +16,7 @@
 #include "fields.h"
 #include "line_reader.h"
 #include "native_records.h"
+#include "toml_input.h"
 #include "tracefmt.h"
 
 namespace fs = std::filesystem;
@@ -35,13 +38,6 @@ std::string rank_file(const std::string& dir, int rank) {
   return (fs::path(dir) / ("rank-" + std::to_string(rank) + ".toml")).string();
 }
 
-toml::table parse_toml(const std::string& path) {
-  try {
-    return toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    throw FormatError(path, e.source().begin.line, std::string(e.description()));
-  }
-}
 
 // Reads a required TOML value of type T; errors name the key and its line.
 template <typename T>
@@ -74,74 +70,98 @@ std::vector<std::string> string_array(const toml::table& table, const std::strin
   return out;
 }
 
-struct SetManifest {
-  std::string name;
-  int ranks = 0;
-  double mips = 0;
-  std::vector<std::string> kinds;
-};
+// The line of `key` in `table` (0 when it is not there).
+std::uint64_t line_of(const toml::table& table, const char* key) {
+  const toml::node* node = table.get(key);
+  return node ? node->source().begin.line : 0;
+}
 
-SetManifest read_set_manifest(const std::string& dir) {
+}  // namespace
+
+SetManifest read_set_manifest(const std::string& dir, bool later_versions) {
   std::string path = (fs::path(dir) / "manifest.toml").string();
-  if (!fs::exists(path)) throw FormatError(path, 0, "not a trace set: manifest.toml is missing");
-  toml::table table = parse_toml(path);
+  std::error_code error;
+  if (!fs::exists(path, error)) throw FormatError(path, 0, "not a trace set: manifest.toml is missing");
+  toml::table table = parse_toml_input(path, "a manifest");
   if (required<std::string>(table, path, "format") != kFormatName)
-    throw FormatError(path, 0, std::string("format is not \"") + kFormatName + "\"");
+    throw FormatError(path, line_of(table, "format"),
+                      std::string("format is not \"") + kFormatName + "\"");
   auto version = required<std::int64_t>(table, path, "version");
-  if (version < 1 || version > kFormatVersion)
-    throw FormatError(path, table["version"].node()->source().begin.line,
+  if (version < 1)
+    throw FormatError(path, line_of(table, "version"),
+                      "trace set version " + std::to_string(version) + " is not a version");
+  if (version > kFormatVersion && !later_versions)
+    throw FormatError(path, line_of(table, "version"),
                       "trace set version " + std::to_string(version) +
                           " is not supported (this reader knows versions 1 to " +
                           std::to_string(kFormatVersion) + ")");
   SetManifest m;
-  m.name = required<std::string>(table, path, "name");
+  m.path = path;
+  m.version = static_cast<int>(std::min<std::int64_t>(version, INT32_MAX));
+  m.name = later_versions ? table["name"].value_or(std::string())
+                          : required<std::string>(table, path, "name");
   auto ranks = required<std::int64_t>(table, path, "ranks");
-  if (ranks <= 0 || ranks > (1 << 24))
-    throw FormatError(path, table["ranks"].node()->source().begin.line,
-                      "ranks must be between 1 and 2^24");
+  if (ranks <= 0 || ranks > kMaxTasks)
+    throw FormatError(path, line_of(table, "ranks"), "ranks must be between 1 and 2^24");
   m.ranks = static_cast<int>(ranks);
-  m.mips = required<double>(table, path, "mips");
-  if (!(m.mips > 0))
-    throw FormatError(path, table["mips"].node()->source().begin.line, "mips must be positive");
+  if (!later_versions || table.contains("mips")) {
+    m.mips = required<double>(table, path, "mips");
+    if (!(m.mips > 0))
+      throw FormatError(path, line_of(table, "mips"), "mips must be positive");
+    if (!(m.mips <= kMaxMips))
+      throw FormatError(path, line_of(table, "mips"),
+                        "mips must be at most 10^9 (instructions per microsecond)");
+  }
   m.kinds = string_array(table, path, "kinds");
   for (const std::string& kind : m.kinds)
-    if (std::find(std::begin(kKinds), std::end(kKinds), kind) == std::end(kKinds))
-      throw FormatError(path, table["kinds"].node()->source().begin.line,
-                        "unknown trace kind '" + kind + "'");
+    if (!later_versions && std::find(std::begin(kKinds), std::end(kKinds), kind) == std::end(kKinds))
+      throw FormatError(path, line_of(table, "kinds"), "unknown trace kind " + excerpt(kind));
+  if (const toml::node* run = table.get("run")) {
+    std::optional<std::string> text = run->value<std::string>();
+    if (!text || text->empty() || text->size() > 100)
+      throw FormatError(path, run->source().begin.line,
+                        "run must be a short string (the id of the run that wrote the set)");
+    m.run = *text;
+  }
   return m;
 }
+
+namespace {
+
+// Where each communicator of a set was first defined: its index in the header's list and its
+// file:line.
+using CommOrigins = std::map<int, std::pair<std::size_t, std::string>>;
 
 // Adds the rank's manifest to `header`: communicators (checked against other ranks'), opaque
 // call names, and a note when the rank is truncated. Returns whether it is.
 bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
-                        std::map<int, std::string>& comm_origin) {
+                        CommOrigins& comm_origin, std::unordered_set<std::string>& call_names) {
   std::string path = rank_file(dir, rank);
-  if (!fs::exists(path)) {
+  std::error_code error;
+  if (!fs::exists(path, error)) {
     header.notes.push_back("rank " + std::to_string(rank) +
                            " truncated: no rank manifest (the process died before writing it)");
     return true;
   }
-  toml::table table = parse_toml(path);
+  toml::table table = parse_toml_input(path, "a rank manifest");
   if (required<std::int64_t>(table, path, "rank") != rank)
-    throw FormatError(path, table["rank"].node()->source().begin.line,
-                      "rank does not match the file name");
+    throw FormatError(path, line_of(table, "rank"), "rank does not match the file name");
   std::string status = required<std::string>(table, path, "status");
   bool truncated = status == "truncated";
   if (truncated) {
     std::string reason = table["reason"].value_or(std::string("unknown reason"));
-    header.notes.push_back("rank " + std::to_string(rank) + " truncated: " + reason);
+    header.notes.push_back("rank " + std::to_string(rank) + " truncated: " +
+                           (reason.size() > 200 ? reason.substr(0, 200) + "..." : reason));
   } else if (status != "complete") {
-    throw FormatError(path, table["status"].node()->source().begin.line,
+    throw FormatError(path, line_of(table, "status"),
                       "status must be \"complete\" or \"truncated\"");
   }
   auto threads = table["threads"].value_or<std::int64_t>(1);
   if (threads != 1)
-    throw FormatError(path, table["threads"].node()->source().begin.line,
+    throw FormatError(path, line_of(table, "threads"),
                       "version 1 trace sets have one thread per rank");
-  for (const std::string& name : string_array(table, path, "opaque_calls"))
-    if (std::find(header.call_names.begin(), header.call_names.end(), name) ==
-        header.call_names.end())
-      header.call_names.push_back(name);
+  for (std::string& name : string_array(table, path, "opaque_calls"))
+    if (call_names.insert(name).second) header.call_names.push_back(std::move(name));
   for (const std::string& warning : string_array(table, path, "warnings"))
     header.notes.push_back("rank " + std::to_string(rank) + ": " + warning);
 
@@ -152,7 +172,12 @@ bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
     std::uint64_t line = node.source().begin.line;
     if (comm == nullptr) throw FormatError(path, line, "communicator must be a table");
     Communicator c;
-    c.id = static_cast<int>(required<std::int64_t>(*comm, path, "id"));
+    auto id = required<std::int64_t>(*comm, path, "id");
+    // Ids are 32-bit in the streams: a larger one would alias another once truncated.
+    if (id < std::numeric_limits<std::int32_t>::min() || id > std::numeric_limits<std::int32_t>::max())
+      throw FormatError(path, line_of(*comm, "id"),
+                        "communicator id " + std::to_string(id) + " is out of range (32-bit)");
+    c.id = static_cast<int>(id);
     const toml::array* tasks = (*comm)["tasks"].as_array();
     if (tasks == nullptr) throw FormatError(path, line, "communicator needs a 'tasks' array");
     for (const toml::node& t : *tasks) {
@@ -165,14 +190,20 @@ bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
     if (std::find(c.tasks.begin(), c.tasks.end(), rank) == c.tasks.end())
       throw FormatError(path, line,
                         "communicator " + std::to_string(c.id) + " does not include this rank");
-    if (const Communicator* known = header.communicator(c.id)) {
-      if (known->tasks != c.tasks)
+    auto known = comm_origin.find(c.id);
+    if (known != comm_origin.end()) {
+      if (header.communicators[known->second.first].tasks != c.tasks)
         throw FormatError(path, line,
                           "communicator " + std::to_string(c.id) + " has other members in " +
-                              comm_origin[c.id]);
+                              known->second.second);
       continue;
     }
-    comm_origin[c.id] = path + ":" + std::to_string(line);
+    if (int twice = repeated_member(c.tasks); twice >= 0)
+      throw FormatError(path, line,
+                        "communicator " + std::to_string(c.id) + " lists rank " +
+                            std::to_string(twice) + " more than once");
+    comm_origin.emplace(c.id, std::make_pair(header.communicators.size(),
+                                             path + ":" + std::to_string(line)));
     header.communicators.push_back(std::move(c));
   }
   return truncated;
@@ -180,10 +211,10 @@ bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
 
 class NativeStream final : public LineRecordStream {
  public:
-  NativeStream(std::shared_ptr<const SharedFile> file, const TraceHeader& header, int rank,
-               bool truncated)
+  NativeStream(std::shared_ptr<const SharedFile> file, const TraceHeader& header,
+               const CallIndex& calls, int rank, bool truncated)
       : LineRecordStream(file, 0, file->size(), 1),
-        parser_(header, rank),
+        parser_(header, calls, rank),
         rank_(rank),
         truncated_(truncated) {}
 
@@ -211,14 +242,17 @@ class NativeTrace final : public Trace {
  public:
   NativeTrace(TraceHeader header, std::vector<std::shared_ptr<const SharedFile>> files,
               std::vector<bool> truncated)
-      : header_(std::move(header)), files_(std::move(files)), truncated_(std::move(truncated)) {}
+      : header_(std::move(header)),
+        calls_(call_index(header_)),
+        files_(std::move(files)),
+        truncated_(std::move(truncated)) {}
 
   const TraceHeader& header() const override { return header_; }
 
   std::unique_ptr<RecordStream> open(int task, int thread) const override {
     header_.check_stream(task, thread);
-    return std::make_unique<NativeStream>(files_[static_cast<std::size_t>(task)], header_, task,
-                                          truncated_[static_cast<std::size_t>(task)]);
+    return std::make_unique<NativeStream>(files_[static_cast<std::size_t>(task)], header_,
+                                          calls_, task, truncated_[static_cast<std::size_t>(task)]);
   }
 
   std::uint64_t size_bytes() const override {
@@ -229,6 +263,7 @@ class NativeTrace final : public Trace {
 
  private:
   TraceHeader header_;
+  CallIndex calls_;
   std::vector<std::shared_ptr<const SharedFile>> files_;
   std::vector<bool> truncated_;  // per rank
 };
@@ -409,8 +444,21 @@ class NativeWriter final : public TraceWriter {
 
 }  // namespace
 
+std::string saved_replay_run(const std::string& json_path) {
+  try {
+    nlohmann::json summary =
+        nlohmann::json::parse(read_input_file(json_path, kMaxSmallFileBytes, "a summary"), nullptr,
+                              false);
+    if (summary.is_object() && summary.contains("run") && summary["run"].is_string())
+      return summary["run"].get<std::string>();
+  } catch (const FormatError&) {
+  }
+  return {};
+}
+
 bool is_trace_set(const std::string& path) {
-  return fs::is_directory(path) && fs::exists(fs::path(path) / "manifest.toml");
+  std::error_code error;
+  return fs::is_directory(path, error) && fs::exists(fs::path(path) / "manifest.toml", error);
 }
 
 std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
@@ -421,10 +469,25 @@ std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
   base.path = dir;
   base.threads.assign(static_cast<std::size_t>(manifest.ranks), 1);
   base.mips = manifest.mips;
-  std::map<int, std::string> comm_origin;
+  base.run = manifest.run;
+  // Every stream the manifest announces must be there before anything is read per rank: a
+  // manifest's `ranks` is a number, the streams are files.
+  for (const std::string& kind : manifest.kinds)
+    for (int rank = 0; rank < manifest.ranks; ++rank) {
+      std::string stream = stream_file(dir, kind, rank);
+      std::error_code error;
+      if (!fs::exists(stream, error))
+        throw FormatError(manifest.path, 0,
+                          "the set has " + std::to_string(manifest.ranks) + " ranks of kind " +
+                              kind + " but " + fs::path(stream).filename().string() +
+                              " is missing");
+    }
+  CommOrigins comm_origin;
+  std::unordered_set<std::string> call_names(base.call_names.begin(), base.call_names.end());
   std::vector<bool> truncated;
   for (int rank = 0; rank < manifest.ranks; ++rank)
-    truncated.push_back(read_rank_manifest(dir, rank, base, comm_origin));
+    truncated.push_back(read_rank_manifest(dir, rank, base, comm_origin, call_names));
+  base.sort_communicators();
 
   std::vector<std::unique_ptr<Trace>> traces;
   for (const std::string& kind : manifest.kinds) {
@@ -446,8 +509,7 @@ std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
   }
   for (const std::string& kind : kinds)
     if (std::find(manifest.kinds.begin(), manifest.kinds.end(), kind) == manifest.kinds.end())
-      throw FormatError((fs::path(dir) / "manifest.toml").string(), 0,
-                        "the set has no '" + kind + "' trace");
+      throw FormatError(manifest.path, 0, "the set has no " + excerpt(kind) + " trace");
   return traces;
 }
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -17,13 +18,24 @@
 
 namespace tareador::trace {
 
+// The opaque call names of a header (TraceHeader::call_names), by name: the index a `call`
+// record stands for. It points into the header, which must outlive it.
+using CallIndex = std::unordered_map<std::string_view, std::uint64_t>;
+inline CallIndex call_index(const TraceHeader& header) {
+  CallIndex index;
+  for (std::size_t i = 0; i < header.call_names.size(); ++i)
+    index.emplace(header.call_names[i], static_cast<std::uint64_t>(i));
+  return index;
+}
+
 class NativeRecordParser {
  public:
   // `track_requests`: check that request ids are outstanding (posted before, not yet waited
   // for) in line order. The tasks kind checks its requests itself: its sections are in the
   // order instances ended, not the order they ran.
-  NativeRecordParser(const TraceHeader& header, int rank, bool track_requests = true)
-      : header_(header), rank_(rank), track_requests_(track_requests) {}
+  NativeRecordParser(const TraceHeader& header, const CallIndex& calls, int rank,
+                     bool track_requests = true)
+      : header_(header), calls_(calls), rank_(rank), track_requests_(track_requests) {}
 
   // The joined waits of the last `wait` line, one per call; false when none is left.
   bool pending(Record& out) {
@@ -75,7 +87,7 @@ class NativeRecordParser {
       out.type = RecordType::GlobalOp;
       std::string_view name = f.text("operation");
       out.op = global_op_from_name(name);
-      if (out.op < 0) f.fail("unknown collective '" + std::string(name) + "'");
+      if (out.op < 0) f.fail("unknown collective " + excerpt(name));
       out.comm = f.integer<std::int32_t>("comm");
       check_comm(f, out.comm);
       int root = f.integer<std::int32_t>("root");
@@ -90,16 +102,16 @@ class NativeRecordParser {
     } else if (op == "call") {
       out.type = RecordType::Call;
       std::string_view name = f.text("name");
-      auto it = std::find(header_.call_names.begin(), header_.call_names.end(), name);
-      if (it == header_.call_names.end())
-        f.fail("opaque call '" + std::string(name) + "' is not listed in the rank manifest");
-      out.event_value = static_cast<std::uint64_t>(it - header_.call_names.begin());
+      auto it = calls_.find(name);
+      if (it == calls_.end())
+        f.fail("opaque call " + excerpt(name) + " is not listed in the rank manifest");
+      out.event_value = it->second;
     } else if (op == "end") {
       f.expect_end("end");
       ended_ = true;
       return false;
     } else {
-      f.fail("unknown record '" + std::string(op) + "'");
+      f.fail("unknown record " + excerpt(op));
     }
     f.expect_end(std::string(op).c_str());
     return true;
@@ -119,7 +131,7 @@ class NativeRecordParser {
     if (mode == "rdv") return kRendezvous;
     if (mode == "sync") return kRendezvous | kProtocolFixed;
     if (mode == "buf") return kProtocolFixed;
-    f.fail("unknown send mode '" + std::string(mode) + "' (eager, rdv, sync or buf)");
+    f.fail("unknown send mode " + excerpt(mode) + " (eager, rdv, sync or buf)");
   }
 
   void check_peer(Fields& f, int task, const char* what) const {
@@ -157,6 +169,7 @@ class NativeRecordParser {
   }
 
   const TraceHeader& header_;
+  const CallIndex& calls_;
   int rank_;
   bool track_requests_;
   std::unordered_set<std::uint64_t> outstanding_;

@@ -133,7 +133,7 @@ enum Kind : std::uint8_t { kEvent = 0, kRunningState = 1, kState = 2, kComm = 3 
 // sort fills with the record's index among the pending ones (which is its arrival order).
 using Key = unsigned __int128;
 constexpr int kArrivalBits = 30, kKindShift = 30, kThreadShift = 32, kTaskShift = 44;
-constexpr int kMaxTasks = 1 << 20, kMaxThreads = 1 << 12;
+constexpr int kMaxRowTasks = 1 << 20, kMaxRowThreads = 1 << 12;  // what the keys hold
 
 struct Entry {
   Key key;                 // without the arrival bits
@@ -483,10 +483,10 @@ struct ParaverWriter::Impl {
 
   Impl(const std::string& prv_path, ParaverLayout l)
       : path(prv_path), layout(std::move(l)), sorted(prv_path + ".body") {
-    if (layout.task_node.size() > static_cast<std::size_t>(kMaxTasks))
+    if (layout.task_node.size() > static_cast<std::size_t>(kMaxRowTasks))
       throw std::length_error("Paraver writer: more than 2^20 tasks");
     for (int threads : layout.threads)
-      if (threads > kMaxThreads) throw std::length_error("Paraver writer: more than 2^12 threads");
+      if (threads > kMaxRowThreads) throw std::length_error("Paraver writer: more than 2^12 threads");
     batch.reserve(kBatch);
     writer = std::thread([this] { run(); });
   }

@@ -15,6 +15,9 @@ namespace tareador::trace {
 
 namespace {
 
+// The instances a truncated stream may lack the sections of (docs/trace-format.md, "Limits").
+constexpr std::size_t kMaxMissingSections = 1 << 16;
+
 // The records of one instance, with the line each came from and its length (for progress).
 struct InstanceRecords {
   std::vector<Record> records;
@@ -142,10 +145,11 @@ bool is_mpi(RecordType type) {
 // Loads and checks the tasks stream of one rank.
 class RankLoader {
  public:
-  RankLoader(const std::string& path, const TraceHeader& header, int rank, bool truncated)
+  RankLoader(const std::string& path, const TraceHeader& header, const CallIndex& calls, int rank,
+             bool truncated)
       : file_(SharedFile::open(path)),
         lines_(file_, 0, file_->size(), 1),
-        parser_(header, rank, false),
+        parser_(header, calls, rank, false),
         rank_(rank),
         truncated_(truncated) {}
 
@@ -216,9 +220,9 @@ class RankLoader {
     throw FormatError(file_->path(), line, message);
   }
 
-  Section& in_section(const char* what) {
+  Section& in_section(std::string_view what) {
     if (current_ == nullptr)
-      fail(std::string("'") + what + "' outside a task section (no 'task' line before it)");
+      fail(excerpt(what) + " outside a task section (no 'task' line before it)");
     return *current_;
   }
 
@@ -236,7 +240,7 @@ class RankLoader {
     if (o.id <= 0) f.fail("object ids are positive numbers");
     o.kind = std::string(f.text("kind"));
     if (std::find(std::begin(kObjectKinds), std::end(kObjectKinds), o.kind) == std::end(kObjectKinds))
-      f.fail("unknown object kind '" + o.kind + "' (heap, global, stack, const, library or other)");
+      f.fail("unknown object kind " + excerpt(o.kind) + " (heap, global, stack, const, library or other)");
     o.size = f.count<std::int64_t>("size");
     o.name = f.name("name");
     f.expect_end("object");
@@ -293,8 +297,7 @@ class RankLoader {
       else if (kind == "waw")
         d.kinds |= kWaw;
       else
-        f.fail("unknown dependency kind '" + std::string(kind) +
-               "' (raw, war, waw, joined with +)");
+        f.fail("unknown dependency kind " + excerpt(kind) + " (raw, war, waw, joined with +)");
       if (plus == std::string_view::npos) break;
       kinds.remove_prefix(plus + 1);
       if (kinds.empty()) f.fail("dependency kinds end with '+'");
@@ -309,7 +312,7 @@ class RankLoader {
       int id = 0;
       auto [stop, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
       if (ec != std::errc() || stop != item.data() + item.size() || item.empty())
-        f.fail("object list '" + std::string(objects) + "' is not comma-separated object ids");
+        f.fail("object list " + excerpt(objects) + " is not comma-separated object ids");
       if (object_line_.find(id) == object_line_.end())
         f.fail("unknown object " + std::to_string(id) + " (no 'object " + std::to_string(id) +
                "' line before)");
@@ -383,7 +386,7 @@ class RankLoader {
       parser_.parse(line, lines_, r);
       return;
     }
-    Section& s = in_section(std::string(op).c_str());
+    Section& s = in_section(op);
     Record r;
     parser_.parse(line, lines_, r);
     std::uint64_t here = lines_.line_number();
@@ -428,10 +431,22 @@ class RankLoader {
     }
 
     int count = sections_.empty() ? 0 : sections_.rbegin()->first;
-    for (const auto& [child, spawn] : spawns_) count = std::max(count, child);
+    std::uint64_t count_line = sections_.empty() ? 0 : sections_.rbegin()->second.records.task_line;
+    if (!spawns_.empty() && spawns_.rbegin()->first > count) {
+      count = spawns_.rbegin()->first;
+      count_line = spawns_.rbegin()->second.line;
+    }
     if (truncated_) count = std::max(count, 1);
     if (count == 0)
       fail_at(0, "the stream has no task section (instance 1, the main task, is missing)");
+    // A truncated stream lacks the sections of the instances that had not ended (and of those
+    // whose section was not written yet): replayed as empty, they are allocated one by one.
+    std::size_t missing = static_cast<std::size_t>(count) - sections_.size();
+    if (truncated_ && missing > kMaxMissingSections)
+      fail_at(count_line, "instance " + std::to_string(count) + " is named here but " +
+                              std::to_string(missing) +
+                              " instances below it have no section (a truncated stream may lack "
+                              "at most " + std::to_string(kMaxMissingSections) + ")");
 
     // Instances without a section: an error, unless the stream is truncated.
     std::vector<int> synthetic;
@@ -584,8 +599,9 @@ std::unique_ptr<Trace> open_tasks_trace(TraceHeader header,
   std::vector<std::vector<InstanceRecords>> records(stream_paths.size());
   header.task_sets.assign(stream_paths.size(), TaskSet{});
   std::uint64_t size = 0;
+  CallIndex calls = call_index(header);
   for (std::size_t rank = 0; rank < stream_paths.size(); ++rank) {
-    RankLoader loader(stream_paths[rank], header, static_cast<int>(rank), truncated[rank]);
+    RankLoader loader(stream_paths[rank], header, calls, static_cast<int>(rank), truncated[rank]);
     loader.load(header.task_sets[rank], records[rank], header.notes);
     size += loader.size();
     header.threads[rank] = static_cast<int>(header.task_sets[rank].instances.size());

@@ -24,11 +24,58 @@ class FormatError : public std::runtime_error {
   FormatError(std::string file, std::uint64_t line, const std::string& message);
   const std::string& file() const { return file_; }
   std::uint64_t line() const { return line_; }
+  const std::string& message() const { return message_; }  // what() without "file:line: "
 
  private:
   std::string file_;
   std::uint64_t line_;
+  std::string message_;
 };
+
+// ---- Input files and messages ---------------------------------------------------------------
+//
+// Every reader opens its inputs with open_input_file: only regular files are read, and opening
+// never blocks (a FIFO or a device is refused before anything waits on it).
+
+struct InputFile {
+  int fd = -1;  // open for reading (blocking mode, close-on-exec); the caller closes it
+  std::uint64_t size = 0, device = 0, inode = 0;
+};
+// Throws FormatError (path, line 0): "cannot open: ..." or "not a regular file (a FIFO)".
+InputFile open_input_file(const std::string& path);
+// The whole of `path`, refused unless at most `max_bytes` long ("is N bytes; WHAT is at most M
+// bytes"): inputs read whole are small by nature (manifests, machine files).
+std::string read_input_file(const std::string& path, std::uint64_t max_bytes, const char* what);
+// The 1-based line of the first byte of `text` that is not valid UTF-8; 0 if it is all valid.
+std::uint64_t first_invalid_utf8_line(std::string_view text);
+// `text` for an error message: quoted, at most `max` characters, bytes that are not printable
+// (or not UTF-8) escaped as \xNN, "... (N bytes)" when cut. A 1 GB field makes a short message.
+std::string excerpt(std::string_view text, std::size_t max = 40);
+// The same without the quotes (for text that is quoted already, or a value as written).
+std::string clipped(std::string_view text, std::size_t max = 40);
+// What errno `error` means, in the words of the project's messages ("permission denied").
+std::string system_error_text(int error);
+// Output files, checked before a command works for minutes. make_output_directory creates `dir`
+// (with its parents) and checks that it can be written into; check_output_file that `path`
+// can be written (an existing file is opened for writing, a new one created and removed).
+// Both throw FormatError (path, line 0): "cannot write: permission denied".
+void make_output_directory(const std::string& dir);
+void check_output_file(const std::string& path);
+// Writes what standard output holds and checks that it went out; throws FormatError
+// ("standard output: write error: no space left on the device") when it did not.
+void flush_stdout();
+
+// ---- Limits (docs/trace-format.md, "Limits") ----------------------------------------------
+//
+// What a header may declare, checked before anything is allocated for it. A trace has at most
+// kMaxTasks tasks (ranks) and kMaxStreams streams (threads, or task instances) in all, and
+// never more streams than its files have bytes (every stream needs at least one).
+inline constexpr std::int64_t kMaxTasks = std::int64_t{1} << 24;
+inline constexpr std::uint64_t kMaxStreams = std::uint64_t{1} << 24;
+// Files read whole: manifests (manifest.toml, rank-N.toml) and machine files.
+inline constexpr std::uint64_t kMaxSmallFileBytes = std::uint64_t{64} << 20;
+// A MIPS rate (instructions per microsecond) is above 0 and at most this.
+inline constexpr double kMaxMips = 1e9;
 
 enum class RecordType : std::uint8_t {
   Burst,     // computation: `amount` seconds, or instructions when kInstructions is set
@@ -122,6 +169,8 @@ struct Communicator {
   int id = 0;
   std::vector<int> tasks;  // members, in rank order within the communicator
 };
+// The first task `tasks` lists more than once, or -1 (a communicator has each member once).
+int repeated_member(std::vector<int> tasks);
 
 // The trace kinds of a trace set (SPEC 3.2; authentic-p2p: the authentic run with collectives
 // as the point-to-point transfers of the overlap kinds, their baseline). Dimemas files have
@@ -200,7 +249,7 @@ struct TraceHeader {
   std::string kind;                          // one of kKinds, or "dimemas"
   std::string path;                          // file or directory it was read from
   std::vector<int> threads;                  // threads of each task; size = number of tasks
-  std::vector<Communicator> communicators;
+  std::vector<Communicator> communicators;   // by id (readers sort them: sort_communicators)
   double mips = 0;                           // instructions per microsecond, for kInstructions
   std::vector<std::string> call_names;       // names of opaque calls (Record::event_value)
   std::vector<std::string> notes;            // e.g. "rank 2 truncated: killed by SIGSEGV"
@@ -208,8 +257,12 @@ struct TraceHeader {
   // T of task R is instance T + 1). Empty for other kinds.
   std::vector<TaskSet> task_sets;
 
+  std::string run;                           // a trace set's run id (manifest `run`), or ""
+
   int tasks() const { return static_cast<int>(threads.size()); }
+  // Binary search when the communicators are sorted by id (else a scan).
   const Communicator* communicator(int id) const;
+  void sort_communicators();
   // Throws std::out_of_range when the trace has no stream for (task, thread).
   void check_stream(int task, int thread) const;
 };
@@ -248,6 +301,24 @@ class Trace {
 // main instance's. Throws std::invalid_argument if the edges form a cycle (the loader of a
 // trace set rejects such streams).
 std::vector<double> task_critical_paths(const TaskSet& set, double seconds_per_instruction);
+
+// The manifest of a trace set (DIR/manifest.toml; docs/trace-format.md), checked.
+struct SetManifest {
+  std::string path;  // of manifest.toml
+  int version = 0;
+  std::string name;
+  int ranks = 0;
+  double mips = 0;
+  std::vector<std::string> kinds;
+  std::string run;   // id of the run that wrote the set; "" for sets without one
+};
+// Throws FormatError. `later_versions`: a reader that only needs the ranks and the run (they
+// keep their meaning) accepts versions past the one it knows, without mips or kinds.
+SetManifest read_set_manifest(const std::string& dir, bool later_versions = false);
+// The run a replay kept in a trace set is of: the "run" of its summary SET/replay/KIND.json
+// (which `replay` writes), "" when it has none or cannot be read.
+std::string saved_replay_run(const std::string& json_path);
+bool is_trace_set(const std::string& path);              // a directory with a manifest.toml
 
 // Opens a `.dim` file, or every trace of a trace set directory (all kinds present when `kinds`
 // is empty). Throws FormatError when the input is malformed.

@@ -732,7 +732,7 @@ TEST(Overrides, BadKeysAndValuesSayWhy) {
   EXPECT_THAT(override_error(m, "bandwidth=fast"),
               HasSubstr("'bandwidth': 'fast' is not a number"));
   EXPECT_THAT(override_error(m, "bandwidth=250MB"), HasSubstr("is not a number"));
-  EXPECT_THAT(override_error(m, "bandwidth=inf"), HasSubstr("is not a number"));
+  EXPECT_THAT(override_error(m, "bandwidth=inf"), HasSubstr("is not a finite number"));
   EXPECT_THAT(override_error(m, "bandwidth="), HasSubstr("is not a number"));
   EXPECT_THAT(override_error(m, "latency=-1e-6"),
               HasSubstr("'latency': '-1e-6' must not be negative"));
