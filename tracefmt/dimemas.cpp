@@ -16,6 +16,7 @@
 #include <map>
 #include <set>
 #include <memory>
+#include <optional>
 
 #include "fields.h"
 #include "line_reader.h"
@@ -56,9 +57,11 @@ void split_integers(std::string_view line, LineFields& f) {
     std::uint64_t x = 0;
     while (static_cast<unsigned>(*p - '0') < 10u && p - digits < 19)
       x = x * 10 + static_cast<unsigned>(*p++ - '0');
-    std::int64_t value = negative ? -static_cast<std::int64_t>(x) : static_cast<std::int64_t>(x);
+    std::int64_t value = 0;
     bool fits = true;
-    if (p - digits == 19) {  // past the fast path: the 64-bit range decides (else "out of range")
+    if (p - digits < 19) {  // (at most 18 digits: below 2^63)
+      value = negative ? -static_cast<std::int64_t>(x) : static_cast<std::int64_t>(x);
+    } else {  // past the fast path: the 64-bit range decides (else "out of range")
       auto [stop, ec] = std::from_chars(start, end, value);
       fits = ec == std::errc() && stop == p;  // not more digits, and in range
     }
@@ -373,7 +376,7 @@ class DimemasStream final : public LineRecordStream {
   // A collective's communicator, which a d: line must define.
   int comm(const Shape& shape, int i) {
     int id = int32(shape, i);
-    if (id != last_comm_) {
+    if (!last_comm_ || id != *last_comm_) {
       if (header_.communicator(id) == nullptr)
         fail("unknown communicator " + std::to_string(id) + " (no d: line defines it)");
       last_comm_ = id;
@@ -512,7 +515,8 @@ class DimemasStream final : public LineRecordStream {
   const TraceHeader& header_;
   int task_, thread_;
   LineFields f_;
-  int last_comm_ = -1;  // the last communicator found in the header (most records repeat it)
+  std::optional<int> last_comm_;  // the last communicator found in the header (most records
+                                  // repeat it)
   bool first_ = true, done_ = false;
   std::uint64_t next_request_ = 1;
   std::vector<PendingRecv> pending_;  // immediate receives not yet waited for, oldest first

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <type_traits>
 #include <unordered_set>
 
 #include "fields.h"
@@ -39,12 +40,21 @@ std::string rank_file(const std::string& dir, int rank) {
 }
 
 
+// The value of `node` as a T when it is one. An integer is read only from an integer: toml++
+// 3.3.0's value<T>() converts a float to an integer with undefined behaviour past the range.
+template <typename T>
+std::optional<T> value_of(const toml::node& node) {
+  if constexpr (std::is_integral_v<T>)
+    if (!node.is_integer()) return std::nullopt;
+  return node.value<T>();
+}
+
 // Reads a required TOML value of type T; errors name the key and its line.
 template <typename T>
 T required(const toml::table& table, const std::string& path, const char* key) {
   const toml::node* node = table.get(key);
   if (node == nullptr) throw FormatError(path, 0, std::string("missing key '") + key + "'");
-  std::optional<T> value = node->value<T>();
+  std::optional<T> value = value_of<T>(*node);
   if (!value)
     throw FormatError(path, node->source().begin.line,
                       std::string("key '") + key + "' has the wrong type");
@@ -156,7 +166,8 @@ bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
     throw FormatError(path, line_of(table, "status"),
                       "status must be \"complete\" or \"truncated\"");
   }
-  auto threads = table["threads"].value_or<std::int64_t>(1);
+  const toml::node* threads_node = table.get("threads");
+  std::optional<std::int64_t> threads = threads_node ? value_of<std::int64_t>(*threads_node) : 1;
   if (threads != 1)
     throw FormatError(path, line_of(table, "threads"),
                       "version 1 trace sets have one thread per rank");
@@ -181,7 +192,7 @@ bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
     const toml::array* tasks = (*comm)["tasks"].as_array();
     if (tasks == nullptr) throw FormatError(path, line, "communicator needs a 'tasks' array");
     for (const toml::node& t : *tasks) {
-      auto task = t.value<std::int64_t>();
+      auto task = value_of<std::int64_t>(t);
       if (!task || *task < 0 || *task >= header.tasks())
         throw FormatError(path, t.source().begin.line,
                           "communicator " + std::to_string(c.id) + ": task is not a rank of the set");
@@ -326,7 +337,7 @@ class NativeWriter final : public TraceWriter {
       throw std::invalid_argument("a tasks trace cannot be rewritten as a trace set (its task "
                                   "sections, objects and dependencies are not records)");
     if (!(header.mips > 0)) throw std::invalid_argument("a trace set needs a positive MIPS rate");
-    fs::create_directories(dir);
+    make_output_directory(dir);
     write_manifest();
   }
 

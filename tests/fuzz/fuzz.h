@@ -41,7 +41,7 @@ class Scratch {
   std::string path(const std::string& name) const;
   // Writes `text` to `name`; "!" writes nothing (the file is absent).
   std::string write(const std::string& name, std::string_view text) const;
-  void clear() const;  // removes every file (and directory) in it
+  void clear() const;  // removes every file (and directory) in it but those named keep-*
 
  private:
   Scratch();
@@ -52,11 +52,12 @@ class Scratch {
 // with 2 buses, collectives of each model and size rule.
 replay::Machine test_machine();
 
-// Replays every trace (with a Paraver timeline into the scratch directory), checks what the
-// commands would print, and that a finished replay's times are times. Exceptions the commands
-// report as bad input are swallowed.
+// Validates (unless `validate` is false) and replays every trace (with a Paraver timeline into
+// the scratch directory for one trace in four), checks what the commands would print, and that
+// a finished replay's times are times. Exceptions the commands report as bad input are
+// swallowed.
 void replay_all(const std::vector<std::unique_ptr<trace::Trace>>& traces,
-                const replay::Machine& machine);
+                const replay::Machine& machine, bool validate = true);
 
 // With FUZZ_VERBOSE set: says why an input was rejected (when going through a corpus).
 void rejected(const std::exception& e);

@@ -35,12 +35,16 @@ void replay_on(const std::string& config) {
         (void)changed.map_tasks(2);
       });
     }
+    static const std::string path = Scratch::get().write("keep-trace.dim", kTrace);
     std::vector<std::unique_ptr<trace::Trace>> traces;
-    traces.push_back(trace::open_dimemas(Scratch::get().write("trace.dim", kTrace)));
-    replay_all(traces, machine);
-    // As the file maps the tasks, and filling its nodes (a mapping for fewer tasks).
-    replay::apply_override(machine, "mapping=fill");
-    replay_all(traces, machine);
+    traces.push_back(trace::open_dimemas(path));
+    // As the file maps the tasks, else filling its nodes (a mapping for fewer tasks).
+    try {
+      (void)machine.map_tasks(2);
+    } catch (const std::invalid_argument&) {
+      replay::apply_override(machine, "mapping=fill");
+    }
+    replay_all(traces, machine, false);
   });
 }
 
