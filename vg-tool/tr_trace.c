@@ -60,6 +60,7 @@ typedef struct {
 static struct {
    Bool open, closed;
    HChar* dir;
+   HChar run[48];  /* this run's id: the manifest says which run wrote the set */
    HChar* program;
    Int rank, ranks;
    ULong mips;
@@ -112,7 +113,8 @@ static void write_set_manifest(void)
    tr_text_append(&text, "# Tareador trace set: see docs/trace-format.md\nformat = \"tareador-trace-set\"\n");
    tr_text_printf(&text, "version = %d\nname = ", TR_FORMAT_VERSION);
    tr_text_quoted(&text, rank_state.program);
-   tr_text_printf(&text, "\nranks = %d\nmips = %llu.0\nkinds = [", rank_state.ranks, rank_state.mips);
+   tr_text_printf(&text, "\nranks = %d\nmips = %llu.0\nrun = \"%s\"\nkinds = [", rank_state.ranks,
+                  rank_state.mips, rank_state.run);
    for (i = 0; i < rank_state.n_kinds; i++) {
       if (i) tr_text_append(&text, ", ");
       tr_text_quoted(&text, rank_state.kinds[i]);
@@ -137,15 +139,41 @@ static Int open_stream(const HChar* kind, TrText* header)
    return fd;
 }
 
+/* A run reusing a trace directory: what an earlier run left of this rank and this run may not
+   write again goes (the set's readers would take it for this run's). Other ranks' files are
+   theirs to remove; files of ranks past this run's are told apart by the manifest's ranks, and
+   replays kept in the set by the manifest's run. */
+static void forget_earlier_run(void)
+{
+   static const HChar* const kPatterns[] = {
+      "rank-%d.toml", "patterns.%d.txt", "overlap-real.%d.trc", "overlap-ideal.%d.trc",
+      "authentic-p2p.%d.trc", "tasks.%d.trc", "taskgraph.%d.dot", "taskgraph.%d.svg",
+      "taskgraph.%d.png", "taskreport.%d.txt", "taskreport.%d.json"};
+   HChar name[64];
+   UInt i;
+   for (i = 0; i < sizeof kPatterns / sizeof kPatterns[0]; i++) {
+      HChar* path;
+      VG_(sprintf)(name, kPatterns[i], rank_state.rank);
+      path = path_in_dir(name);
+      VG_(unlink)(path);
+      VG_(free)(path);
+   }
+}
+
 void tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HChar* program)
 {
+   struct vki_timeval now;
    tl_assert(!rank_state.open);
    rank_state.dir = VG_(strdup)("tareador.dir", dir);
    rank_state.program = VG_(strdup)("tareador.program", program);
    rank_state.rank = rank;
    rank_state.ranks = ranks;
    rank_state.mips = mips;
+   VG_(gettimeofday)(&now, NULL);
+   VG_(sprintf)(rank_state.run, "%ld.%06ld-%d", (long)now.tv_sec, (long)now.tv_usec,
+                VG_(getpid)());
    make_directory(dir);
+   forget_earlier_run();
    rank_state.kinds[rank_state.n_kinds++] = "authentic";
    if (rank == 0) write_set_manifest();
    rank_state.stream_fd = open_stream("authentic", &rank_state.stream);

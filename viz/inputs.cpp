@@ -1,9 +1,12 @@
 // What the viewer is asked to open: Paraver traces, trace sets, task graphs.
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 #include "inputs.h"
+#include "tracefmt.h"
 
 namespace tareador::view {
 
@@ -23,6 +26,23 @@ int kind_rank(const std::string& kind) {
   return 4;
 }
 
+// What the manifest of a trace-set directory says of the run that wrote it (nothing for a
+// directory without one; a manifest that cannot be read is a warning).
+struct SetRun {
+  std::string run;
+  int ranks = 0;
+};
+SetRun set_run(const std::string& dir, std::vector<std::string>& warnings) {
+  if (!trace::is_trace_set(dir)) return {};
+  try {
+    trace::SetManifest manifest = trace::read_set_manifest(dir, true);
+    return {manifest.run, manifest.ranks};
+  } catch (const trace::FormatError& e) {
+    warnings.push_back(std::string(e.what()) + " (its replays are shown as they are)");
+    return {};
+  }
+}
+
 }  // namespace
 
 std::int64_t rank_of_graph(const fs::path& dot) {
@@ -31,7 +51,9 @@ std::int64_t rank_of_graph(const fs::path& dot) {
   if (dot_at == std::string::npos || dot_at + 1 == stem.size() ||
       stem.find_first_not_of("0123456789", dot_at + 1) != std::string::npos)
     return 0;
-  return std::stoll(stem.substr(dot_at + 1));
+  std::int64_t rank = 0;
+  auto [end, ec] = std::from_chars(stem.data() + dot_at + 1, stem.data() + stem.size(), rank);
+  return ec == std::errc() ? rank : std::numeric_limits<std::int64_t>::max();  // (out of range)
 }
 
 Inputs resolve_inputs(const std::vector<std::string>& paths) {
@@ -44,14 +66,27 @@ Inputs resolve_inputs(const std::vector<std::string>& paths) {
     if (!fs::exists(status)) throw LoadError(arg, 0, "no such file or directory");
     if (fs::is_directory(status)) {
       fs::path replays = path / "replay";
+      SetRun set = set_run(arg, inputs.warnings);
       std::vector<fs::path> found;
+      std::size_t stale = 0;
       if (fs::is_directory(replays, error))
-        for (const fs::directory_entry& entry : fs::directory_iterator(replays, error))
-          if (entry.is_regular_file(error) && has_extension(entry.path(), ".prv"))
-            found.push_back(entry.path());
+        for (const fs::directory_entry& entry : fs::directory_iterator(replays, error)) {
+          if (!entry.is_regular_file(error) || !has_extension(entry.path(), ".prv")) continue;
+          fs::path json = fs::path(entry.path()).replace_extension(".json");
+          if (!set.run.empty() && trace::saved_replay_run(json.string()) != set.run) {
+            inputs.warnings.push_back(entry.path().string() +
+                                      ": the replay of another run of the set, left out (replay "
+                                      "the set again)");
+            ++stale;
+            continue;
+          }
+          found.push_back(entry.path());
+        }
       if (found.empty())
         throw LoadError(arg, 0,
-                        "no simulated timeline in " + replays.string() +
+                        std::string(stale ? "no simulated timeline of this run of the set in "
+                                          : "no simulated timeline in ") +
+                            replays.string() +
                             "/ (a trace set shows its replays: run `replay --config MACHINE " +
                             arg + "` first)");
       std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) {
@@ -66,8 +101,17 @@ Inputs resolve_inputs(const std::vector<std::string>& paths) {
       std::vector<std::pair<std::int64_t, std::string>> graphs;
       for (const fs::directory_entry& entry : fs::directory_iterator(path, error)) {
         std::string name = entry.path().filename().string();
-        if (name.rfind("taskgraph.", 0) == 0 && has_extension(entry.path(), ".dot") && entry.is_regular_file(error))
-          graphs.emplace_back(rank_of_graph(entry.path()), entry.path().string());
+        if (name.rfind("taskgraph.", 0) != 0 || !has_extension(entry.path(), ".dot") ||
+            !entry.is_regular_file(error))
+          continue;
+        std::int64_t rank = rank_of_graph(entry.path());
+        if (set.ranks > 0 && rank >= set.ranks) {
+          inputs.warnings.push_back(entry.path().string() + ": left out (the set has " +
+                                    std::to_string(set.ranks) +
+                                    (set.ranks == 1 ? " rank)" : " ranks)"));
+          continue;
+        }
+        graphs.emplace_back(rank, entry.path().string());
       }
       std::sort(graphs.begin(), graphs.end());
       for (const auto& [rank, graph] : graphs) inputs.task_graphs.push_back(graph);
@@ -93,6 +137,7 @@ Inputs resolve_inputs(const std::vector<std::string>& paths) {
 
 Loaded load_inputs(const Inputs& inputs, const Progress& progress) {
   Loaded loaded;
+  loaded.warnings = inputs.warnings;
   std::vector<double> sizes;
   double total = 0;
   for (const auto& [name, path] : inputs.timelines) {

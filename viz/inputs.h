@@ -15,10 +15,13 @@ namespace tareador::view {
 // A .prv, or a trace-set directory: every timeline its replays left in SET/replay/ (authentic
 // first, then overlap-real, overlap-ideal, tasks, then the others by name) and its task graphs
 // (SET/taskgraph.dot, or SET/taskgraph.N.dot per rank as tareador-tasks writes them); or a .dot
-// task graph.
+// task graph. Of a set whose manifest names its run, the replays of another run (their summary
+// SET/replay/KIND.json names another, or none) and the graphs of ranks it does not have are left
+// out, with a warning: the set was written again since.
 struct Inputs {
   std::vector<std::pair<std::string, std::string>> timelines;  // (name, .prv path)
   std::vector<std::string> task_graphs;                         // .dot paths
+  std::vector<std::string> warnings;                            // what was left out, and why
 };
 Inputs resolve_inputs(const std::vector<std::string>& paths);  // throws LoadError
 

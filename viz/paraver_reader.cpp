@@ -14,10 +14,21 @@
 
 #include "parallel.h"
 #include "timeline.h"
+#include "tracefmt.h"
 
 namespace tareador::view {
 
 namespace {
+
+// Opened as every input of the project is (trace::open_input_file: a regular file, opened
+// without blocking), its errors as the viewer's.
+trace::InputFile open_input(const std::string& path) {
+  try {
+    return trace::open_input_file(path);
+  } catch (const trace::FormatError& e) {
+    throw LoadError(path, 0, e.message());
+  }
+}
 
 std::string sibling(const std::string& prv, const char* extension) {
   std::string base = prv;
@@ -29,15 +40,9 @@ std::string sibling(const std::string& prv, const char* extension) {
 class MappedFile {
  public:
   explicit MappedFile(const std::string& path) {
-    // Non-blocking: a FIFO (or a device) would block open() before the regular-file check.
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) throw LoadError(path, 0, std::strerror(errno));
-    struct stat st;
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-      ::close(fd);
-      throw LoadError(path, 0, "not a regular file");
-    }
-    size_ = static_cast<std::size_t>(st.st_size);
+    trace::InputFile file = open_input(path);
+    int fd = file.fd;
+    size_ = static_cast<std::size_t>(file.size);
     if (size_ > 0) {
       // Populated at once: cheaper than a page fault per 4 KB while parsing.
       void* map = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
@@ -75,9 +80,14 @@ std::string trim(const std::string& s) {
 
 // A text file as numbered lines (the small files: .pcf, .row).
 std::vector<std::string> read_lines(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw LoadError(path, 0, std::strerror(errno));
+  std::string text;
+  try {
+    text = trace::read_input_file(path, trace::kMaxSmallFileBytes, "a .pcf or .row file");
+  } catch (const trace::FormatError& e) {
+    throw LoadError(path, 0, e.message());
+  }
   std::vector<std::string> lines;
+  std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
 }
@@ -121,7 +131,7 @@ class HeaderParser {
       std::string_view unit = text_.substr(at_, colon - at_);
       if (unit == "_ns") h.scale = 1;
       else if (unit == "_us") h.scale = 1000;
-      else fail("unknown time unit '" + std::string(unit.substr(1)) + "' (expected ns or us)");
+      else fail("unknown time unit " + trace::excerpt(unit.substr(1)) + " (expected ns or us)");
       at_ = colon;
     } else {
       h.scale = 1000;  // Paraver: no unit means microseconds

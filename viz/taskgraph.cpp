@@ -1,5 +1,6 @@
 // Task graphs: read with cgraph, laid out with Graphviz's dot, copied into plain structs.
 #include <graphviz/gvc.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
@@ -12,6 +13,7 @@
 
 #include "taskgraph.h"
 #include "timeline.h"
+#include "tracefmt.h"
 
 namespace tareador::view {
 
@@ -106,8 +108,17 @@ std::uint32_t argb(const std::string& colour, std::uint32_t fallback) {
 }  // namespace
 
 TaskGraph layout_task_graph(const std::string& dot_path, std::uint32_t rank) {
-  std::unique_ptr<FILE, int (*)(FILE*)> file(std::fopen(dot_path.c_str(), "r"), std::fclose);
-  if (!file) throw LoadError(dot_path, 0, std::strerror(errno));
+  trace::InputFile input;  // a regular file, opened without blocking (a FIFO is refused)
+  try {
+    input = trace::open_input_file(dot_path);
+  } catch (const trace::FormatError& e) {
+    throw LoadError(dot_path, 0, e.message());
+  }
+  std::unique_ptr<FILE, int (*)(FILE*)> file(::fdopen(input.fd, "r"), std::fclose);
+  if (!file) {
+    ::close(input.fd);
+    throw LoadError(dot_path, 0, trace::system_error_text(errno));
+  }
   std::lock_guard<std::mutex> lock(graphviz_mutex);
   graphviz_errors.clear();
   agusererrf previous = agseterrf(collect_error);

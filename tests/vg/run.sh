@@ -83,10 +83,10 @@ for mpi in "${mpis[@]}"; do
   fi
 done
 
-# ---- Bursts are exact: the same run twice gives the same bytes -----------------------------------
+# ---- Bursts are exact: the same run twice gives the same bytes (but the run's id) ----------------
 mpi=${mpis[0]}
 run "$mpi" ring 4 "$scratch/again" && run "$mpi" ring 4 "$scratch/again2"
-if diff -r "$scratch/again" "$scratch/again2" >"$scratch/again.diff"; then
+if diff -r -I '^run = "' "$scratch/again" "$scratch/again2" >"$scratch/again.diff"; then
   ok "the same binary and input give the same trace, bursts included"
 else
   not_ok "repeatable bursts" "two runs of ring differ: $(head -12 "$scratch/again.diff" | tr '\n' '|')"
@@ -199,6 +199,38 @@ if ls -d "$scratch"/pid-[0-9]* >/dev/null 2>&1; then
   ok "--trace-dir expands %p"
 else
   not_ok "--trace-dir %p" "$(ls "$scratch" | tr '\n' ' ')"
+fi
+
+# ---- A trace directory used again: the new run's set, not mixed with the old one's --------------
+# The manifest names the run; each rank removes what an earlier run left of it (patterns, other
+# kinds' streams, rank manifest); replay keeps only this run's replays in SET/replay/.
+mpi=${mpis[0]}
+dir="$scratch/reused"
+rm -rf "$dir"
+run_into() {  # the ring of 2 ranks into $dir (not emptied first), with ARGS
+  timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" "$@" \
+    "$EXAMPLES_BUILD/$mpi/ring" >"$dir.log" 2>&1
+}
+run_of() { sed -n 's/^run = "\(.*\)"$/\1/p' "$dir/manifest.toml"; }
+saved_run() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("run", ""))' "$1"; }
+run_into --overlap=yes
+first=$(run_of)
+"$REPLAY" -q --config "$EXAMPLES_DIR/marenostrum.cfg" "$dir" >"$scratch/reused.replay" 2>&1
+if [ -n "$first" ] && [ -f "$dir/patterns.1.txt" ] && [ -f "$dir/replay/overlap-real.json" ] &&
+   [ "$(saved_run "$dir/replay/overlap-real.json")" = "$first" ]; then
+  run_into
+  second=$(run_of)
+  "$REPLAY" -q --config "$EXAMPLES_DIR/marenostrum.cfg" "$dir" >"$scratch/reused.replay" 2>&1
+  left=$(cd "$dir" && ls patterns.* overlap-* authentic-p2p.* replay/overlap-* 2>/dev/null | tr '\n' ' ')
+  if [ -n "$second" ] && [ "$second" != "$first" ] && [ -z "$left" ] &&
+     [ "$(saved_run "$dir/replay/authentic.json")" = "$second" ] &&
+     "$REPLAY" --validate "$dir" >/dev/null 2>&1; then
+    ok "a trace directory used again holds the new run only (runs $first, then $second)"
+  else
+    not_ok "a trace directory used again" "runs '$first' '$second', left of the first: '$left'"
+  fi
+else
+  not_ok "a trace directory used again" "the first run (--overlap=yes, run '$first'): $(tail -3 "$dir.log" "$scratch/reused.replay" | tr '\n' ' ')"
 fi
 
 # ---- Calibration: a machine file with the measured MIPS rate, which replay uses -----------------

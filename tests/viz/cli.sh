@@ -52,5 +52,25 @@ check "bad range" 2 "--range 5:1" -- --export "$WORK/d.png" --range 5:1 "$DATA/s
 check "bad size" 2 "--size" -- --export "$WORK/d.png" --size 10 "$DATA/small.prv"
 [ ! -e "$WORK/d.png" ] || { echo "not ok - failed exports leave no file"; failures=$((failures + 1)); }
 
+# Hostile inputs (issue 15): FIFOs are refused without blocking; a trace set shows the replays
+# of the run its manifest names.
+cp "$DATA/small.prv" "$WORK/fifo.prv" && mkfifo "$WORK/fifo.pcf" "$WORK/pipe.prv"
+check "a FIFO as .pcf" 1 "fifo.pcf: not a regular file (a FIFO)" -- --export "$WORK/e.png" "$WORK/fifo.prv"
+check "a FIFO as .prv" 1 "pipe.prv: not a regular file (a FIFO)" -- --export "$WORK/e.png" "$WORK/pipe.prv"
+mkdir -p "$WORK/runs/replay"
+printf 'format = "tareador-trace-set"\nversion = 2\nname = "x"\nranks = 1\nmips = 1.0\nkinds = []\nrun = "B"\n' \
+  >"$WORK/runs/manifest.toml"
+cp "$DATA/small.prv" "$WORK/runs/replay/authentic.prv"
+echo '{"run": "A"}' >"$WORK/runs/replay/authentic.json"
+check "only replays of another run" 1 "no simulated timeline of this run of the set in" -- \
+  --export "$WORK/e.png" "$WORK/runs"
+cp "$DATA/small.prv" "$WORK/runs/replay/overlap-real.prv"
+echo '{"run": "B"}' >"$WORK/runs/replay/overlap-real.json"
+cp "$DATA/taskgraph.dot" "$WORK/runs/taskgraph.5.dot"
+check "the replay of another run left out" 0 "authentic.prv: the replay of another run of the set, left out" -- \
+  --export "$WORK/e.png" "$WORK/runs"
+grep -qF "taskgraph.5.dot: left out (the set has 1 rank)" "$WORK/err" ||
+  { echo "not ok - a task graph of a rank the set does not have: $(head -3 "$WORK/err")"; failures=$((failures + 1)); }
+
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

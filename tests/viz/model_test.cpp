@@ -291,7 +291,7 @@ class ModelTest : public QObject {
     QCOMPARE(QString::fromStdString(load_error(prv.toStdString())),
              dir.filePath("t.row") + ":1: expected 'LEVEL NAME SIZE N'");
     QCOMPARE(QString::fromStdString(load_error(dir.filePath("none.prv").toStdString())),
-             dir.filePath("none.prv") + ": No such file or directory");
+             dir.filePath("none.prv") + ": cannot open: no such file or directory");
   }
 
   void aTraceSetShowsItsReplaysAuthenticFirst() {
