@@ -1330,9 +1330,11 @@ class Engine {
         .instances[static_cast<std::size_t>(t.thread)];
   }
 
-  const std::string& type_name(const ThreadSim& t) const {
-    return header_.task_sets[static_cast<std::size_t>(t.task)]
-        .types[static_cast<std::size_t>(instance_of(t).type)];
+  // The instance's type, for reports (a long name cut short).
+  std::string type_name(const ThreadSim& t) const {
+    return trace::clipped(header_.task_sets[static_cast<std::size_t>(t.task)]
+                              .types[static_cast<std::size_t>(instance_of(t).type)],
+                          60);
   }
 
   int type_of(const ThreadSim& t) const {

@@ -80,6 +80,18 @@ class ParaverSink final : public TimelineSink {
       }
     }
     // Threads take the cores of their node in turn.
+    if (header.tasks() > (1 << 20))
+      throw trace::FormatError(header.path, 0,
+                               std::to_string(header.tasks()) +
+                                   " tasks; a Paraver timeline holds at most 2^20 (replay it "
+                                   "without one: --no-save, no --prv)");
+    for (int task = 0; task < header.tasks() && header.kind != "tasks"; ++task)
+      if (header.threads[static_cast<std::size_t>(task)] > kMaxRows)
+        throw trace::FormatError(header.path, 0,
+                                 "task " + std::to_string(task) + " has " +
+                                     std::to_string(header.threads[static_cast<std::size_t>(task)]) +
+                                     " threads; a Paraver timeline holds at most 4096 per task "
+                                     "(replay it without one: --no-save, no --prv)");
     std::vector<int> next_core(layout.cpus_per_node.size(), 0);
     for (int task = 0; task < header.tasks() && header.kind != "tasks"; ++task) {
       int node = used[task_node[static_cast<std::size_t>(task)]];

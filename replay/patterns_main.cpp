@@ -7,6 +7,7 @@
 #include <string>
 
 #include "patterns.h"
+#include "tracefmt.h"
 
 namespace {
 
@@ -32,6 +33,7 @@ int run(const Options& o) {
     for (const std::string& f : files) std::cout << " " << f;
     std::cout << "\n";
   }
+  tareador::trace::flush_stdout();
   return 0;
 }
 

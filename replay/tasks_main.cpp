@@ -74,6 +74,7 @@ int run(const Options& o) {
       std::cout << tasks::report_text(set, report);
     }
   }
+  trace::flush_stdout();
   return 0;
 }
 

@@ -116,7 +116,8 @@ const TaskObject* TaskSet::object(int id) const {
 
 std::vector<std::unique_ptr<Trace>> open_traces(const std::string& path,
                                                 const std::vector<std::string>& kinds) {
-  if (std::filesystem::is_directory(path)) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
     if (!is_trace_set(path))
       throw FormatError(path, 0, "directory is not a trace set (no manifest.toml)");
     return open_trace_set(path, kinds);

@@ -19,6 +19,7 @@ namespace {
 constexpr std::size_t kBudgetBytes = 8 << 20;  // records read ahead, all streams together
 constexpr std::size_t kMinRing = 64, kMaxRing = 4096;
 constexpr std::size_t kChunk = 256;            // records parsed per visit to a stream
+constexpr std::size_t kMaxPrefetched = 1 << 12;  // streams; their rings take kMinRing each
 
 struct Entry {
   Record record;
@@ -229,6 +230,10 @@ class PrefetchTrace final : public Trace {
 
 std::unique_ptr<Trace> prefetch(std::unique_ptr<Trace> trace) {
   if (trace->header().kind == "tasks") return trace;  // already in memory
+  // Every stream holds a ring of at least kMinRing records: past kMaxPrefetched, read directly.
+  std::size_t streams = 0;
+  for (int threads : trace->header().threads) streams += static_cast<std::size_t>(threads);
+  if (streams > kMaxPrefetched) return trace;
   return std::make_unique<PrefetchTrace>(std::move(trace));
 }
 

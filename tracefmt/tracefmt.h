@@ -328,7 +328,8 @@ std::unique_ptr<Trace> open_dimemas(const std::string& path);
 
 // The same trace, with its streams read and parsed ahead by a background thread (so that a
 // replay parses on one core and simulates on another). Memory stays bounded: each stream reads
-// ahead at most a few thousand records. A tasks trace (held in memory) is returned as it is.
+// ahead at most a few thousand records. A tasks trace (held in memory), and one of more than
+// 4096 streams (whose rings would not fit the budget), are returned as they are.
 std::unique_ptr<Trace> prefetch(std::unique_ptr<Trace> trace);
 
 // Writes a trace one stream at a time: begin(task, thread), records, ..., then finish().

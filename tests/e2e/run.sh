@@ -408,6 +408,138 @@ t_sweep_deadlock() {  # every replay deadlocks: the sweep finishes, exit 2
   assert_contains "$ERR" "rank 0 is blocked" "report"
 }
 
+# 14. Hostile inputs (issue 15): exit 1 (2 for a deadlock) with file:line, at once and in bounded
+# memory (`ulimit -v` and the timeout are guards, not measurements).
+MEMORY_GUARD=1000000  # KB of address space for the commands below: ample for what they read
+# guarded CMD...: `run` under the memory guard.
+guarded() { run bash -c 'ulimit -v "$0"; exec "$@"' "$MEMORY_GUARD" "$@"; }
+make_pingpong_set() {  # DIR: the pingpong fixture as a trace set
+  rm -rf "$1"
+  replay -q --config "$NOBUS" "$FIX/pingpong.dim" --native "$1"; assert_rc 0
+}
+t_fifo_inputs() {  # a FIFO is refused, whatever input it stands for, without blocking in open()
+  mkfifo "$WORK/fifo.dim" "$WORK/fifo.cfg"
+  replay -q --config "$NOBUS" "$WORK/fifo.dim"; assert_rc 1
+  assert_contains "$ERR" "fifo.dim: not a regular file (a FIFO)" "trace"
+  replay -q --config "$WORK/fifo.cfg" "$FIX/pingpong.dim"; assert_rc 1
+  assert_contains "$ERR" "fifo.cfg: not a regular file (a FIFO)" "config"
+  replay -q --config /dev/zero "$FIX/pingpong.dim"; assert_rc 1
+  assert_contains "$ERR" "/dev/zero: not a regular file (a character device)" "config"
+  local file
+  for file in authentic.1.trc manifest.toml rank-1.toml; do
+    make_pingpong_set "$WORK/fifoset" || return
+    rm "$WORK/fifoset/$file" && mkfifo "$WORK/fifoset/$file"
+    replay -q --config "$NOBUS" "$WORK/fifoset"; assert_rc 1
+    assert_contains "$ERR" "$file: not a regular file (a FIFO)" "$file"
+    replay --validate "$WORK/fifoset"; assert_rc 1
+    assert_contains "$OUT" "$file: not a regular file (a FIFO)" "--validate, $file"
+  done
+}
+t_declared_sizes() {  # sizes a header declares are checked before anything is allocated
+  printf '#DIMEMAS:"x":0:1(10000000),0\n1:0:0:0.1\n' >"$WORK/threads.dim"
+  guarded "$REPLAY" -q --config "$NOBUS" "$WORK/threads.dim"; assert_rc 1
+  assert_contains "$ERR" "threads.dim:1: header: 10000000 threads, more than a file of" "threads"
+  python3 -c 'print("#DIMEMAS_CONFIGURATION\n\"x\" {" + "[1] {" * 200000 + "1};;")' \
+    >"$WORK/deep.cfg"
+  guarded "$REPLAY" -q --config "$WORK/deep.cfg" "$FIX/pingpong.dim"; assert_rc 1
+  assert_contains "$ERR" "deep.cfg:2: arrays nested more than 8 deep" "nesting"
+  make_pingpong_set "$WORK/ranks" || return
+  sed -i 's/^ranks = .*/ranks = 16777216/' "$WORK/ranks/manifest.toml"
+  guarded "$REPLAY" -q --config "$NOBUS" "$WORK/ranks"; assert_rc 1
+  assert_contains "$ERR" "16777216 ranks of kind authentic but authentic.2.trc is missing" "ranks"
+  sed 's/"multi node information" {0, 4,/"multi node information" {0, 2147483647,/' "$NOBUS" \
+    >"$WORK/nodes.cfg"
+  guarded "$REPLAY" -q --config "$WORK/nodes.cfg" "$FIX/pingpong.dim"; assert_rc 1
+  assert_contains "$ERR" "nodes.cfg:7: \"multi node information\" field 2 (node_count) must be between 1 and 2^20" "nodes"
+  # A 64 MB field makes a short message.
+  { printf '#DIMEMAS:"x":0:1(1),0\n1:0:0:'; head -c 67108864 /dev/zero | tr '\0' 'x'; echo; } \
+    >"$WORK/long.dim"
+  guarded "$REPLAY" -q --config "$NOBUS" "$WORK/long.dim"; assert_rc 1
+  assert_contains "$ERR" "long.dim:2: field 'duration' is not a number: 'xxxx" "long field"
+  assert_contains "$ERR" "... (67108864 bytes)" "long field"
+  [ "${#ERR}" -lt 300 ] || fail "a message of ${#ERR} bytes"
+}
+t_not_simulated() {  # what cannot be simulated is refused, never a wrong answer with exit 0
+  mkdim "$WORK/inf.dim" inf 2 1:0:0:inf 1:1:0:1
+  replay -q --config "$NOBUS" "$WORK/inf.dim"; assert_rc 1
+  assert_contains "$ERR" "inf.dim:3: field 'duration' is not a finite number: 'inf'" "inf"
+  mkdim "$WORK/huge.dim" huge 2 1:0:0:1e300 1:1:0:1
+  replay -q --config "$NOBUS" "$WORK/huge.dim" --prv "$WORK/huge.prv"; assert_rc 1
+  assert_contains "$ERR" "huge.dim:3: the simulated run would last past 9.2e9 s" "1e300"
+  replay -q --config "$NOBUS" "$FIX/pingpong.dim" --set cpu_ratio=5e-324; assert_rc 1
+  assert_contains "$ERR" "'5e-324' is out of range (1e-6 to 1e6)" "cpu_ratio"
+  make_pingpong_set "$WORK/mips" || return
+  sed -i 's/^mips = .*/mips = inf/' "$WORK/mips/manifest.toml"
+  replay -q --config "$NOBUS" "$WORK/mips"; assert_rc 1
+  assert_contains "$ERR" "manifest.toml:6: mips must be at most 10^9" "mips = inf"
+  make_pingpong_set "$WORK/alias" || return
+  sed -i 's/^id = 1$/id = 4294967297/' "$WORK/alias/rank-0.toml"
+  replay -q --config "$NOBUS" "$WORK/alias"; assert_rc 1
+  assert_contains "$ERR" "rank-0.toml:8: communicator id 4294967297 is out of range (32-bit)" "comm id"
+  make_pingpong_set "$WORK/allreduce" || return
+  local r
+  for r in 0 1; do
+    printf 'coll MPI_Allreduce 1 -1 9223372036854775807 9223372036854775807\nend\n' \
+      >"$WORK/allreduce/authentic.$r.trc"
+  done
+  replay -q --config "$NOBUS" "$WORK/allreduce" --no-save; assert_rc 1
+  assert_matches "$ERR" "authentic\.[01]\.trc:1: the simulated run would last past 9\.2e9 s.*MPI_Allreduce" "2^63 - 1 bytes"
+}
+t_stdout_errors() {  # output errors are errors
+  timeout "$TIMEOUT" "$REPLAY" --config "$NOBUS" "$FIX/pingpong.dim" --json - >/dev/full \
+    2>"$WORK/.err"
+  RC=$? ERR=$(cat "$WORK/.err")
+  assert_rc 1 && assert_contains "$ERR" "standard output: write error: no space left on the device" "stdout"
+  timeout "$TIMEOUT" "$REPLAY" --validate "$FIX/pingpong.dim" >/dev/full 2>"$WORK/.err"
+  RC=$? ERR=$(cat "$WORK/.err")
+  assert_rc 1 && assert_contains "$ERR" "standard output" "--validate"
+}
+t_outputs_checked_first() {  # an unwritable output is reported before simulating (the trace
+  # deadlocks: a replay would exit 2)
+  mkdim "$WORK/dl_out.dim" dl_out 2 1:0:0:0.001 3:0:0:1:-1:100:5:1:0
+  replay -q --config "$NOBUS" "$WORK/dl_out.dim" --json "$WORK/no/such/dir/x.json"; assert_rc 1
+  assert_contains "$ERR" "no/such/dir/x.json: cannot write: no such file or directory" "--json"
+  replay -q --config "$NOBUS" "$WORK/dl_out.dim" --prv "$WORK/no/such/dir/x.prv"; assert_rc 1
+  assert_contains "$ERR" "no/such/dir/x.prv: cannot write" "--prv"
+  make_pingpong_set "$WORK/rdonly" || return
+  printf 'not a directory\n' >"$WORK/rdonly/replay"
+  replay -q --config "$NOBUS" "$WORK/rdonly"; assert_rc 1
+  assert_contains "$ERR" "rdonly/replay: cannot create the directory" "set"
+  assert_contains "$ERR" "use --no-save, or --prv elsewhere" "set"
+  replay -q --config "$NOBUS" "$WORK/rdonly" --no-save; assert_rc 0
+}
+t_many_ranks_few_files() {  # a 2,000-rank set replays with 1,024 open files at most
+  run "$GEN_RING" 2000 8000 "$WORK/ring2000.dim" 64; assert_rc 0 || return
+  replay -q --config "$NOBUS" "$WORK/ring2000.dim" --native "$WORK/ring2000" --set mapping=fill
+  assert_rc 0 || return
+  local expected
+  total "$NOBUS" "$WORK/ring2000.dim" --set mapping=fill || return; expected=$TOTAL
+  run bash -c 'ulimit -n 1024; exec "$@"' _ "$REPLAY" -q --config "$NOBUS" "$WORK/ring2000" \
+    --set mapping=fill --no-save --json "$WORK/ring2000.json"
+  assert_rc 0 || return
+  assert_near "$(json "$WORK/ring2000.json" 'd["traces"][0]["total_time_s"]')" "$expected" 1e-9 "time"
+  run bash -c 'ulimit -n 1024; exec "$@"' _ "$REPLAY" --validate "$WORK/ring2000"
+  assert_rc 0 && assert_contains "$OUT" "valid" "--validate"
+}
+t_runs_do_not_mix() {  # the replays kept in a set are those of the run the manifest names
+  make_pingpong_set "$WORK/runs" || return
+  echo 'run = "A"' >>"$WORK/runs/manifest.toml"
+  replay -q --config "$NOBUS" "$WORK/runs"; assert_rc 0 || return
+  assert_eq "$(json "$WORK/runs/replay/authentic.json" 'd["run"]')" A "run of the replay"
+  cp "$WORK/runs/replay/authentic.json" "$WORK/runs/replay/overlap-real.json"
+  cp "$WORK/runs/replay/authentic.prv" "$WORK/runs/replay/overlap-real.prv"
+  sed -i 's/^run = .*/run = "B"/' "$WORK/runs/manifest.toml"  # the tool wrote the set again
+  replay -q --config "$NOBUS" "$WORK/runs"; assert_rc 0 || return
+  assert_eq "$(json "$WORK/runs/replay/authentic.json" 'd["run"]')" B "run of the new replay"
+  [ ! -e "$WORK/runs/replay/overlap-real.prv" ] && [ ! -e "$WORK/runs/replay/overlap-real.json" ] ||
+    fail "the replay of run A was left beside run B's"
+}
+t_unmatched_send_located() {
+  mkdim "$WORK/unmatched_send.dim" unmatched_send 2 1:0:0:0.001 2:0:0:1:-1:100:5:1:0 1:1:0:0.001
+  replay -q --config "$NOBUS" "$WORK/unmatched_send.dim"; assert_rc 2
+  assert_contains "$ERR" "that no receive matched (the first at $WORK/unmatched_send.dim:4)" "report"
+}
+
 case_() {  # NAME FUNCTION ARGS...
   local name=$1; shift
   WHY=""
@@ -747,6 +879,15 @@ case_ "bad input: config with a misspelt record" t_misspelt_record
 case_ "bad input: non-existent trace" t_nonexistent_trace
 case_ "bad input: directory that is not a trace set" t_not_a_set
 case_ "bad input: trace set of an unknown version" t_bad_manifest_version
+
+case_ "hostile: FIFOs and devices as inputs" t_fifo_inputs
+case_ "hostile: sizes declared in headers, long fields" t_declared_sizes
+case_ "hostile: numbers that cannot be simulated" t_not_simulated
+case_ "hostile: standard output errors" t_stdout_errors
+case_ "hostile: unwritable outputs before simulating" t_outputs_checked_first
+case_ "hostile: 2,000 ranks under ulimit -n 1024" t_many_ranks_few_files
+case_ "hostile: replays of another run of the set" t_runs_do_not_mix
+case_ "hostile: an unmatched send at its file:line" t_unmatched_send_located
 
 case_ "deadlock: receive without a send" t_deadlock_recv
 case_ "deadlock: collective a member never calls" t_deadlock_collective
