@@ -61,8 +61,7 @@ typedef struct {
 typedef struct {
    Item* items;
    UInt n, max;
-   Int fd;
-   TrText text;
+   TrFile out;
 } Stream;
 
 /* Where a message's bytes are: `bytes` from `base`, or, through a non-contiguous datatype, in
@@ -134,9 +133,8 @@ static struct {
    TrCollAlgorithm collectives;
    struct { Int comm; ULong seq; }* comm_seqs;
    UInt n_comm_seqs;
-   TrText patterns;
-   Int patterns_fd;
-} ov = {.chunks = 4, .shift = True, .collectives = TR_COLL_BINOMIAL, .patterns_fd = -1,
+   TrFile patterns;
+} ov = {.chunks = 4, .shift = True, .collectives = TR_COLL_BINOMIAL, .patterns = {.fd = -1},
         .next_base_request = 1LL << 62};
 
 void tr_overlap_configure(Bool enabled, UInt chunks, ULong chunk_min, Bool shift,
@@ -431,18 +429,19 @@ static void pattern_line(const HChar* what, Int peer, long long tag, Int comm, c
    UInt parts = bytes / 8 < MAX_BINS ? (UInt)(bytes / 8) : MAX_BINS, i;
    ULong span = end - start;
    if (parts == 0) parts = 1;
-   tr_text_printf(&ov.patterns, "%s %d %lld %d %lu %llu", what, peer, tag, comm, bytes, span);
+   tr_text_printf(&ov.patterns.text, "%s %d %lld %d %lu %llu", what, peer, tag, comm, bytes, span);
    for (i = 0; i < parts; i++) {
       SizeT from = (SizeT)((ULong)bytes * i / parts), to = (SizeT)((ULong)bytes * (i + 1) / parts);
       ULong t = sending ? over(l, from, to, last_store, start) : over(l, from, to, first_use, 0);
       if (t == 0 || to == from) {
-         tr_text_append(&ov.patterns, " -");
+         tr_text_append(&ov.patterns.text, " -");
       } else {
          ULong micro = span == 0 ? 1000000 : ((t - 1 - start) * 1000000 + span / 2) / span;
-         tr_text_printf(&ov.patterns, " %llu.%06llu", micro / 1000000, micro % 1000000);
+         tr_text_printf(&ov.patterns.text, " %llu.%06llu", micro / 1000000, micro % 1000000);
       }
    }
-   tr_text_append(&ov.patterns, "\n");
+   tr_text_append(&ov.patterns.text, "\n");
+   tr_file_write_due(&ov.patterns);
 }
 
 /* ---- Sends ------------------------------------------------------------------------------- */
@@ -901,12 +900,10 @@ void tr_overlap_begin(ThreadId tid, ULong count)
    ov.tid = tid;
    ov.base = count;
    for (kind = 0; kind < KINDS; kind++)
-      ov.streams[kind].fd = kind != BASE || ov.decompose
-                               ? tr_trace_open_kind(kKindName[kind], &ov.streams[kind].text)
-                               : -1;
+      if (kind != BASE || ov.decompose) tr_trace_open_kind(kKindName[kind], &ov.streams[kind].out);
    VG_(sprintf)(name, "patterns.%d.txt", tr_trace_rank());
-   ov.patterns_fd = tr_trace_create(name);
-   tr_text_printf(&ov.patterns, "# tareador patterns v1 rank=%d chunks=%u\n", tr_trace_rank(),
+   tr_trace_create(name, &ov.patterns);
+   tr_text_printf(&ov.patterns.text, "# tareador patterns v1 rank=%d chunks=%u\n", tr_trace_rank(),
                   ov.chunks);
 }
 
@@ -925,16 +922,15 @@ static void write_stream(Stream* s, ULong end, Bool complete)
    VG_(ssort)(s->items, s->n, sizeof(Item), by_time);
    for (i = 0; i < s->n; i++) {
       if (s->items[i].dropped) continue;
-      if (s->items[i].time > clock) tr_text_burst(&s->text, s->items[i].time - clock);
+      if (s->items[i].time > clock) tr_text_burst(&s->out.text, s->items[i].time - clock);
       if (s->items[i].time > clock) clock = s->items[i].time;
-      tr_text_mpi(&s->text, &s->items[i].event);
-      if (s->text.used > 65536) tr_text_flush(&s->text, s->fd);
+      tr_text_mpi(&s->out.text, &s->items[i].event);
+      tr_file_write_due(&s->out);
    }
-   if (end > clock) tr_text_burst(&s->text, end - clock);
-   if (complete) tr_text_record(&s->text, "end");
-   tr_text_end_records(&s->text);
-   tr_text_flush(&s->text, s->fd);
-   if (s->fd >= 0) VG_(close)(s->fd);
+   if (end > clock) tr_text_burst(&s->out.text, end - clock);
+   if (complete) tr_text_record(&s->out.text, "end");
+   tr_text_end_records(&s->out.text);
+   tr_file_close(&s->out);
    VG_(free)(s->items);
    s->items = NULL;
 }
@@ -950,7 +946,6 @@ void tr_overlap_finish(Bool complete, ULong count)
    for (i = 0; i < ov.n_sends; i++) finish_sends(&ov.sends[i], end);
    for (kind = 0; kind < KINDS; kind++)
       if (kind != BASE || ov.decompose) write_stream(&ov.streams[kind], end, complete);
-   tr_text_flush(&ov.patterns, ov.patterns_fd);
-   if (ov.patterns_fd >= 0) VG_(close)(ov.patterns_fd);
+   tr_file_close(&ov.patterns);
    ov.active = False;
 }
