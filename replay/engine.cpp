@@ -1458,6 +1458,7 @@ class Engine {
     }
     if (problems.empty()) return;
     std::sort(problems.begin(), problems.end());
+    if (!header_.truncated_tasks.empty()) return end_truncated(problems);
     std::string report = "deadlock: the simulated run cannot finish (" +
                          std::to_string(problems.size()) + " problem(s))";
     constexpr std::size_t kMaxLines = 30;
@@ -1467,6 +1468,32 @@ class Engine {
       report += "\n  ... and " + std::to_string(problems.size() - kMaxLines) + " more";
     for (const std::string& note : header_.notes) report += "\n  note: " + note;
     throw DeadlockError(report);
+  }
+
+  // A trace that stops early (its run died) cannot finish: what was traced is simulated, the
+  // threads left waiting end when the simulation runs out of events, and the notes say what
+  // never completed because of the truncation.
+  void end_truncated(const std::vector<std::string>& problems) {
+    for (ThreadSim& t : threads_) {
+      if (t.phase == Phase::Done) continue;
+      close_state(t);
+      t.state = State::Idle;
+      t.end = now_;
+      t.phase = Phase::Done;
+    }
+    std::string ranks;
+    for (int task : header_.truncated_tasks)
+      ranks += (ranks.empty() ? "" : ", ") + std::to_string(task);
+    truncation_notes_.push_back(
+        "the trace stops early (truncated: rank(s) " + ranks + "): the simulation ends at " +
+        std::to_string(now_) + " s, with " + std::to_string(problems.size()) +
+        " thing(s) that could not complete because of it");
+    constexpr std::size_t kMaxLines = 30;
+    for (std::size_t i = 0; i < problems.size() && i < kMaxLines; ++i)
+      truncation_notes_.push_back("  " + problems[i]);
+    if (problems.size() > kMaxLines)
+      truncation_notes_.push_back("  ... and " + std::to_string(problems.size() - kMaxLines) +
+                                  " more");
   }
 
   static std::string endpoint(int task, int thread) {
@@ -1520,6 +1547,7 @@ class Engine {
     result.path = header_.path;
     result.notes = header_.notes;
     result.notes.insert(result.notes.end(), machine_.notes.begin(), machine_.notes.end());
+    result.notes.insert(result.notes.end(), truncation_notes_.begin(), truncation_notes_.end());
     for (const ThreadSim& t : threads_) {
       RankSummary& rank = ranks_[static_cast<std::size_t>(t.task)];
       rank.end = std::max(rank.end, t.end);
@@ -1556,6 +1584,7 @@ class Engine {
   std::vector<NodeResources> nodes_;
   std::vector<std::size_t> shared_nodes_;  // nodes whose threads outnumber their cores
   bool cores_pending_ = false;             // a core was freed or a thread queued for one
+  std::vector<std::string> truncation_notes_;  // what a truncated trace left unfinished
   FifoResource network_bus_;
   FifoResource no_link_;  // unlimited
   std::vector<MemoryLinks> memory_links_;  // per task

@@ -84,6 +84,16 @@ class Progress {
   std::chrono::steady_clock::time_point last_;
 };
 
+// ", truncated: ranks 1, 3 (...)": what `--validate` adds for a trace whose run died.
+std::string truncation(const trace::TraceHeader& header) {
+  if (header.truncated_tasks.empty()) return "";
+  std::string ranks;
+  for (int task : header.truncated_tasks) ranks += (ranks.empty() ? "" : ", ") + std::to_string(task);
+  return ", truncated: rank(s) " + ranks +
+         " stop early (their run died; messages and collectives they leave unmatched are not "
+         "problems)";
+}
+
 int validate_inputs(const Options& options) {
   std::size_t problems = 0;
   for (const std::string& input : options.inputs) {
@@ -100,7 +110,7 @@ int validate_inputs(const Options& options) {
       for (const std::string& p : found) std::cout << p << "\n";
       std::cout << t->header().path << " (" << t->header().kind << "): "
                 << (found.empty() ? "valid" : std::to_string(found.size()) + " problem(s)")
-                << "\n";
+                << truncation(t->header()) << "\n";
       problems += found.size();
     }
   }

@@ -126,13 +126,17 @@ bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
     throw FormatError(path, table["rank"].node()->source().begin.line,
                       "rank does not match the file name");
   std::string status = required<std::string>(table, path, "status");
-  bool truncated = status == "truncated";
-  if (truncated) {
+  bool truncated = status != "complete";
+  if (status == "truncated") {
     std::string reason = table["reason"].value_or(std::string("unknown reason"));
     header.notes.push_back("rank " + std::to_string(rank) + " truncated: " + reason);
-  } else if (status != "complete") {
+  } else if (status == "running") {  // what the tool leaves until the rank's end
+    header.notes.push_back("rank " + std::to_string(rank) +
+                           " truncated: its process did not finish (killed without warning: "
+                           "SIGKILL, out of memory, a time limit; or still running)");
+  } else if (truncated) {
     throw FormatError(path, table["status"].node()->source().begin.line,
-                      "status must be \"complete\" or \"truncated\"");
+                      "status must be \"complete\", \"truncated\" or \"running\"");
   }
   auto threads = table["threads"].value_or<std::int64_t>(1);
   if (threads != 1)
@@ -178,11 +182,25 @@ bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
   return truncated;
 }
 
+// The names of the opaque calls that the streams of a rank without a manifest use.
+void add_call_names(const std::shared_ptr<const SharedFile>& file, TraceHeader& header) {
+  LineReader lines(file, 0, file->size(), 1);
+  std::string_view line;
+  while (lines.next(line)) {
+    if (line.rfind("call ", 0) != 0) continue;
+    Fields f(line, ' ', lines);
+    f.text("record");
+    std::string name(f.text("name"));
+    if (std::find(header.call_names.begin(), header.call_names.end(), name) ==
+        header.call_names.end())
+      header.call_names.push_back(name);
+  }
+}
+
 class NativeStream final : public LineRecordStream {
  public:
-  NativeStream(std::shared_ptr<const SharedFile> file, const TraceHeader& header, int rank,
-               bool truncated)
-      : LineRecordStream(file, 0, file->size(), 1),
+  NativeStream(const StreamFile& stream, const TraceHeader& header, int rank, bool truncated)
+      : LineRecordStream(stream.file, 0, stream.end, 1),
         parser_(header, rank),
         rank_(rank),
         truncated_(truncated) {}
@@ -209,8 +227,7 @@ class NativeStream final : public LineRecordStream {
 
 class NativeTrace final : public Trace {
  public:
-  NativeTrace(TraceHeader header, std::vector<std::shared_ptr<const SharedFile>> files,
-              std::vector<bool> truncated)
+  NativeTrace(TraceHeader header, std::vector<StreamFile> files, std::vector<bool> truncated)
       : header_(std::move(header)), files_(std::move(files)), truncated_(std::move(truncated)) {}
 
   const TraceHeader& header() const override { return header_; }
@@ -223,13 +240,13 @@ class NativeTrace final : public Trace {
 
   std::uint64_t size_bytes() const override {
     std::uint64_t total = 0;
-    for (const auto& f : files_) total += f->size();
+    for (const StreamFile& f : files_) total += f.end;
     return total;
   }
 
  private:
   TraceHeader header_;
-  std::vector<std::shared_ptr<const SharedFile>> files_;
+  std::vector<StreamFile> files_;
   std::vector<bool> truncated_;  // per rank
 };
 
@@ -423,8 +440,14 @@ std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
   base.mips = manifest.mips;
   std::map<int, std::string> comm_origin;
   std::vector<bool> truncated;
-  for (int rank = 0; rank < manifest.ranks; ++rank)
+  for (int rank = 0; rank < manifest.ranks; ++rank) {
     truncated.push_back(read_rank_manifest(dir, rank, base, comm_origin));
+    if (truncated.back()) base.truncated_tasks.push_back(rank);
+    if (fs::exists(rank_file(dir, rank))) continue;
+    for (const std::string& kind : manifest.kinds)  // no manifest lists its calls' names
+      if (kind != "tasks" && fs::exists(stream_file(dir, kind, rank)))
+        add_call_names(SharedFile::open(stream_file(dir, kind, rank)), base);
+  }
 
   std::vector<std::unique_ptr<Trace>> traces;
   for (const std::string& kind : manifest.kinds) {
@@ -438,9 +461,10 @@ std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
       traces.push_back(open_tasks_trace(std::move(header), paths, truncated));
       continue;
     }
-    std::vector<std::shared_ptr<const SharedFile>> files;
+    std::vector<StreamFile> files;
     for (int rank = 0; rank < manifest.ranks; ++rank)
-      files.push_back(SharedFile::open(stream_file(dir, kind, rank)));
+      files.push_back(open_rank_stream(stream_file(dir, kind, rank), rank,
+                                       truncated[static_cast<std::size_t>(rank)], header.notes));
     traces.push_back(
         std::make_unique<NativeTrace>(std::move(header), std::move(files), truncated));
   }

@@ -142,9 +142,9 @@ bool is_mpi(RecordType type) {
 // Loads and checks the tasks stream of one rank.
 class RankLoader {
  public:
-  RankLoader(const std::string& path, const TraceHeader& header, int rank, bool truncated)
-      : file_(SharedFile::open(path)),
-        lines_(file_, 0, file_->size(), 1),
+  RankLoader(const StreamFile& stream, const TraceHeader& header, int rank, bool truncated)
+      : file_(stream.file),
+        lines_(file_, 0, stream.end, 1),
         parser_(header, rank, false),
         rank_(rank),
         truncated_(truncated) {}
@@ -585,7 +585,9 @@ std::unique_ptr<Trace> open_tasks_trace(TraceHeader header,
   header.task_sets.assign(stream_paths.size(), TaskSet{});
   std::uint64_t size = 0;
   for (std::size_t rank = 0; rank < stream_paths.size(); ++rank) {
-    RankLoader loader(stream_paths[rank], header, static_cast<int>(rank), truncated[rank]);
+    RankLoader loader(open_rank_stream(stream_paths[rank], static_cast<int>(rank), truncated[rank],
+                                       header.notes),
+                      header, static_cast<int>(rank), truncated[rank]);
     loader.load(header.task_sets[rank], records[rank], header.notes);
     size += loader.size();
     header.threads[rank] = static_cast<int>(header.task_sets[rank].instances.size());

@@ -204,6 +204,7 @@ struct TraceHeader {
   double mips = 0;                           // instructions per microsecond, for kInstructions
   std::vector<std::string> call_names;       // names of opaque calls (Record::event_value)
   std::vector<std::string> notes;            // e.g. "rank 2 truncated: killed by SIGSEGV"
+  std::vector<int> truncated_tasks;          // tasks whose streams stop early (the run died)
   // Kind "tasks": one per task (rank), and threads[R] = task_sets[R].instances.size() (thread
   // T of task R is instance T + 1). Empty for other kinds.
   std::vector<TaskSet> task_sets;
