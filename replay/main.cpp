@@ -29,7 +29,7 @@ struct Options {
   std::vector<std::string> overrides;
   std::vector<std::string> kinds;
   std::vector<std::string> inputs;
-  std::string json_path, prv_path, dim_path, native_path;
+  std::string json_path, prv_path, chrome_path, dim_path, native_path;
   bool validate = false;
   bool ideal = false;
   bool no_save = false;
@@ -363,8 +363,12 @@ int run(const Options& options) {
     std::string prv = options.prv_path.empty()
                           ? (options.no_save ? std::string() : saved_timeline(t->header()))
                           : output_path(options.prv_path, labels[i], traces.size());
-    std::unique_ptr<replay::TimelineSink> sink;
-    if (!prv.empty()) sink = replay::make_paraver_sink(prv, t->header(), m);
+    std::vector<std::unique_ptr<replay::TimelineSink>> sinks;
+    if (!prv.empty()) sinks.push_back(replay::make_paraver_sink(prv, t->header(), m));
+    if (!options.chrome_path.empty())
+      sinks.push_back(replay::make_chrome_sink(
+          output_path(options.chrome_path, labels[i], traces.size()), t->header()));
+    std::unique_ptr<replay::TimelineSink> sink = replay::make_tee_sink(std::move(sinks));
     replay::SimulationOptions sim;
     sim.sink = sink.get();
     sim.policy = policy;
@@ -453,6 +457,11 @@ int main(int argc, char** argv) {
                      "write the simulated timeline as a Paraver trace (with .pcf and .row); with "
                      "several traces, OUT.KIND.prv")
           ->type_name("OUT.prv");
+  CLI::Option* chrome =
+      app.add_option("--chrome", o.chrome_path,
+                     "write the simulated timeline in the Trace Event format, for Perfetto UI or "
+                     "chrome://tracing; with several traces, OUT.KIND.json")
+          ->type_name("OUT.json");
   CLI::Option* dim =
       app.add_option("--dim", o.dim_path, "write the input trace in Dimemas format")
           ->type_name("OUT.dim");
@@ -463,7 +472,8 @@ int main(int argc, char** argv) {
       app.add_flag("--validate", o.validate,
                    "check the traces (every record, matching sends and receives, collectives) "
                    "and report file:line of each problem; no simulation");
-  sweep->excludes(cores_sweep)->excludes(prv)->excludes(dim)->excludes(native)->excludes(validate);
+  sweep->excludes(cores_sweep)->excludes(prv)->excludes(chrome)->excludes(dim)->excludes(native)->excludes(
+      validate);
   app.add_flag("--no-save", o.no_save,
                "do not keep the replay of a trace set in it (SET/replay/KIND.prv, .pcf, .row, "
                ".json: what tareador-view shows; with --sweep, its files); --prv or "
