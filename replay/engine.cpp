@@ -318,6 +318,7 @@ class Engine {
     collective_counts_.resize(static_cast<std::size_t>(header_.tasks()));
     ranks_.assign(static_cast<std::size_t>(header_.tasks()), RankSummary{});
     total_bytes_ = std::max<std::uint64_t>(trace_.size_bytes(), 1);
+    if (task_mode_) set_type_speedups();
     if (task_mode_) setup_tasks();
   }
 
@@ -482,7 +483,37 @@ class Engine {
       seconds = r.amount / (mips_ * 1e6);
     }
     double ratio = machine_.nodes[static_cast<std::size_t>(t.node)].cpu_ratio;
+    if (task_mode_ && !type_speedup_.empty())
+      ratio *= type_speedup_[static_cast<std::size_t>(t.task)]
+                            [static_cast<std::size_t>(instance_of(t).type)];
     return ratio > 0 ? seconds / ratio : 0.0;
+  }
+
+  // The speedup of each task type of each rank (--accelerate); checks that each named type
+  // exists somewhere.
+  void set_type_speedups() {
+    if (options_.accelerate.empty()) return;
+    std::string known;
+    for (const auto& [name, factor] : options_.accelerate) {
+      if (!(factor > 0) || !std::isfinite(factor))
+        throw std::invalid_argument("--accelerate " + name +
+                                    ": the factor must be a positive number");
+      bool found = false;
+      for (const trace::TaskSet& set : header_.task_sets)
+        found = found || std::find(set.types.begin(), set.types.end(), name) != set.types.end();
+      if (found) continue;
+      for (const std::string& type : task_type_table(header_).names)
+        known += (known.empty() ? "" : ", ") + type;
+      throw std::invalid_argument("--accelerate: the trace has no task type '" + name +
+                                  "' (its types: " + known + ")");
+    }
+    for (const trace::TaskSet& set : header_.task_sets) {
+      type_speedup_.emplace_back();
+      for (const std::string& type : set.types) {
+        auto it = options_.accelerate.find(type);
+        type_speedup_.back().push_back(it == options_.accelerate.end() ? 1.0 : it->second);
+      }
+    }
   }
 
   double pair_latency(int from_node, int to_node) const {
@@ -1065,7 +1096,10 @@ class Engine {
   std::vector<double> remaining_paths(int task) {
     double ratio = machine_.nodes[static_cast<std::size_t>(node_of(task))].cpu_ratio;
     double seconds = ratio > 0 ? 1.0 / (mips_ * 1e6) / ratio : 0.0;
-    return trace::task_critical_paths(header_.task_sets[static_cast<std::size_t>(task)], seconds);
+    return trace::task_critical_paths(header_.task_sets[static_cast<std::size_t>(task)], seconds,
+                                      type_speedup_.empty()
+                                          ? std::vector<double>()
+                                          : type_speedup_[static_cast<std::size_t>(task)]);
   }
 
   Result run_tasks() {
@@ -1585,6 +1619,7 @@ class Engine {
   std::vector<std::size_t> shared_nodes_;  // nodes whose threads outnumber their cores
   bool cores_pending_ = false;             // a core was freed or a thread queued for one
   std::vector<std::string> truncation_notes_;  // what a truncated trace left unfinished
+  std::vector<std::vector<double>> type_speedup_;  // [rank][type]: --accelerate; empty: none
   FifoResource network_bus_;
   FifoResource no_link_;  // unlimited
   std::vector<MemoryLinks> memory_links_;  // per task

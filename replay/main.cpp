@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "critical.h"
 #include "replay.h"
 #include "report.h"
 #include "sweep.h"
@@ -39,7 +40,29 @@ struct Options {
   std::vector<int> cores_sweep;
   std::string sweep, sweep_out;
   bool csv = false;
+  std::vector<std::string> accelerate;  // TYPE=FACTOR
+  bool critical = false;
+  std::vector<double> factors{2, 10, 100};
+  int jobs = 0;
 };
+
+// --accelerate TYPE=FACTOR, repeated: the factor of each task type.
+std::map<std::string, double> accelerations(const Options& options) {
+  std::map<std::string, double> out;
+  for (const std::string& item : options.accelerate) {
+    std::size_t eq = item.rfind('=');
+    double factor = 0;
+    try {
+      if (eq != std::string::npos && eq > 0) factor = std::stod(item.substr(eq + 1));
+    } catch (const std::exception&) {
+    }
+    if (eq == std::string::npos || eq == 0 || !(factor > 0) || !std::isfinite(factor))
+      throw CLI::ValidationError("--accelerate", "'" + item +
+                                                     "' is not TYPE=FACTOR with a positive factor");
+    out[item.substr(0, eq)] = factor;
+  }
+  return out;
+}
 
 std::vector<const trace::Trace*> pointers(const std::vector<std::unique_ptr<trace::Trace>>& traces) {
   std::vector<const trace::Trace*> out;
@@ -153,6 +176,7 @@ double one_core_time(const trace::Trace& t, const replay::Machine& machine,
   Progress progress(show_progress, t.header().name + " (tasks, 1 core per node)");
   replay::SimulationOptions sim;
   sim.policy = base.policy;
+  sim.accelerate = base.accelerate;
   sim.progress = [&progress](double f) { progress(f); };
   try {
     return replay::simulate(t, one, sim).total_time;
@@ -175,6 +199,7 @@ nlohmann::ordered_json cores_sweep(const Options& options, const trace::Trace& t
                                          " cores)");
     replay::SimulationOptions sim;
     sim.policy = policy;
+    sim.accelerate = accelerations(options);
     sim.progress = [&progress](double f) { progress(f); };
     try {
       return replay::simulate(t, m, sim);
@@ -246,16 +271,69 @@ void compare_with_baselines(const std::vector<std::unique_ptr<trace::Trace>>& tr
   }
 }
 
-// Where the files of a sweep go: --sweep-out, else inside the trace set (SET/sweep-KEY) or
-// beside a Dimemas file (DIR/NAME-sweep-KEY); none with --no-save.
-std::string sweep_prefix(const Options& options, const trace::TraceHeader& header,
-                         const std::string& key) {
+// Where the files of an analysis (`name`: sweep-KEY, critical) go: --sweep-out, else inside the
+// trace set (SET/NAME) or beside a Dimemas file (DIR/FILE-NAME); none with --no-save.
+std::string output_prefix(const Options& options, const trace::TraceHeader& header,
+                          const std::string& name) {
   if (!options.sweep_out.empty()) return options.sweep_out;
   if (options.no_save) return {};
   std::filesystem::path path(header.path);
   if (header.kind == "dimemas")
-    return (path.parent_path() / (path.stem().string() + "-sweep-" + key)).string();
-  return (path / ("sweep-" + key)).string();
+    return (path.parent_path() / (path.stem().string() + "-" + name)).string();
+  return (path / name).string();
+}
+
+// --critical: the tasks trace of each input with each task type accelerated in turn, on each
+// machine of --cores-sweep (or the one given); a table (or CSV) per input, its files, the JSON.
+int critical_inputs(const Options& options, const replay::Machine& machine,
+                    replay::TaskPolicy policy, bool show_progress) {
+  if (!options.sweep_out.empty() && options.inputs.size() > 1)
+    throw CLI::ValidationError("--sweep-out", "names the files of one analysis: give one input");
+  const bool print = !options.quiet && options.json_path != "-";
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  for (std::size_t n = 0; n < options.inputs.size(); ++n) {
+    std::vector<std::unique_ptr<trace::Trace>> traces;
+    for (auto& t : trace::open_traces(options.inputs[n]))
+      if (t->header().kind == "tasks") traces.push_back(std::move(t));
+    if (traces.empty())
+      throw trace::FormatError(options.inputs[n], 0,
+                               "no tasks trace: --critical accelerates the task types of one");
+    const replay::Machine* m = &machine;
+    replay::Machine unbounded;
+    if (options.ideal) {  // as a plain replay: unbounded cores
+      unbounded = machine;
+      replay::make_cores_unbounded(unbounded, traces.front()->header());
+      m = &unbounded;
+    }
+    const std::string prefix = output_prefix(options, traces.front()->header(), "critical");
+    if (!prefix.empty()) replay::prepare_sweep_files(prefix);
+    replay::CriticalOptions critical;
+    critical.factors = options.factors;
+    critical.cores = options.cores_sweep;
+    critical.policy = policy;
+    critical.jobs = options.jobs;
+    replay::CriticalResult result;
+    {
+      Progress progress(show_progress, "the critical task");
+      critical.progress = [&progress](double f, const std::string& what) { progress(f, what); };
+      result = replay::find_critical_task(*traces.front(), *m, critical);
+    }
+    std::vector<std::string> written;
+    if (!prefix.empty()) written = replay::write_critical_files(prefix, result);
+    if (print && options.csv) {
+      replay::write_critical_csv(std::cout, result);
+    } else if (print) {
+      if (n > 0) std::cout << "\n";
+      replay::print_critical(std::cout, result);
+      for (const std::string& file : written) std::cout << "  wrote " << file << "\n";
+    }
+    std::ostringstream csv;
+    replay::write_critical_csv(csv, result);
+    results.push_back({{"name", result.name}, {"path", result.path}, {"csv", csv.str()}});
+  }
+  if (!options.json_path.empty())
+    write_json(options.json_path, {{"config", options.config}, {"critical", results}});
+  return 0;
 }
 
 // --sweep: every trace of each input replayed at each value; a table (or CSV) per input, its
@@ -275,7 +353,7 @@ int sweep_inputs(const Options& options, const replay::Machine& machine,
     std::vector<std::unique_ptr<trace::Trace>> traces =
         trace::open_traces(options.inputs[n], options.kinds);
     if (traces.empty()) throw trace::FormatError(options.inputs[n], 0, "no trace to replay");
-    const std::string prefix = sweep_prefix(options, traces.front()->header(), spec.key);
+    const std::string prefix = output_prefix(options, traces.front()->header(), "sweep-" + spec.key);
     if (!prefix.empty()) replay::prepare_sweep_files(prefix);
     replay::SweepResult result;
     {  // the progress line goes before anything is printed
@@ -283,6 +361,7 @@ int sweep_inputs(const Options& options, const replay::Machine& machine,
       replay::SweepOptions sweep;
       sweep.policy = policy;
       sweep.unbounded_cores = options.ideal;
+      sweep.accelerate = accelerations(options);
       sweep.progress = [&progress](const replay::SweepProgress& p) {
         progress(p.overall, p.what);
       };
@@ -312,6 +391,8 @@ int sweep_inputs(const Options& options, const replay::Machine& machine,
 }
 
 int run(const Options& options) {
+  if (!options.sweep_out.empty() && options.sweep.empty() && !options.critical)
+    throw CLI::ValidationError("--sweep-out", "requires --sweep or --critical");
   if (options.validate) return validate_inputs(options);
   if (options.config.empty()) throw CLI::RequiredError("--config");
   replay::Machine machine = replay::load_machine(options.config);
@@ -321,6 +402,7 @@ int run(const Options& options) {
   replay::TaskPolicy policy = replay::task_policy_from_name(options.policy);
   bool show_progress = !options.no_progress && (options.progress || isatty(STDERR_FILENO));
   if (!options.sweep.empty()) return sweep_inputs(options, machine, policy, show_progress);
+  if (options.critical) return critical_inputs(options, machine, policy, show_progress);
 
   std::vector<std::unique_ptr<trace::Trace>> traces;
   std::vector<std::size_t> input_of;  // the input each trace comes from
@@ -372,6 +454,7 @@ int run(const Options& options) {
     replay::SimulationOptions sim;
     sim.sink = sink.get();
     sim.policy = policy;
+    if (tasks) sim.accelerate = accelerations(options);
     replay::Result result;
     {
       Progress progress(show_progress, t->header().name + " (" + t->header().kind + ")");
@@ -443,9 +526,9 @@ int main(int argc, char** argv) {
                      "-reduction.svg (beside a .dim file: NAME-sweep-KEY.*). See docs/sweeps.md")
           ->type_name("KEY=LO:HI:STEPS[:log]");
   app.add_option("--sweep-out", o.sweep_out,
-                 "write the files of --sweep to PREFIX.csv, PREFIX-time.svg, ... instead")
-      ->type_name("PREFIX")
-      ->needs(sweep);
+                 "write the files of --sweep (PREFIX.csv, PREFIX-time.svg, ...) or --critical "
+                 "(PREFIX.csv, PREFIX-2x.svg, ...) there instead")
+      ->type_name("PREFIX");
   app.add_flag("--csv", o.csv, "print the table of --cores-sweep or --sweep as CSV");
   app.add_option("-k,--kind", o.kinds, "replay only this kind of a trace set (repeatable)")
       ->type_name("KIND")
@@ -468,10 +551,29 @@ int main(int argc, char** argv) {
   CLI::Option* native =
       app.add_option("--native", o.native_path, "write the input trace as a native trace set")
           ->type_name("DIR");
+  app.add_option("--accelerate", o.accelerate,
+                 "tasks traces: run the instances of task type TYPE FACTOR times faster "
+                 "(repeatable; thesis 6.1)")
+      ->type_name("TYPE=FACTOR")
+      ->allow_extra_args(false);
+  CLI::Option* critical = app.add_flag(
+      "--critical", o.critical,
+      "tasks traces: accelerate each task type in turn by each of --factors, on each machine of "
+      "--cores-sweep (or the one given), and report the speedups and the critical type; writes "
+      "SET/critical.csv and SET/critical-FACTORx.svg (or --sweep-out PREFIX)");
+  app.add_option("--factors", o.factors, "acceleration factors of --critical (default 2,10,100)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber)
+      ->type_name("F1,F2,...");
+  app.add_option("-j,--jobs", o.jobs,
+                 "replays at once in --critical (default: one per core of this machine)")
+      ->check(CLI::PositiveNumber)
+      ->type_name("N");
   CLI::Option* validate =
       app.add_flag("--validate", o.validate,
                    "check the traces (every record, matching sends and receives, collectives) "
                    "and report file:line of each problem; no simulation");
+  critical->excludes(sweep)->excludes(prv)->excludes(chrome)->excludes(dim)->excludes(native);
   sweep->excludes(cores_sweep)->excludes(prv)->excludes(chrome)->excludes(dim)->excludes(native)->excludes(
       validate);
   app.add_flag("--no-save", o.no_save,

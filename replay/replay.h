@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -236,6 +237,10 @@ struct SimulationOptions {
   std::function<void(double)> progress;
   // Tasks traces: how instances take cores.
   TaskPolicy policy = TaskPolicy::Fifo;
+  // Tasks traces: the bursts of every instance of a task type (by name, in every rank) run
+  // this many times faster (thesis 6.1: what if this code were optimised or accelerated).
+  // Types the trace does not have are an error (std::invalid_argument).
+  std::map<std::string, double> accelerate;
 };
 
 Result simulate(const trace::Trace& trace, const Machine& machine,

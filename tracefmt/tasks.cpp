@@ -565,14 +565,23 @@ class RankLoader {
 
 }  // namespace
 
-std::vector<double> task_critical_paths(const TaskSet& set, double seconds_per_instruction) {
+std::vector<double> task_critical_paths(const TaskSet& set, double seconds_per_instruction,
+                                        const std::vector<double>& type_speedup) {
   StepGraph g = step_graph(set.instances);
   if (g.order.size() != g.edges.size())
     throw std::invalid_argument("the spawn and after edges of the tasks form a cycle");
+  // The seconds of an instruction at each node of the graph: its instance's, by type.
+  std::vector<double> scale(g.edges.size(), seconds_per_instruction);
+  if (!type_speedup.empty())
+    for (std::size_t i = 0; i < set.instances.size(); ++i) {
+      double speedup = type_speedup[static_cast<std::size_t>(set.instances[i].type)];
+      for (std::size_t v = g.first[i]; v <= g.end(set.instances, i); ++v)
+        scale[v] = seconds_per_instruction / speedup;
+    }
   std::vector<double> longest(g.edges.size(), 0.0);
   for (auto v = g.order.rbegin(); v != g.order.rend(); ++v)
     for (const auto& [w, instructions] : g.edges[*v])
-      longest[*v] = std::max(longest[*v], instructions * seconds_per_instruction + longest[w]);
+      longest[*v] = std::max(longest[*v], instructions * scale[*v] + longest[w]);
   std::vector<double> paths;
   for (std::size_t i = 0; i < set.instances.size(); ++i) paths.push_back(longest[g.first[i]]);
   return paths;

@@ -246,9 +246,11 @@ class Trace {
 // run: over the points of every instance (start, its steps, end), along each instance's own
 // instructions (weighing `seconds_per_instruction` each) and the spawn (spawn point -> child's
 // start) and after (source's end -> after point) edges. The critical path of the rank is the
-// main instance's. Throws std::invalid_argument if the edges form a cycle (the loader of a
-// trace set rejects such streams).
-std::vector<double> task_critical_paths(const TaskSet& set, double seconds_per_instruction);
+// main instance's. With `type_speedup` (one factor per type of `set`), the instructions of
+// each type's instances weigh that many times less. Throws std::invalid_argument if the edges
+// form a cycle (the loader of a trace set rejects such streams).
+std::vector<double> task_critical_paths(const TaskSet& set, double seconds_per_instruction,
+                                        const std::vector<double>& type_speedup = {});
 
 // Opens a `.dim` file, or every trace of a trace set directory (all kinds present when `kinds`
 // is empty). Throws FormatError when the input is malformed.
