@@ -358,6 +358,8 @@ static UInt add_item(UInt kind, ULong time, const TrEvent* event)
    s->items[s->n].event = *event;
    s->items[s->n].event.layout = NULL;  /* the client's, gone after the call */
    s->items[s->n].event.layout_n = 0;
+   s->items[s->n].event.blocks = NULL;
+   s->items[s->n].event.blocks_n = 0;
    s->items[s->n].dropped = False;
    return s->n++;
 }
@@ -823,7 +825,7 @@ static void collective(const TrEvent* e, ULong now)
    steps = VG_(malloc)("tareador.overlap.steps", tr_coll_max_steps(size) * sizeof(TrCollStep));
    n = tr_coll_steps(ov.collectives, e->name, me, size,
                      e->root >= 0 ? member_index(members, size, e->root) : 0, (ULong)e->bytes,
-                     (ULong)e->bytes_recv, steps, tr_coll_max_steps(size));
+                     (ULong)e->bytes_recv, e->blocks, steps, tr_coll_max_steps(size));
    tag = collective_tag(e->comm);
    start = production_start((Addr)e->buffer, now);
    kept = VG_(malloc)("tareador.overlap.kept", tr_coll_max_steps(size) * sizeof(long long));

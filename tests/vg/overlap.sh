@@ -189,6 +189,27 @@ EOF
   else
     not_ok "$mpi: overlap_tags under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
   fi
+
+  # ---- Collectives of blocks of their own sizes: every transfer carries what MPI moved ----------
+  # tests/vg/overlap_vcoll.c exchanges keys as NAS IS does (MPI_Alltoall of the counts, then
+  # MPI_Alltoallv of the keys: every pair of ranks a different number) and ragged blocks with
+  # MPI_Allgatherv, MPI_Gatherv and MPI_Scatterv. Broken into transfers by each algorithm, the
+  # sends and receives of every channel must carry the same bytes in the same order (in the
+  # baseline and the overlap streams), and the streams be valid.
+  for algorithm in binomial linear ring; do
+    dir="$scratch/vcoll-$algorithm-$mpi"
+    if TOOL_OPTIONS="--chunk-min=1024 --collectives=$algorithm" trace "$mpi" 4 "$dir" \
+        "$VG_TESTS_BUILD/$mpi/overlap_vcoll" && grep -q "overlap_vcoll: .*, ok" "$dir.log"; then
+      if verdict=$(python3 "$TESTS_DIR/vg/overlap_sizes.py" "$dir") &&
+          "$REPLAY" --validate "$dir" >"$dir.validate" 2>&1; then
+        ok "$mpi: v collectives, --collectives=$algorithm: $verdict; the streams are valid"
+      else
+        not_ok "$mpi: v collectives, --collectives=$algorithm" "$verdict $(grep -v ': valid$' "$dir.validate" | head -2 | tr '\n' ' ')"
+      fi
+    else
+      not_ok "$mpi: overlap_vcoll under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
+    fi
+  done
 done
 
 # The rest does not depend on the MPI: the first one present.
