@@ -49,6 +49,14 @@ t = {x["kind"]: x["total_time_s"] for x in json.load(sys.stdin)["traces"]}
 print(t["authentic"], t["overlap-real"], t["overlap-ideal"])'
 }
 
+# replay_time INPUT [REPLAY OPTIONS...]: the simulated seconds of one trace (one rank per node).
+replay_time() {
+  local input=$1
+  shift
+  "$REPLAY" -q --no-progress --no-save --config "$machine" --set tasks_per_node=1 "$@" "$input" \
+    --json - | python3 -c 'import json, sys; print(json.load(sys.stdin)["traces"][0]["total_time_s"])'
+}
+
 # sweep_speedups DIR [REPLAY OPTIONS...]: one line per bandwidth from 1 to 10000 MB/s (9 values,
 # one rank per node): "BANDWIDTH SPEEDUP-REAL SPEEDUP-IDEAL", the speedups of the overlap kinds
 # over their baseline, after a first line "over BASELINE" (the CSV header names it).
@@ -299,6 +307,34 @@ if TOOL_OPTIONS=--chunks=1 trace "$mpi" 4 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_s
   done
 else
   not_ok "overlap_small under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
+fi
+
+# ---- A message received first and used last (NAS LU) ----------------------------------------------
+# tests/vg/overlap_order.c: a line received by a blocking receive and used only after a face
+# received later from the same neighbour on the same tag (which arrives late). The first wait of
+# each message keeps the authentic order (else the line's wait pays its latency after the face
+# has arrived: slower than the baseline), and the waits of one channel the order of its
+# receives (else the .dim export, whose waits name the channel, replays to another time).
+dir="$scratch/order"
+if TOOL_OPTIONS=--chunks=1 trace "$mpi" 4 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_order"; then
+  for latency in 5e-6 5e-5; do
+    if got=$(sweep_speedups "$dir" --set latency=$latency) && speedups_hold "$got" "s >= 1 - 1e-9"; then
+      ok "LU's exchanges, 1 chunk, latency $latency s: overlap-real never slower than authentic-p2p ($(real_speedups "$got"))"
+    else
+      not_ok "LU's exchanges, 1 chunk, latency $latency s" "$(echo "$got" | tr '\n' ' ')"
+    fi
+  done
+  for kind in overlap-real overlap-ideal; do
+    native=$(replay_time "$dir" --kind "$kind" --dim "$dir.$kind.dim") &&
+      exported=$(replay_time "$dir.$kind.dim")
+    if [ -n "${native:-}" ] && [ "$native" = "${exported:-}" ]; then
+      ok "LU's exchanges: the .dim export of $kind replays to the same time ($native s)"
+    else
+      not_ok "LU's exchanges: the .dim export of $kind" "${native:-?} s native, ${exported:-?} s exported"
+    fi
+  done
+else
+  not_ok "overlap_order under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
 fi
 
 # ---- Collectives packed at the end gain nothing --------------------------------------------------
