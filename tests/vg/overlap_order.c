@@ -16,34 +16,11 @@
    waits of one channel come in the order Dimemas cannot express (its wait names the channel,
    not the request: a .dim export replays to another time).
    Usage: overlap_order [ITERATIONS]   (any number of ranks >= 2) */
-#include <mpi.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 
-enum { LINE = 25, FACE = 720, ROUNDS = 32, TAG = 3 };
+#include "overlap_test.h"
 
-/* The work of one element, as in overlap_small.c. */
-static uint64_t work(uint64_t x)
-{
-   for (int r = 0; r < ROUNDS; r++) {
-      x ^= x >> 29;
-      x *= 0xbf58476d1ce4e5b9ULL;
-      __asm__("" : "+r"(x));
-   }
-   return x;
-}
-
-/* out[i] from in[i] for n values; returns a checksum of what it read. */
-static uint64_t update(const uint64_t* in, uint64_t* out, int n)
-{
-   uint64_t sum = 0;
-   for (int i = 0; i < n; i++) {
-      out[i] = work(in[i] + (uint64_t)i);
-      sum += in[i];
-   }
-   return sum;
-}
+enum { LINE = 25, FACE = 720, TAG = 3 };
 
 int main(int argc, char** argv)
 {
@@ -51,11 +28,9 @@ int main(int argc, char** argv)
    MPI_Init(&argc, &argv);
    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
    MPI_Comm_size(MPI_COMM_WORLD, &size);
-   if (size < 2 || iterations < 1) {
-      if (rank == 0) fprintf(stderr, "usage: overlap_order [ITERATIONS] (at least 2 ranks)\n");
-      MPI_Finalize();
+   if (refuse_unless(size >= 2 && iterations >= 1, rank,
+                     "usage: overlap_order [ITERATIONS] (at least 2 ranks)"))
       return 2;
-   }
    static uint64_t line[LINE], line_out[LINE], face[FACE], face_out[FACE], scratch[FACE];
    uint64_t sum = 0;
    for (int it = 0; it < iterations; it++) {

@@ -11,10 +11,9 @@
    - MPI_Allgatherv of r + 1 values from rank r, MPI_Gatherv of 2 r + 1 values to rank 0 and
      MPI_Scatterv of r + 2 values to each rank r from rank 1, each checked where it lands.
    Usage: overlap_vcoll [ITERATIONS]   (any number of ranks >= 2) */
-#include <mpi.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
+
+#include "overlap_test.h"
 
 enum { RANGE = 1 << 16 };
 
@@ -35,11 +34,9 @@ int main(int argc, char** argv)
    MPI_Init(&argc, &argv);
    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
    MPI_Comm_size(MPI_COMM_WORLD, &size);
-   if (size < 2 || iterations < 1) {
-      if (rank == 0) fprintf(stderr, "usage: overlap_vcoll [ITERATIONS] (at least 2 ranks)\n");
-      MPI_Finalize();
+   if (refuse_unless(size >= 2 && iterations >= 1, rank,
+                     "usage: overlap_vcoll [ITERATIONS] (at least 2 ranks)"))
       return 2;
-   }
    const int n = 1000 + 300 * rank;
    uint32_t* keys = malloc(n * sizeof *keys);
    uint32_t* sorted = malloc(n * sizeof *sorted);
