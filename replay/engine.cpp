@@ -10,8 +10,13 @@
 //    transfer can only start earlier;
 //  * a transfer holds an output link of the source node, an input link of the destination node
 //    and a bus (when buses are limited), acquired in that order, FIFO; it lasts bytes / bandwidth.
-//    Inside a node the links are each task's own; a message between threads of one task needs
-//    none;
+//    A transfer that finds no output link free takes one from a transfer of its node that holds
+//    it while it waits for an input link, if its own input link is free (Dimemas 5.5 "steals"
+//    it: the other goes to the head of the queue for an output link, and later to the back of
+//    the queue for its input link); when a transfer ends it frees its output link, then its
+//    input link, then its bus, and whoever each goes to goes on at once. Inside a node the links
+//    are each task's own (never taken from another transfer); a message between threads of one
+//    task needs none;
 //  * eager sends start their transfer at once; rendezvous sends when the receive is posted, and a
 //    blocking rendezvous sender waits until its transfer starts; sends between the threads of a
 //    task are always rendezvous;
@@ -135,6 +140,8 @@ struct RequestSim {
   double latency = 0;           // what a wait for a receive costs
 };
 
+constexpr std::uint8_t kNotQueued = 0xff;
+
 struct MessageSim {
   Message info{};
   std::uint32_t sender = 0;
@@ -143,6 +150,7 @@ struct MessageSim {
   bool rendezvous = false, matched = false, requested = false, started = false;
   bool arrived = false, sender_blocked = false, intra = false;
   std::uint8_t held = 0;              // resources held, in acquisition order
+  std::uint8_t queued = kNotQueued;   // the resource (stage) it is queued for
   std::uint64_t send_record = 0;      // the sender's record number, for reports
   std::uint64_t serial = 0;           // unique while undelivered; 0 once delivered
 };
@@ -231,6 +239,9 @@ struct CoreQueue {
 struct NodeResources {
   CoreQueue cores;
   FifoResource output_link, input_link, intra_bus;
+  // The messages holding its output links (when they are limited), in the order the links were
+  // taken: where Dimemas looks for one to take from a transfer waiting for an input link.
+  std::vector<std::uint32_t> output_holders;
 };
 
 // A task's links to the memory of its node (Dimemas 5.5 gives each task its own): `output` for
@@ -292,7 +303,7 @@ class Engine {
       cores.free = node.cores;
       nodes_.push_back(NodeResources{std::move(cores), FifoResource(node.output_links),
                                      FifoResource(node.input_links),
-                                     FifoResource(node.intra.buses)});
+                                     FifoResource(node.intra.buses), {}});
     }
     for (int task = 0; task < header_.tasks(); ++task) {
       const IntraNode& intra = machine_.nodes[static_cast<std::size_t>(node_of(task))].intra;
@@ -907,8 +918,16 @@ class Engine {
   void acquire_resources(std::uint32_t mid) {
     MessageSim& m = messages_[mid];
     while (m.held < 3) {
-      if (!resource(m, m.held).acquire(mid)) return;  // queued; release() hands it over
-      ++m.held;
+      FifoResource& r = resource(m, m.held);
+      if (r.try_acquire()) {
+        took(mid, m.held);
+        ++m.held;
+        continue;
+      }
+      if (m.held == 0 && take_output_link(mid)) continue;
+      r.enqueue(mid);  // release() hands it over
+      m.queued = m.held;
+      return;
     }
     m.started = true;
     m.info.physical_send = now_;
@@ -922,28 +941,80 @@ class Engine {
     }
   }
 
-  void transfer_done(std::uint32_t mid) {
-    std::uint32_t handed[3];
-    int handed_count = 0;
-    for (int stage = 2; stage >= 0; --stage)
-      if (auto next = resource(messages_[mid], stage).release()) handed[handed_count++] = *next;
+  // Message `mid` now holds resource `stage`.
+  void took(std::uint32_t mid, int stage) {
     MessageSim& m = messages_[mid];
-    m.held = 0;
+    if (stage != 0 || m.intra) return;
+    NodeResources& node = nodes_[static_cast<std::size_t>(node_of(m.info.src_task))];
+    if (node.output_link.limited()) node.output_holders.push_back(mid);
+  }
+
+  // Dimemas 5.5's link stealing, for message `mid` that found no output link of its node free:
+  // the first transfer (in the order the links were taken) that holds one while it waits for an
+  // input link gives it up, if the input link `mid` needs is free; it queues at the head for an
+  // output link. True if `mid` now holds an output link and its input link.
+  bool take_output_link(std::uint32_t mid) {
+    MessageSim& m = messages_[mid];
+    if (m.intra) return false;
+    NodeResources& node = nodes_[static_cast<std::size_t>(node_of(m.info.src_task))];
+    auto holder = std::find_if(node.output_holders.begin(), node.output_holders.end(),
+                               [this](std::uint32_t h) { return messages_[h].queued == 1; });
+    if (holder == node.output_holders.end() || !resource(m, 1).try_acquire()) return false;
+    std::uint32_t victim = *holder;
+    MessageSim& v = messages_[victim];
+    resource(v, 1).remove(victim);
+    v.held = 0;
+    v.queued = 0;
+    node.output_link.enqueue(victim, true);
+    *holder = mid;
+    m.held = 2;
+    return true;
+  }
+
+  // Message `mid` gives up resource `stage`; whoever was queued for it takes it and goes on.
+  void release(std::uint32_t mid, int stage) {
+    MessageSim& m = messages_[mid];
+    FifoResource& r = resource(m, stage);
+    if (stage == 0 && !m.intra && r.limited()) {
+      auto& holders = nodes_[static_cast<std::size_t>(node_of(m.info.src_task))].output_holders;
+      holders.erase(std::find(holders.begin(), holders.end(), mid));
+    }
+    if (auto next = r.release()) {
+      MessageSim& n = messages_[*next];
+      n.queued = kNotQueued;
+      took(*next, n.held);
+      ++n.held;
+      acquire_resources(*next);
+    }
+  }
+
+  // The transfer ends: the message arrives (and is delivered, if its receive is posted), then
+  // it frees its output link, its input link and its bus, as Dimemas 5.5 does.
+  void transfer_done(std::uint32_t mid) {
+    MessageSim& m = messages_[mid];
     m.arrived = true;
     m.info.physical_recv = now_;
-    if (m.matched) deliver(mid);
-    for (int i = 0; i < handed_count; ++i) {
-      ++messages_[handed[i]].held;
-      acquire_resources(handed[i]);
-    }
+    bool matched = m.matched;
+    if (matched) arrive(mid);
+    for (int stage = 0; stage < 3; ++stage) release(mid, stage);
+    messages_[mid].held = 0;
+    if (matched) forget(mid);
   }
 
   // The message has arrived and its receive is posted: the receive completes.
   void deliver(std::uint32_t mid) {
+    arrive(mid);
+    forget(mid);
+  }
+
+  void arrive(std::uint32_t mid) {
     MessageSim& m = messages_[mid];
     if (sink_) sink_->message(m.info);
     complete_request(m.recv_request);
-    m.serial = 0;
+  }
+
+  void forget(std::uint32_t mid) {
+    messages_[mid].serial = 0;
     messages_.remove(mid);
   }
 

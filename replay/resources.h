@@ -25,6 +25,30 @@ class FifoResource {
     return false;
   }
 
+  // Takes a unit if one is free, without queueing.
+  bool try_acquire() {
+    if (unlimited_) return true;
+    if (free_ == 0) return false;
+    --free_;
+    return true;
+  }
+
+  // Queues `user` for the next unit: at the back, or at the front.
+  void enqueue(std::uint32_t user, bool front = false) {
+    if (front) waiters_.push_front(user);
+    else waiters_.push_back(user);
+  }
+
+  // Takes `user` out of the queue; false if it was not queued.
+  bool remove(std::uint32_t user) {
+    for (auto it = waiters_.begin(); it != waiters_.end(); ++it)
+      if (*it == user) {
+        waiters_.erase(it);
+        return true;
+      }
+    return false;
+  }
+
   // Gives a unit back. If someone was waiting, the unit passes to the first of them, whose id is
   // returned; they now hold it.
   std::optional<std::uint32_t> release() {

@@ -504,6 +504,28 @@ static void collective_buffers(TrCall call, const UW* args, TrEvent* e)
    e->buffer = ARG(0, void*) == MPI_IN_PLACE ? e->buffer_recv : ARG(0, void*);
 }
 
+/* The blocks of a collective whose members' blocks differ (TrEvent's `blocks`): what this rank
+   sends to each of the `P` members (`scounts` NULL: nothing) and receives from each (`rcounts`
+   NULL: nothing), displacements in elements of the types' extents. */
+static void block_table(TrEvent* e, int P, const int* scounts, const int* sdispls,
+                        MPI_Datatype stype, const int* rcounts, const int* rdispls,
+                        MPI_Datatype rtype)
+{
+   int i;
+   if (n_segments + 2 * P > max_segments) {
+      while (n_segments + 2 * P > max_segments) max_segments = max_segments ? 2 * max_segments : 64;
+      segments = realloc(segments, max_segments * sizeof(TrSegment));
+   }
+   e->blocks_at = n_segments;
+   e->blocks_n = 2 * P;
+   for (i = 0; i < P; i++)
+      segments[n_segments++] = scounts ? (TrSegment){sdispls[i] * extent_of(stype), bytes(scounts[i], stype)}
+                                       : (TrSegment){0, 0};
+   for (i = 0; i < P; i++)
+      segments[n_segments++] = rcounts ? (TrSegment){rdispls[i] * extent_of(rtype), bytes(rcounts[i], rtype)}
+                                       : (TrSegment){0, 0};
+}
+
 /* Bytes sent and received by this rank in collective `call` (MPI semantics, per rank). */
 static void collective_event(TrCall call, const UW* args, Comm* c)
 {
@@ -571,6 +593,31 @@ static void collective_event(TrCall call, const UW* args, Comm* c)
       default: break;
    }
    e = new_event(TR_EV_COLL);
+   switch (call) {  /* members' blocks of their own sizes: where this rank knows them */
+      case TR_CALL_Alltoallv: {
+         int in_place = ARG(0, void*) == MPI_IN_PLACE;
+         block_table(e, P, in_place ? ARG(5, const int*) : ARG(1, const int*),
+                     in_place ? ARG(6, const int*) : ARG(2, const int*),
+                     in_place ? ARG(7, MPI_Datatype) : ARG(3, MPI_Datatype), ARG(5, const int*),
+                     ARG(6, const int*), ARG(7, MPI_Datatype));
+         break;
+      }
+      case TR_CALL_Allgatherv:
+         block_table(e, P, NULL, NULL, MPI_DATATYPE_NULL, ARG(4, const int*), ARG(5, const int*),
+                     ARG(6, MPI_Datatype));
+         break;
+      case TR_CALL_Gatherv:
+         if (rank == root)
+            block_table(e, P, NULL, NULL, MPI_DATATYPE_NULL, ARG(4, const int*), ARG(5, const int*),
+                        ARG(6, MPI_Datatype));
+         break;
+      case TR_CALL_Scatterv:
+         if (rank == root)
+            block_table(e, P, ARG(1, const int*), ARG(2, const int*), ARG(3, MPI_Datatype), NULL,
+                        NULL, MPI_DATATYPE_NULL);
+         break;
+      default: break;
+   }
    collective_buffers(call, args, e);
    e->name = kCallName[call];
    e->comm = c->id;
@@ -584,8 +631,10 @@ static void enter(void) { VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ENTER, 0, 0
 static void leave(void)
 {
    int i;
-   for (i = 0; i < n_events; i++)  /* the segments are where they will stay until the next call */
+   for (i = 0; i < n_events; i++) {  /* the segments are where they will stay until the next call */
       events[i].layout = events[i].layout_n > 0 ? segments + events[i].layout_at : NULL;
+      events[i].blocks = events[i].blocks_n > 0 ? segments + events[i].blocks_at : NULL;
+   }
    VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_EXIT, events, n_events, 0, 0, 0);
    n_events = 0;
    n_segments = 0;
