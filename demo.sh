@@ -70,7 +70,10 @@ echo
 echo "== its 33 tasks on 1 to 4 cores, critical path first (the thesis's Table 6.1: 1.00 1.94 3.00 3.00)"
 "$replay" --config "$machine" --kind tasks --policy=cp --cores-sweep=1,2,3,4 "$out/fig61"
 "$replay" -q --config "$machine" --kind tasks --policy=cp --set cores=4 "$out/fig61" \
-  --prv "$out/fig61-4cores.prv"
+  --prv "$out/fig61-4cores.prv" --chrome "$out/fig61-4cores.json"
+echo
+echo "== which task to optimise? each type 2, 10, 100 times faster on 1 to 4 cores (thesis Fig. 6.3)"
+"$replay" --config "$machine" --policy=cp --critical --cores-sweep=1,2,3,4 "$out/fig61"
 
 # ---- 4. What if, on a 16-rank trace -----------------------------------------------------------
 
@@ -105,5 +108,7 @@ echo "                                    three replays at 32 MB/s (Paraver)"
   echo "  ring-linear.png                   the three timelines stacked (tareador-view --export; open the set with tareador-view)"
 echo "  fig61/                            trace set with the tasks stream, taskgraph.0.dot/.svg, taskreport.0.txt"
 echo "  fig61-4cores.prv                  its tasks on 4 cores: one row per core, dependencies as communications"
+echo "  fig61-4cores.json                 the same timeline for Perfetto UI / chrome://tracing"
+echo "  fig61/critical.csv, critical-*x.svg  the critical task: speedups of accelerating each type"
 echo "  jacobi16.prv (+ .pcf, .row)        Paraver trace of the 16-rank replay (open with wxParaver)"
 echo "  jacobi16.json                      summary: total time, per-rank compute/communication/waiting/idle"

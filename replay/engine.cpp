@@ -10,8 +10,13 @@
 //    transfer can only start earlier;
 //  * a transfer holds an output link of the source node, an input link of the destination node
 //    and a bus (when buses are limited), acquired in that order, FIFO; it lasts bytes / bandwidth.
-//    Inside a node the links are each task's own; a message between threads of one task needs
-//    none;
+//    A transfer that finds no output link free takes one from a transfer of its node that holds
+//    it while it waits for an input link, if its own input link is free (Dimemas 5.5 "steals"
+//    it: the other goes to the head of the queue for an output link, and later to the back of
+//    the queue for its input link); when a transfer ends it frees its output link, then its
+//    input link, then its bus, and whoever each goes to goes on at once. Inside a node the links
+//    are each task's own (never taken from another transfer); a message between threads of one
+//    task needs none;
 //  * eager sends start their transfer at once; rendezvous sends when the receive is posted, and a
 //    blocking rendezvous sender waits until its transfer starts; sends between the threads of a
 //    task are always rendezvous;
@@ -137,6 +142,8 @@ struct RequestSim {
   double latency = 0;           // what a wait for a receive costs
 };
 
+constexpr std::uint8_t kNotQueued = 0xff;
+
 struct MessageSim {
   Message info{};
   std::uint32_t sender = 0;
@@ -145,6 +152,7 @@ struct MessageSim {
   bool rendezvous = false, matched = false, requested = false, started = false;
   bool arrived = false, sender_blocked = false, intra = false;
   std::uint8_t held = 0;              // resources held, in acquisition order
+  std::uint8_t queued = kNotQueued;   // the resource (stage) it is queued for
   std::uint64_t send_mark = 0;        // the sender's record (RecordStream::mark), for reports
   std::uint64_t serial = 0;           // unique while undelivered; 0 once delivered
 };
@@ -233,6 +241,9 @@ struct CoreQueue {
 struct NodeResources {
   CoreQueue cores;
   FifoResource output_link, input_link, intra_bus;
+  // The messages holding its output links (when they are limited), in the order the links were
+  // taken: where Dimemas looks for one to take from a transfer waiting for an input link.
+  std::vector<std::uint32_t> output_holders;
 };
 
 // A task's links to the memory of its node (Dimemas 5.5 gives each task its own): `output` for
@@ -294,7 +305,7 @@ class Engine {
       cores.free = node.cores;
       nodes_.push_back(NodeResources{std::move(cores), FifoResource(node.output_links),
                                      FifoResource(node.input_links),
-                                     FifoResource(node.intra.buses)});
+                                     FifoResource(node.intra.buses), {}});
     }
     for (int task = 0; task < header_.tasks(); ++task) {
       const IntraNode& intra = machine_.nodes[static_cast<std::size_t>(node_of(task))].intra;
@@ -320,6 +331,7 @@ class Engine {
     collective_counts_.resize(static_cast<std::size_t>(header_.tasks()));
     ranks_.assign(static_cast<std::size_t>(header_.tasks()), RankSummary{});
     total_bytes_ = std::max<std::uint64_t>(trace_.size_bytes(), 1);
+    if (task_mode_) set_type_speedups();
     if (task_mode_) setup_tasks();
   }
 
@@ -484,7 +496,37 @@ class Engine {
       seconds = r.amount / (mips_ * 1e6);
     }
     double ratio = machine_.nodes[static_cast<std::size_t>(t.node)].cpu_ratio;
+    if (task_mode_ && !type_speedup_.empty())
+      ratio *= type_speedup_[static_cast<std::size_t>(t.task)]
+                            [static_cast<std::size_t>(instance_of(t).type)];
     return ratio > 0 ? seconds / ratio : 0.0;
+  }
+
+  // The speedup of each task type of each rank (--accelerate); checks that each named type
+  // exists somewhere.
+  void set_type_speedups() {
+    if (options_.accelerate.empty()) return;
+    std::string known;
+    for (const auto& [name, factor] : options_.accelerate) {
+      if (!(factor > 0) || !std::isfinite(factor))
+        throw std::invalid_argument("--accelerate " + name +
+                                    ": the factor must be a positive number");
+      bool found = false;
+      for (const trace::TaskSet& set : header_.task_sets)
+        found = found || std::find(set.types.begin(), set.types.end(), name) != set.types.end();
+      if (found) continue;
+      for (const std::string& type : task_type_table(header_).names)
+        known += (known.empty() ? "" : ", ") + type;
+      throw std::invalid_argument("--accelerate: the trace has no task type '" + name +
+                                  "' (its types: " + known + ")");
+    }
+    for (const trace::TaskSet& set : header_.task_sets) {
+      type_speedup_.emplace_back();
+      for (const std::string& type : set.types) {
+        auto it = options_.accelerate.find(type);
+        type_speedup_.back().push_back(it == options_.accelerate.end() ? 1.0 : it->second);
+      }
+    }
   }
 
   double pair_latency(int from_node, int to_node) const {
@@ -879,8 +921,16 @@ class Engine {
   void acquire_resources(std::uint32_t mid) {
     MessageSim& m = messages_[mid];
     while (m.held < 3) {
-      if (!resource(m, m.held).acquire(mid)) return;  // queued; release() hands it over
-      ++m.held;
+      FifoResource& r = resource(m, m.held);
+      if (r.try_acquire()) {
+        took(mid, m.held);
+        ++m.held;
+        continue;
+      }
+      if (m.held == 0 && take_output_link(mid)) continue;
+      r.enqueue(mid);  // release() hands it over
+      m.queued = m.held;
+      return;
     }
     m.started = true;
     m.info.physical_send = now_;
@@ -899,28 +949,80 @@ class Engine {
     }
   }
 
-  void transfer_done(std::uint32_t mid) {
-    std::uint32_t handed[3];
-    int handed_count = 0;
-    for (int stage = 2; stage >= 0; --stage)
-      if (auto next = resource(messages_[mid], stage).release()) handed[handed_count++] = *next;
+  // Message `mid` now holds resource `stage`.
+  void took(std::uint32_t mid, int stage) {
     MessageSim& m = messages_[mid];
-    m.held = 0;
+    if (stage != 0 || m.intra) return;
+    NodeResources& node = nodes_[static_cast<std::size_t>(node_of(m.info.src_task))];
+    if (node.output_link.limited()) node.output_holders.push_back(mid);
+  }
+
+  // Dimemas 5.5's link stealing, for message `mid` that found no output link of its node free:
+  // the first transfer (in the order the links were taken) that holds one while it waits for an
+  // input link gives it up, if the input link `mid` needs is free; it queues at the head for an
+  // output link. True if `mid` now holds an output link and its input link.
+  bool take_output_link(std::uint32_t mid) {
+    MessageSim& m = messages_[mid];
+    if (m.intra) return false;
+    NodeResources& node = nodes_[static_cast<std::size_t>(node_of(m.info.src_task))];
+    auto holder = std::find_if(node.output_holders.begin(), node.output_holders.end(),
+                               [this](std::uint32_t h) { return messages_[h].queued == 1; });
+    if (holder == node.output_holders.end() || !resource(m, 1).try_acquire()) return false;
+    std::uint32_t victim = *holder;
+    MessageSim& v = messages_[victim];
+    resource(v, 1).remove(victim);
+    v.held = 0;
+    v.queued = 0;
+    node.output_link.enqueue(victim, true);
+    *holder = mid;
+    m.held = 2;
+    return true;
+  }
+
+  // Message `mid` gives up resource `stage`; whoever was queued for it takes it and goes on.
+  void release(std::uint32_t mid, int stage) {
+    MessageSim& m = messages_[mid];
+    FifoResource& r = resource(m, stage);
+    if (stage == 0 && !m.intra && r.limited()) {
+      auto& holders = nodes_[static_cast<std::size_t>(node_of(m.info.src_task))].output_holders;
+      holders.erase(std::find(holders.begin(), holders.end(), mid));
+    }
+    if (auto next = r.release()) {
+      MessageSim& n = messages_[*next];
+      n.queued = kNotQueued;
+      took(*next, n.held);
+      ++n.held;
+      acquire_resources(*next);
+    }
+  }
+
+  // The transfer ends: the message arrives (and is delivered, if its receive is posted), then
+  // it frees its output link, its input link and its bus, as Dimemas 5.5 does.
+  void transfer_done(std::uint32_t mid) {
+    MessageSim& m = messages_[mid];
     m.arrived = true;
     m.info.physical_recv = now_;
-    if (m.matched) deliver(mid);
-    for (int i = 0; i < handed_count; ++i) {
-      ++messages_[handed[i]].held;
-      acquire_resources(handed[i]);
-    }
+    bool matched = m.matched;
+    if (matched) arrive(mid);
+    for (int stage = 0; stage < 3; ++stage) release(mid, stage);
+    messages_[mid].held = 0;
+    if (matched) forget(mid);
   }
 
   // The message has arrived and its receive is posted: the receive completes.
   void deliver(std::uint32_t mid) {
+    arrive(mid);
+    forget(mid);
+  }
+
+  void arrive(std::uint32_t mid) {
     MessageSim& m = messages_[mid];
     if (sink_) sink_->message(m.info);
     complete_request(m.recv_request);
-    m.serial = 0;
+  }
+
+  void forget(std::uint32_t mid) {
+    messages_[mid].serial = 0;
     messages_.remove(mid);
   }
 
@@ -1080,7 +1182,10 @@ class Engine {
   std::vector<double> remaining_paths(int task) {
     double ratio = machine_.nodes[static_cast<std::size_t>(node_of(task))].cpu_ratio;
     double seconds = ratio > 0 ? 1.0 / (mips_ * 1e6) / ratio : 0.0;
-    return trace::task_critical_paths(header_.task_sets[static_cast<std::size_t>(task)], seconds);
+    return trace::task_critical_paths(header_.task_sets[static_cast<std::size_t>(task)], seconds,
+                                      type_speedup_.empty()
+                                          ? std::vector<double>()
+                                          : type_speedup_[static_cast<std::size_t>(task)]);
   }
 
   Result run_tasks() {
@@ -1491,6 +1596,7 @@ class Engine {
     }
     if (problems.empty()) return;
     std::sort(problems.begin(), problems.end());
+    if (!header_.truncated_tasks.empty()) return end_truncated(problems);
     std::string report = "deadlock: the simulated run cannot finish (" +
                          std::to_string(problems.size()) + " problem(s))";
     constexpr std::size_t kMaxLines = 30;
@@ -1500,6 +1606,32 @@ class Engine {
       report += "\n  ... and " + std::to_string(problems.size() - kMaxLines) + " more";
     for (const std::string& note : header_.notes) report += "\n  note: " + note;
     throw DeadlockError(report);
+  }
+
+  // A trace that stops early (its run died) cannot finish: what was traced is simulated, the
+  // threads left waiting end when the simulation runs out of events, and the notes say what
+  // never completed because of the truncation.
+  void end_truncated(const std::vector<std::string>& problems) {
+    for (ThreadSim& t : threads_) {
+      if (t.phase == Phase::Done) continue;
+      close_state(t);
+      t.state = State::Idle;
+      t.end = now_;
+      t.phase = Phase::Done;
+    }
+    std::string ranks;
+    for (int task : header_.truncated_tasks)
+      ranks += (ranks.empty() ? "" : ", ") + std::to_string(task);
+    truncation_notes_.push_back(
+        "the trace stops early (truncated: rank(s) " + ranks + "): the simulation ends at " +
+        std::to_string(now_) + " s, with " + std::to_string(problems.size()) +
+        " thing(s) that could not complete because of it");
+    constexpr std::size_t kMaxLines = 30;
+    for (std::size_t i = 0; i < problems.size() && i < kMaxLines; ++i)
+      truncation_notes_.push_back("  " + problems[i]);
+    if (problems.size() > kMaxLines)
+      truncation_notes_.push_back("  ... and " + std::to_string(problems.size() - kMaxLines) +
+                                  " more");
   }
 
   static std::string endpoint(int task, int thread) {
@@ -1553,6 +1685,7 @@ class Engine {
     result.path = header_.path;
     result.notes = header_.notes;
     result.notes.insert(result.notes.end(), machine_.notes.begin(), machine_.notes.end());
+    result.notes.insert(result.notes.end(), truncation_notes_.begin(), truncation_notes_.end());
     for (const ThreadSim& t : threads_) {
       RankSummary& rank = ranks_[static_cast<std::size_t>(t.task)];
       rank.end = std::max(rank.end, t.end);
@@ -1588,6 +1721,8 @@ class Engine {
   std::vector<NodeResources> nodes_;
   std::vector<std::size_t> shared_nodes_;  // nodes whose threads outnumber their cores
   bool cores_pending_ = false;             // a core was freed or a thread queued for one
+  std::vector<std::string> truncation_notes_;  // what a truncated trace left unfinished
+  std::vector<std::vector<double>> type_speedup_;  // [rank][type]: --accelerate; empty: none
   FifoResource network_bus_;
   FifoResource no_link_;  // unlimited
   std::vector<MemoryLinks> memory_links_;  // per task

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "critical.h"
 #include "replay.h"
 #include "report.h"
 #include "sweep.h"
@@ -29,7 +30,7 @@ struct Options {
   std::vector<std::string> overrides;
   std::vector<std::string> kinds;
   std::vector<std::string> inputs;
-  std::string json_path, prv_path, dim_path, native_path;
+  std::string json_path, prv_path, chrome_path, dim_path, native_path;
   bool validate = false;
   bool ideal = false;
   bool no_save = false;
@@ -39,7 +40,29 @@ struct Options {
   std::vector<int> cores_sweep;
   std::string sweep, sweep_out;
   bool csv = false;
+  std::vector<std::string> accelerate;  // TYPE=FACTOR
+  bool critical = false;
+  std::vector<double> factors{2, 10, 100};
+  int jobs = 0;
 };
+
+// --accelerate TYPE=FACTOR, repeated: the factor of each task type.
+std::map<std::string, double> accelerations(const Options& options) {
+  std::map<std::string, double> out;
+  for (const std::string& item : options.accelerate) {
+    std::size_t eq = item.rfind('=');
+    double factor = 0;
+    try {
+      if (eq != std::string::npos && eq > 0) factor = std::stod(item.substr(eq + 1));
+    } catch (const std::exception&) {
+    }
+    if (eq == std::string::npos || eq == 0 || !(factor > 0) || !std::isfinite(factor))
+      throw CLI::ValidationError("--accelerate", "'" + item +
+                                                     "' is not TYPE=FACTOR with a positive factor");
+    out[item.substr(0, eq)] = factor;
+  }
+  return out;
+}
 
 std::vector<const trace::Trace*> pointers(const std::vector<std::unique_ptr<trace::Trace>>& traces) {
   std::vector<const trace::Trace*> out;
@@ -84,6 +107,16 @@ class Progress {
   std::chrono::steady_clock::time_point last_;
 };
 
+// ", truncated: ranks 1, 3 (...)": what `--validate` adds for a trace whose run died.
+std::string truncation(const trace::TraceHeader& header) {
+  if (header.truncated_tasks.empty()) return "";
+  std::string ranks;
+  for (int task : header.truncated_tasks) ranks += (ranks.empty() ? "" : ", ") + std::to_string(task);
+  return ", truncated: rank(s) " + ranks +
+         " stop early (their run died; messages and collectives they leave unmatched are not "
+         "problems)";
+}
+
 int validate_inputs(const Options& options) {
   std::size_t problems = 0;
   for (const std::string& input : options.inputs) {
@@ -100,7 +133,7 @@ int validate_inputs(const Options& options) {
       for (const std::string& p : found) std::cout << p << "\n";
       std::cout << t->header().path << " (" << t->header().kind << "): "
                 << (found.empty() ? "valid" : std::to_string(found.size()) + " problem(s)")
-                << "\n";
+                << truncation(t->header()) << "\n";
       problems += found.size();
     }
   }
@@ -164,6 +197,7 @@ double one_core_time(const trace::Trace& t, const replay::Machine& machine,
   Progress progress(show_progress, t.header().name + " (tasks, 1 core per node)");
   replay::SimulationOptions sim;
   sim.policy = base.policy;
+  sim.accelerate = base.accelerate;
   sim.progress = [&progress](double f) { progress(f); };
   try {
     return replay::simulate(t, one, sim).total_time;
@@ -186,6 +220,7 @@ nlohmann::ordered_json cores_sweep(const Options& options, const trace::Trace& t
                                          " cores)");
     replay::SimulationOptions sim;
     sim.policy = policy;
+    sim.accelerate = accelerations(options);
     sim.progress = [&progress](double f) { progress(f); };
     try {
       return replay::simulate(t, m, sim);
@@ -235,6 +270,8 @@ void check_outputs(const Options& options, const std::vector<std::unique_ptr<tra
     bool tasks_sweep = header.kind == "tasks" && !options.cores_sweep.empty();
     if (!options.prv_path.empty() && !tasks_sweep)
       trace::check_output_file(output_path(options.prv_path, labels[i], traces.size()));
+    if (!options.chrome_path.empty() && !tasks_sweep)
+      trace::check_output_file(output_path(options.chrome_path, labels[i], traces.size()));
     if (!options.dim_path.empty())
       trace::check_output_file(output_path(options.dim_path, labels[i], traces.size()));
     if (options.prv_path.empty() && !options.no_save && !tasks_sweep && header.kind != "dimemas" &&
@@ -282,16 +319,69 @@ void compare_with_baselines(const std::vector<std::unique_ptr<trace::Trace>>& tr
   }
 }
 
-// Where the files of a sweep go: --sweep-out, else inside the trace set (SET/sweep-KEY) or
-// beside a Dimemas file (DIR/NAME-sweep-KEY); none with --no-save.
-std::string sweep_prefix(const Options& options, const trace::TraceHeader& header,
-                         const std::string& key) {
+// Where the files of an analysis (`name`: sweep-KEY, critical) go: --sweep-out, else inside the
+// trace set (SET/NAME) or beside a Dimemas file (DIR/FILE-NAME); none with --no-save.
+std::string output_prefix(const Options& options, const trace::TraceHeader& header,
+                          const std::string& name) {
   if (!options.sweep_out.empty()) return options.sweep_out;
   if (options.no_save) return {};
   std::filesystem::path path(header.path);
   if (header.kind == "dimemas")
-    return (path.parent_path() / (path.stem().string() + "-sweep-" + key)).string();
-  return (path / ("sweep-" + key)).string();
+    return (path.parent_path() / (path.stem().string() + "-" + name)).string();
+  return (path / name).string();
+}
+
+// --critical: the tasks trace of each input with each task type accelerated in turn, on each
+// machine of --cores-sweep (or the one given); a table (or CSV) per input, its files, the JSON.
+int critical_inputs(const Options& options, const replay::Machine& machine,
+                    replay::TaskPolicy policy, bool show_progress) {
+  if (!options.sweep_out.empty() && options.inputs.size() > 1)
+    throw CLI::ValidationError("--sweep-out", "names the files of one analysis: give one input");
+  const bool print = !options.quiet && options.json_path != "-";
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  for (std::size_t n = 0; n < options.inputs.size(); ++n) {
+    std::vector<std::unique_ptr<trace::Trace>> traces;
+    for (auto& t : trace::open_traces(options.inputs[n]))
+      if (t->header().kind == "tasks") traces.push_back(std::move(t));
+    if (traces.empty())
+      throw trace::FormatError(options.inputs[n], 0,
+                               "no tasks trace: --critical accelerates the task types of one");
+    const replay::Machine* m = &machine;
+    replay::Machine unbounded;
+    if (options.ideal) {  // as a plain replay: unbounded cores
+      unbounded = machine;
+      replay::make_cores_unbounded(unbounded, traces.front()->header());
+      m = &unbounded;
+    }
+    const std::string prefix = output_prefix(options, traces.front()->header(), "critical");
+    if (!prefix.empty()) replay::prepare_sweep_files(prefix);
+    replay::CriticalOptions critical;
+    critical.factors = options.factors;
+    critical.cores = options.cores_sweep;
+    critical.policy = policy;
+    critical.jobs = options.jobs;
+    replay::CriticalResult result;
+    {
+      Progress progress(show_progress, "the critical task");
+      critical.progress = [&progress](double f, const std::string& what) { progress(f, what); };
+      result = replay::find_critical_task(*traces.front(), *m, critical);
+    }
+    std::vector<std::string> written;
+    if (!prefix.empty()) written = replay::write_critical_files(prefix, result);
+    if (print && options.csv) {
+      replay::write_critical_csv(std::cout, result);
+    } else if (print) {
+      if (n > 0) std::cout << "\n";
+      replay::print_critical(std::cout, result);
+      for (const std::string& file : written) std::cout << "  wrote " << file << "\n";
+    }
+    std::ostringstream csv;
+    replay::write_critical_csv(csv, result);
+    results.push_back({{"name", result.name}, {"path", result.path}, {"csv", csv.str()}});
+  }
+  if (!options.json_path.empty())
+    write_json(options.json_path, {{"config", options.config}, {"critical", results}});
+  return 0;
 }
 
 // --sweep: every trace of each input replayed at each value; a table (or CSV) per input, its
@@ -311,7 +401,7 @@ int sweep_inputs(const Options& options, const replay::Machine& machine,
     std::vector<std::unique_ptr<trace::Trace>> traces =
         trace::open_traces(options.inputs[n], options.kinds);
     if (traces.empty()) throw trace::FormatError(options.inputs[n], 0, "no trace to replay");
-    const std::string prefix = sweep_prefix(options, traces.front()->header(), spec.key);
+    const std::string prefix = output_prefix(options, traces.front()->header(), "sweep-" + spec.key);
     if (!prefix.empty()) replay::prepare_sweep_files(prefix);
     replay::SweepResult result;
     {  // the progress line goes before anything is printed
@@ -319,6 +409,7 @@ int sweep_inputs(const Options& options, const replay::Machine& machine,
       replay::SweepOptions sweep;
       sweep.policy = policy;
       sweep.unbounded_cores = options.ideal;
+      sweep.accelerate = accelerations(options);
       sweep.progress = [&progress](const replay::SweepProgress& p) {
         progress(p.overall, p.what);
       };
@@ -348,6 +439,8 @@ int sweep_inputs(const Options& options, const replay::Machine& machine,
 }
 
 int run_command(const Options& options) {
+  if (!options.sweep_out.empty() && options.sweep.empty() && !options.critical)
+    throw CLI::ValidationError("--sweep-out", "requires --sweep or --critical");
   if (options.validate) return validate_inputs(options);
   if (options.config.empty()) throw CLI::RequiredError("--config");
   replay::Machine machine = replay::load_machine(options.config);
@@ -357,6 +450,7 @@ int run_command(const Options& options) {
   replay::TaskPolicy policy = replay::task_policy_from_name(options.policy);
   bool show_progress = !options.no_progress && (options.progress || isatty(STDERR_FILENO));
   if (!options.sweep.empty()) return sweep_inputs(options, machine, policy, show_progress);
+  if (options.critical) return critical_inputs(options, machine, policy, show_progress);
 
   std::vector<std::unique_ptr<trace::Trace>> traces;
   std::vector<std::size_t> input_of;  // the input each trace comes from
@@ -400,11 +494,16 @@ int run_command(const Options& options) {
     std::string prv = options.prv_path.empty()
                           ? (options.no_save ? std::string() : saved_timeline(t->header()))
                           : output_path(options.prv_path, labels[i], traces.size());
-    std::unique_ptr<replay::TimelineSink> sink;
-    if (!prv.empty()) sink = replay::make_paraver_sink(prv, t->header(), m);
+    std::vector<std::unique_ptr<replay::TimelineSink>> sinks;
+    if (!prv.empty()) sinks.push_back(replay::make_paraver_sink(prv, t->header(), m));
+    if (!options.chrome_path.empty())
+      sinks.push_back(replay::make_chrome_sink(
+          output_path(options.chrome_path, labels[i], traces.size()), t->header()));
+    std::unique_ptr<replay::TimelineSink> sink = replay::make_tee_sink(std::move(sinks));
     replay::SimulationOptions sim;
     sim.sink = sink.get();
     sim.policy = policy;
+    if (tasks) sim.accelerate = accelerations(options);
     replay::Result result;
     {
       Progress progress(show_progress, t->header().name + " (" + t->header().kind + ")");
@@ -486,9 +585,9 @@ int main(int argc, char** argv) {
                      "-reduction.svg (beside a .dim file: NAME-sweep-KEY.*). See docs/sweeps.md")
           ->type_name("KEY=LO:HI:STEPS[:log]");
   app.add_option("--sweep-out", o.sweep_out,
-                 "write the files of --sweep to PREFIX.csv, PREFIX-time.svg, ... instead")
-      ->type_name("PREFIX")
-      ->needs(sweep);
+                 "write the files of --sweep (PREFIX.csv, PREFIX-time.svg, ...) or --critical "
+                 "(PREFIX.csv, PREFIX-2x.svg, ...) there instead")
+      ->type_name("PREFIX");
   app.add_flag("--csv", o.csv, "print the table of --cores-sweep or --sweep as CSV");
   app.add_option("-k,--kind", o.kinds, "replay only this kind of a trace set (repeatable)")
       ->type_name("KIND")
@@ -500,17 +599,42 @@ int main(int argc, char** argv) {
                      "write the simulated timeline as a Paraver trace (with .pcf and .row); with "
                      "several traces, OUT.KIND.prv")
           ->type_name("OUT.prv");
+  CLI::Option* chrome =
+      app.add_option("--chrome", o.chrome_path,
+                     "write the simulated timeline in the Trace Event format, for Perfetto UI or "
+                     "chrome://tracing; with several traces, OUT.KIND.json")
+          ->type_name("OUT.json");
   CLI::Option* dim =
       app.add_option("--dim", o.dim_path, "write the input trace in Dimemas format")
           ->type_name("OUT.dim");
   CLI::Option* native =
       app.add_option("--native", o.native_path, "write the input trace as a native trace set")
           ->type_name("DIR");
+  app.add_option("--accelerate", o.accelerate,
+                 "tasks traces: run the instances of task type TYPE FACTOR times faster "
+                 "(repeatable; thesis 6.1)")
+      ->type_name("TYPE=FACTOR")
+      ->allow_extra_args(false);
+  CLI::Option* critical = app.add_flag(
+      "--critical", o.critical,
+      "tasks traces: accelerate each task type in turn by each of --factors, on each machine of "
+      "--cores-sweep (or the one given), and report the speedups and the critical type; writes "
+      "SET/critical.csv and SET/critical-FACTORx.svg (or --sweep-out PREFIX)");
+  app.add_option("--factors", o.factors, "acceleration factors of --critical (default 2,10,100)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber)
+      ->type_name("F1,F2,...");
+  app.add_option("-j,--jobs", o.jobs,
+                 "replays at once in --critical (default: one per core of this machine)")
+      ->check(CLI::PositiveNumber)
+      ->type_name("N");
   CLI::Option* validate =
       app.add_flag("--validate", o.validate,
                    "check the traces (every record, matching sends and receives, collectives) "
                    "and report file:line of each problem; no simulation");
-  sweep->excludes(cores_sweep)->excludes(prv)->excludes(dim)->excludes(native)->excludes(validate);
+  critical->excludes(sweep)->excludes(prv)->excludes(chrome)->excludes(dim)->excludes(native);
+  sweep->excludes(cores_sweep)->excludes(prv)->excludes(chrome)->excludes(dim)->excludes(native)->excludes(
+      validate);
   app.add_flag("--no-save", o.no_save,
                "do not keep the replay of a trace set in it (SET/replay/KIND.prv, .pcf, .row, "
                ".json: what tareador-view shows; with --sweep, its files); --prv or "

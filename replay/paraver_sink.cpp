@@ -17,12 +17,6 @@ std::uint64_t nanoseconds(double seconds) {
   return static_cast<std::uint64_t>(std::llround(seconds * 1e9));
 }
 
-std::string_view send_call(const Record& r) {
-  bool rendezvous = r.flags & trace::kRendezvous, fixed = r.flags & trace::kProtocolFixed;
-  if (r.immediate()) return fixed ? (rendezvous ? "MPI_Issend" : "MPI_Ibsend") : "MPI_Isend";
-  return fixed ? (rendezvous ? "MPI_Ssend" : "MPI_Bsend") : "MPI_Send";
-}
-
 class ParaverSink final : public TimelineSink {
  public:
   ParaverSink(const std::string& path, const trace::TraceHeader& header, const Machine& machine)
@@ -149,7 +143,7 @@ class ParaverSink final : public TimelineSink {
   }
 
   void call(int task, int thread, double begin, double end, const Record& record) override {
-    auto [type, value] = trace::paraver_mpi_event(call_name(record));
+    auto [type, value] = trace::paraver_mpi_event(mpi_call_name(record, header_));
     if (type == 0) return;
     event(task, thread, begin, type, value);
     event(task, thread, end, type, 0);
@@ -212,20 +206,6 @@ class ParaverSink final : public TimelineSink {
     return cpu_[static_cast<std::size_t>(task)][static_cast<std::size_t>(thread)];
   }
 
-  std::string_view call_name(const Record& r) const {
-    switch (r.type) {
-      case RecordType::Send: return send_call(r);
-      case RecordType::Recv: return r.immediate() ? "MPI_Irecv" : "MPI_Recv";
-      case RecordType::Wait: return "MPI_Wait";
-      case RecordType::GlobalOp:
-        return (r.flags & trace::kCollectiveWait) ? "MPI_Wait" : trace::global_op_name(r.op);
-      case RecordType::Call:
-        return r.event_value < header_.call_names.size() ? header_.call_names[r.event_value]
-                                                         : std::string_view();
-      default: return {};
-    }
-  }
-
   struct TaskRun {
     bool pending = false;
     double time = 0;
@@ -269,6 +249,23 @@ class ParaverSink final : public TimelineSink {
 };
 
 }  // namespace
+
+std::string_view mpi_call_name(const Record& r, const trace::TraceHeader& header) {
+  bool rendezvous = r.flags & trace::kRendezvous, fixed = r.flags & trace::kProtocolFixed;
+  switch (r.type) {
+    case RecordType::Send:
+      if (r.immediate()) return fixed ? (rendezvous ? "MPI_Issend" : "MPI_Ibsend") : "MPI_Isend";
+      return fixed ? (rendezvous ? "MPI_Ssend" : "MPI_Bsend") : "MPI_Send";
+    case RecordType::Recv: return r.immediate() ? "MPI_Irecv" : "MPI_Recv";
+    case RecordType::Wait: return "MPI_Wait";
+    case RecordType::GlobalOp:
+      return (r.flags & trace::kCollectiveWait) ? "MPI_Wait" : trace::global_op_name(r.op);
+    case RecordType::Call:
+      return r.event_value < header.call_names.size() ? header.call_names[r.event_value]
+                                                      : std::string_view();
+    default: return {};
+  }
+}
 
 std::unique_ptr<TimelineSink> make_paraver_sink(const std::string& prv_path,
                                                 const trace::TraceHeader& header,

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -246,15 +247,32 @@ struct SimulationOptions {
   std::function<void(double)> progress;
   // Tasks traces: how instances take cores.
   TaskPolicy policy = TaskPolicy::Fifo;
+  // Tasks traces: the bursts of every instance of a task type (by name, in every rank) run
+  // this many times faster (thesis 6.1: what if this code were optimised or accelerated).
+  // Types the trace does not have are an error (std::invalid_argument).
+  std::map<std::string, double> accelerate;
 };
 
 Result simulate(const trace::Trace& trace, const Machine& machine,
                 const SimulationOptions& options = {});
+
+// The MPI call a record stands for ("MPI_Isend", "MPI_Allreduce", an opaque call's name; empty
+// for records that are not calls).
+std::string_view mpi_call_name(const trace::Record& record, const trace::TraceHeader& header);
 
 // Writes the simulated timeline as a Paraver trace (`prv_path` ends in .prv; .pcf and .row
 // are written beside it).
 std::unique_ptr<TimelineSink> make_paraver_sink(const std::string& prv_path,
                                                 const trace::TraceHeader& header,
                                                 const Machine& machine);
+
+// Writes the simulated timeline in the Trace Event format (Chrome's about:tracing, Perfetto UI):
+// a process per rank, tracks of states and of MPI calls (task instances) per thread (core),
+// messages and task dependencies as flows, cores busy as a counter.
+std::unique_ptr<TimelineSink> make_chrome_sink(const std::string& path,
+                                               const trace::TraceHeader& header);
+
+// One timeline to every sink of `sinks` (nullptr when there is none).
+std::unique_ptr<TimelineSink> make_tee_sink(std::vector<std::unique_ptr<TimelineSink>> sinks);
 
 }  // namespace tareador::replay

@@ -32,6 +32,15 @@ class Queue {
     head_ = (head_ + 1) & (items_.size() - 1);
     --size_;
   }
+  // Takes the first `value` out, keeping the others in order; false if there is none.
+  bool remove(const T& value) {
+    std::size_t mask = items_.size() - 1, i = 0;
+    while (i < size_ && items_[(head_ + i) & mask] != value) ++i;
+    if (i == size_) return false;
+    for (; i + 1 < size_; ++i) items_[(head_ + i) & mask] = items_[(head_ + i + 1) & mask];
+    --size_;
+    return true;
+  }
 
  private:
   // Room for one more: the ring doubles (a power of two), its items moved to the front.
@@ -62,6 +71,23 @@ class FifoResource {
     waiters_.push_back(user);
     return false;
   }
+
+  // Takes a unit if one is free, without queueing.
+  bool try_acquire() {
+    if (unlimited_) return true;
+    if (free_ == 0) return false;
+    --free_;
+    return true;
+  }
+
+  // Queues `user` for the next unit: at the back, or at the front.
+  void enqueue(std::uint32_t user, bool front = false) {
+    if (front) waiters_.push_front(user);
+    else waiters_.push_back(user);
+  }
+
+  // Takes `user` out of the queue; false if it was not queued.
+  bool remove(std::uint32_t user) { return waiters_.remove(user); }
 
   // Gives a unit back. If someone was waiting, the unit passes to the first of them, whose id is
   // returned; they now hold it.

@@ -337,14 +337,14 @@ svg::Plot plot_of(const SweepResult& r, const std::string& what, const std::stri
   return p;
 }
 
+}  // namespace
+
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   out.close();
-  if (!out) throw trace::FormatError(path, 0, "cannot write the sweep's output");
+  if (!out) throw trace::FormatError(path, 0, "cannot write this file");
 }
-
-}  // namespace
 
 // ---- Specs --------------------------------------------------------------------------------
 
@@ -550,6 +550,7 @@ SweepResult run_sweep(const std::vector<const trace::Trace*>& traces, const Mach
       if (unbounded) make_cores_unbounded(m, h);
       SimulationOptions sim;
       sim.policy = options.policy;
+      if (h.kind == "tasks") sim.accelerate = options.accelerate;
       SweepProgress progress;
       progress.what = fmt::format("{} at {} ({}/{})", s.label, setting, done + 1, total);
       if (options.progress)

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -108,6 +109,7 @@ struct SweepOptions {
   TaskPolicy policy = TaskPolicy::Fifo;
   // Tasks traces get unbounded cores (as `replay --ideal` gives them) unless `cores` is swept.
   bool unbounded_cores = false;
+  std::map<std::string, double> accelerate;  // tasks traces: SimulationOptions::accelerate
   std::function<void(const SweepProgress&)> progress;
 };
 
@@ -160,8 +162,11 @@ void write_sweep_csv(std::ostream& out, const SweepResult& result);
 nlohmann::ordered_json sweep_result_json(const SweepResult& result);
 
 // Creates the directory of PREFIX's files and checks that they can be written there (to fail
-// before a long sweep rather than after it). Throws trace::FormatError naming the directory.
+// before a long sweep or analysis rather than after it). Throws trace::FormatError naming the
+// directory.
 void prepare_sweep_files(const std::string& prefix);
+// Writes `text` as the file `path`; throws trace::FormatError naming it when it cannot.
+void write_text(const std::string& path, const std::string& text);
 // Writes PREFIX.csv and the plots PREFIX-time.svg, PREFIX-speedup.svg (when there is a speedup
 // to show), PREFIX-reduction.svg (bandwidth sweeps with a kind compared with its baseline) and
 // PREFIX-efficiency.svg (tasks traces in a cores sweep), after prepare_sweep_files; titles say

@@ -478,6 +478,11 @@ class DimemasStream final : public LineRecordStream {
         if (out.op < 0 || out.op >= kGlobalOpCount)
           fail("unknown global operation " + std::to_string(out.op) + " (0.." +
                std::to_string(kGlobalOpCount - 1) + ")");
+        if (f_.value[4] == 0) {  // Dimemas 5.5 skips it: a pseudo-collective of accelerators
+          out = Record{};
+          out.type = RecordType::Call;
+          return;
+        }
         out.comm = comm(kGlobal, 4);
         const Communicator* c = header_.communicator(out.comm);
         if (std::find(c->tasks.begin(), c->tasks.end(), task_) == c->tasks.end())
@@ -569,9 +574,14 @@ class DimemasWriter final : public TraceWriter {
     file_ = std::fopen(path.c_str(), "wb");
     if (file_ == nullptr) throw FormatError(path, 0, "cannot create file");
     offsets_.resize(static_cast<std::size_t>(header.tasks()));
+    // Dimemas 5.5 takes a collective on communicator 0 for a synchronisation of accelerators
+    // and skips it: the native traces' MPI_COMM_WORLD (0) is written as the lowest id unused.
+    while (std::any_of(header.communicators.begin(), header.communicators.end(),
+                       [this](const Communicator& c) { return c.id == zero_as_; }))
+      ++zero_as_;
     write_header(0);
     for (const Communicator& c : header.communicators) {
-      std::fprintf(file_, "d:1:%d:%zu", c.id, c.tasks.size());
+      std::fprintf(file_, "d:1:%d:%zu", comm(c.id), c.tasks.size());
       for (int task : c.tasks) std::fprintf(file_, ":%d", task);
       std::fputc('\n', file_);
     }
@@ -605,7 +615,7 @@ class DimemasWriter final : public TraceWriter {
       }
       case RecordType::Send:
         std::fprintf(file_, "2:%d:%d:%d:%d:%" PRId64 ":%" PRId64 ":%d:%d\n", task_, thread_,
-                     r.peer, r.peer_thread, r.bytes, r.tag, r.comm,
+                     r.peer, r.peer_thread, r.bytes, r.tag, comm(r.comm),
                      ((r.flags & kRendezvous) ? 1 : 0) | (r.immediate() ? 2 : 0));
         break;
       case RecordType::Recv:
@@ -620,7 +630,7 @@ class DimemasWriter final : public TraceWriter {
       }
       case RecordType::GlobalOp:
         std::fprintf(file_, "10:%d:%d:%d:%d:%d:0:%" PRId64 ":%" PRId64 ":%d\n", task_, thread_,
-                     r.op, r.comm, r.peer == task_ ? 1 : 0, r.bytes, r.bytes_recv,
+                     r.op, comm(r.comm), r.peer == task_ ? 1 : 0, r.bytes, r.bytes_recv,
                      (r.flags & kImmediate) ? 0 : (r.flags & kCollectiveWait) ? 2 : 1);
         break;
       case RecordType::Event:
@@ -673,8 +683,10 @@ class DimemasWriter final : public TraceWriter {
 
   void write_recv(const Record& r, int type) {
     std::fprintf(file_, "3:%d:%d:%d:%d:%" PRId64 ":%" PRId64 ":%d:%d\n", task_, thread_,
-                 r.peer, r.peer_thread, r.bytes, r.tag, r.comm, type);
+                 r.peer, r.peer_thread, r.bytes, r.tag, comm(r.comm), type);
   }
+
+  int comm(int id) const { return id == 0 ? zero_as_ : id; }
 
   // A thread without records still needs a record where its offset points.
   void close_block() {
@@ -690,6 +702,7 @@ class DimemasWriter final : public TraceWriter {
   bool block_empty_ = false;
   std::map<std::uint64_t, Record> irecvs_;  // immediate receives not yet waited for
   std::uint64_t dropped_send_waits_ = 0;
+  int zero_as_ = 1;  // the id communicator 0 is written with
 };
 
 }  // namespace

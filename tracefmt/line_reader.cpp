@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
 
 #include "tracefmt.h"
@@ -101,12 +102,52 @@ std::shared_ptr<const SharedFile> SharedFile::open(const std::string& path) {
   return shared;
 }
 
+std::shared_ptr<const SharedFile> SharedFile::missing(const std::string& path) {
+  return std::shared_ptr<const SharedFile>(new SharedFile(path, InputFile{}));  // no descriptor
+}
+
 SharedFile::SharedFile(std::string path, const InputFile& file)
     : path_(std::move(path)), size_(file.size), device_(file.device), inode_(file.inode) {}
 
 SharedFile::~SharedFile() { DescriptorPool::instance().forget(*this); }
 
+namespace {
+
+// The end of the last whole line of `file` (0 if it has none).
+std::uint64_t end_of_whole_lines(const SharedFile& file) {
+  constexpr std::uint64_t kBlock = 4096;
+  char buffer[kBlock];
+  for (std::uint64_t end = file.size(); end > 0;) {
+    std::uint64_t from = end > kBlock ? end - kBlock : 0;
+    std::size_t n = file.read_at(from, buffer, static_cast<std::size_t>(end - from));
+    if (const void* last = memrchr(buffer, '\n', n))
+      return from + static_cast<std::uint64_t>(static_cast<const char*>(last) - buffer) + 1;
+    end = from;
+  }
+  return 0;
+}
+
+}  // namespace
+
+StreamFile open_rank_stream(const std::string& path, int rank, bool truncated,
+                            std::vector<std::string>& notes) {
+  std::string who = "rank " + std::to_string(rank);
+  std::error_code error;
+  if (truncated && !std::filesystem::exists(path, error)) {
+    notes.push_back(who + " has no " + std::filesystem::path(path).filename().string() +
+                    ": its process died before creating it");
+    return {SharedFile::missing(path), 0};
+  }
+  StreamFile stream{SharedFile::open(path), 0};
+  stream.end = truncated ? end_of_whole_lines(*stream.file) : stream.file->size();
+  if (stream.end < stream.file->size())
+    notes.push_back(who + ": the last line of " + path + " is incomplete (" +
+                    std::to_string(stream.file->size() - stream.end) + " bytes: the writer stopped there): left out");
+  return stream;
+}
+
 std::size_t SharedFile::read_at(std::uint64_t offset, char* buffer, std::size_t n) const {
+  if (offset >= size_) return 0;  // (and a missing file, empty, has no descriptor to open)
   DescriptorPool& pool = DescriptorPool::instance();
   int fd = pool.acquire(*this);
   std::size_t done = 0;

@@ -25,6 +25,8 @@ class SharedFile {
  public:
   // Only a regular file (open_input_file); throws FormatError.
   static std::shared_ptr<const SharedFile> open(const std::string& path);
+  // A file that does not exist, read as empty: the stream of a rank that died before writing it.
+  static std::shared_ptr<const SharedFile> missing(const std::string& path);
   ~SharedFile();
   SharedFile(const SharedFile&) = delete;
   SharedFile& operator=(const SharedFile&) = delete;
@@ -49,6 +51,18 @@ class SharedFile {
   mutable int users_ = 0;
   mutable std::uint64_t last_use_ = 0;
 };
+
+// A stream of one rank of a trace set: bytes [0, end) of `file`.
+struct StreamFile {
+  std::shared_ptr<const SharedFile> file;
+  std::uint64_t end = 0;
+};
+
+// Opens the stream at `path` of `rank`: the whole file; but when the rank's process died
+// (`truncated`), only its whole lines (a line the death cut is left out), and nothing when it
+// died before creating the file. `notes` says what was left out.
+StreamFile open_rank_stream(const std::string& path, int rank, bool truncated,
+                            std::vector<std::string>& notes);
 
 class LineReader {
  public:

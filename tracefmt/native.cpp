@@ -157,14 +157,17 @@ bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
   if (required<std::int64_t>(table, path, "rank") != rank)
     throw FormatError(path, line_of(table, "rank"), "rank does not match the file name");
   std::string status = required<std::string>(table, path, "status");
-  bool truncated = status == "truncated";
-  if (truncated) {
+  bool truncated = status != "complete";
+  if (status == "truncated") {
     std::string reason = table["reason"].value_or(std::string("unknown reason"));
-    header.notes.push_back("rank " + std::to_string(rank) + " truncated: " +
-                           (reason.size() > 200 ? reason.substr(0, 200) + "..." : reason));
-  } else if (status != "complete") {
+    header.notes.push_back("rank " + std::to_string(rank) + " truncated: " + clipped(reason, 200));
+  } else if (status == "running") {  // what the tool leaves until the rank's end
+    header.notes.push_back("rank " + std::to_string(rank) +
+                           " truncated: its process did not finish (killed without warning: "
+                           "SIGKILL, out of memory, a time limit; or still running)");
+  } else if (truncated) {
     throw FormatError(path, line_of(table, "status"),
-                      "status must be \"complete\" or \"truncated\"");
+                      "status must be \"complete\", \"truncated\" or \"running\"");
   }
   const toml::node* threads_node = table.get("threads");
   std::optional<std::int64_t> threads = threads_node ? value_of<std::int64_t>(*threads_node) : 1;
@@ -220,11 +223,55 @@ bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
   return truncated;
 }
 
+// The names of the opaque calls that the streams of a rank without a manifest use.
+void add_call_names(const std::shared_ptr<const SharedFile>& file, TraceHeader& header,
+                    std::unordered_set<std::string>& call_names) {
+  LineReader lines(file, 0, file->size(), 1);
+  std::string_view line;
+  while (lines.next(line)) {
+    if (line.rfind("call ", 0) != 0) continue;
+    Fields f(line, ' ', lines);
+    f.text("record");
+    std::string name(f.text("name"));
+    if (call_names.insert(name).second) header.call_names.push_back(std::move(name));
+  }
+}
+
+// Ranks that left no file (no rank manifest, no stream) read as empty, truncated: a job killed
+// early leaves some. But a manifest's `ranks` is a number: before anything is allocated per rank,
+// at most kMaxSilentRanks more of them than of ranks that left files.
+constexpr std::size_t kMaxSilentRanks = 4096;
+void check_ranks_left_files(const std::string& dir, const SetManifest& manifest) {
+  std::unordered_set<long> present;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
+    std::string name = entry.path().filename().string();
+    std::size_t dot = name.find('.');
+    if (dot == std::string::npos) continue;
+    std::string number;
+    if (name.rfind("rank-", 0) == 0 && name.size() > 10 && name.compare(name.size() - 5, 5, ".toml") == 0)
+      number = name.substr(5, name.size() - 10);
+    else if (name.size() > 4 && name.compare(name.size() - 4, 4, ".trc") == 0)
+      number = name.substr(dot + 1, name.size() - 4 - dot - 1);
+    if (number.empty() || number.size() > 9 ||
+        number.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    long rank = std::stol(number);
+    if (rank < manifest.ranks) present.insert(rank);
+  }
+  std::size_t silent = static_cast<std::size_t>(manifest.ranks) - present.size();
+  if (silent > std::max(kMaxSilentRanks, present.size()))
+    throw FormatError(manifest.path, 0,
+                      "the set has " + std::to_string(manifest.ranks) + " ranks but " +
+                          std::to_string(silent) + " of them left no file (no rank manifest, no "
+                          "stream): at most 4096 more than those that did");
+}
+
 class NativeStream final : public LineRecordStream {
  public:
-  NativeStream(std::shared_ptr<const SharedFile> file, const TraceHeader& header,
-               const CallIndex& calls, int rank, bool truncated)
-      : LineRecordStream(file, 0, file->size(), 1),
+  NativeStream(const StreamFile& stream, const TraceHeader& header, const CallIndex& calls,
+               int rank, bool truncated)
+      : LineRecordStream(stream.file, 0, stream.end, 1),
         parser_(header, calls, rank),
         rank_(rank),
         truncated_(truncated) {}
@@ -251,8 +298,7 @@ class NativeStream final : public LineRecordStream {
 
 class NativeTrace final : public Trace {
  public:
-  NativeTrace(TraceHeader header, std::vector<std::shared_ptr<const SharedFile>> files,
-              std::vector<bool> truncated)
+  NativeTrace(TraceHeader header, std::vector<StreamFile> files, std::vector<bool> truncated)
       : header_(std::move(header)),
         calls_(call_index(header_)),
         files_(std::move(files)),
@@ -268,14 +314,14 @@ class NativeTrace final : public Trace {
 
   std::uint64_t size_bytes() const override {
     std::uint64_t total = 0;
-    for (const auto& f : files_) total += f->size();
+    for (const StreamFile& f : files_) total += f.end;
     return total;
   }
 
  private:
   TraceHeader header_;
   CallIndex calls_;
-  std::vector<std::shared_ptr<const SharedFile>> files_;
+  std::vector<StreamFile> files_;
   std::vector<bool> truncated_;  // per rank
 };
 
@@ -481,23 +527,19 @@ std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
   base.threads.assign(static_cast<std::size_t>(manifest.ranks), 1);
   base.mips = manifest.mips;
   base.run = manifest.run;
-  // Every stream the manifest announces must be there before anything is read per rank: a
-  // manifest's `ranks` is a number, the streams are files.
-  for (const std::string& kind : manifest.kinds)
-    for (int rank = 0; rank < manifest.ranks; ++rank) {
-      std::string stream = stream_file(dir, kind, rank);
-      std::error_code error;
-      if (!fs::exists(stream, error))
-        throw FormatError(manifest.path, 0,
-                          "the set has " + std::to_string(manifest.ranks) + " ranks of kind " +
-                              kind + " but " + fs::path(stream).filename().string() +
-                              " is missing");
-    }
+  check_ranks_left_files(dir, manifest);
   CommOrigins comm_origin;
   std::unordered_set<std::string> call_names(base.call_names.begin(), base.call_names.end());
   std::vector<bool> truncated;
-  for (int rank = 0; rank < manifest.ranks; ++rank)
+  for (int rank = 0; rank < manifest.ranks; ++rank) {
     truncated.push_back(read_rank_manifest(dir, rank, base, comm_origin, call_names));
+    if (truncated.back()) base.truncated_tasks.push_back(rank);
+    std::error_code error;
+    if (fs::exists(rank_file(dir, rank), error)) continue;
+    for (const std::string& kind : manifest.kinds)  // no manifest lists its calls' names
+      if (kind != "tasks" && fs::exists(stream_file(dir, kind, rank), error))
+        add_call_names(SharedFile::open(stream_file(dir, kind, rank)), base, call_names);
+  }
   base.sort_communicators();
 
   std::vector<std::unique_ptr<Trace>> traces;
@@ -512,9 +554,10 @@ std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
       traces.push_back(open_tasks_trace(std::move(header), paths, truncated));
       continue;
     }
-    std::vector<std::shared_ptr<const SharedFile>> files;
+    std::vector<StreamFile> files;
     for (int rank = 0; rank < manifest.ranks; ++rank)
-      files.push_back(SharedFile::open(stream_file(dir, kind, rank)));
+      files.push_back(open_rank_stream(stream_file(dir, kind, rank), rank,
+                                       truncated[static_cast<std::size_t>(rank)], header.notes));
     traces.push_back(
         std::make_unique<NativeTrace>(std::move(header), std::move(files), truncated));
   }

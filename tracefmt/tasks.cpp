@@ -145,10 +145,10 @@ bool is_mpi(RecordType type) {
 // Loads and checks the tasks stream of one rank.
 class RankLoader {
  public:
-  RankLoader(const std::string& path, const TraceHeader& header, const CallIndex& calls, int rank,
-             bool truncated)
-      : file_(SharedFile::open(path)),
-        lines_(file_, 0, file_->size(), 1),
+  RankLoader(const StreamFile& stream, const TraceHeader& header, const CallIndex& calls,
+             int rank, bool truncated)
+      : file_(stream.file),
+        lines_(file_, 0, stream.end, 1),
         parser_(header, calls, rank, false),
         rank_(rank),
         truncated_(truncated) {}
@@ -580,14 +580,23 @@ class RankLoader {
 
 }  // namespace
 
-std::vector<double> task_critical_paths(const TaskSet& set, double seconds_per_instruction) {
+std::vector<double> task_critical_paths(const TaskSet& set, double seconds_per_instruction,
+                                        const std::vector<double>& type_speedup) {
   StepGraph g = step_graph(set.instances);
   if (g.order.size() != g.edges.size())
     throw std::invalid_argument("the spawn and after edges of the tasks form a cycle");
+  // The seconds of an instruction at each node of the graph: its instance's, by type.
+  std::vector<double> scale(g.edges.size(), seconds_per_instruction);
+  if (!type_speedup.empty())
+    for (std::size_t i = 0; i < set.instances.size(); ++i) {
+      double speedup = type_speedup[static_cast<std::size_t>(set.instances[i].type)];
+      for (std::size_t v = g.first[i]; v <= g.end(set.instances, i); ++v)
+        scale[v] = seconds_per_instruction / speedup;
+    }
   std::vector<double> longest(g.edges.size(), 0.0);
   for (auto v = g.order.rbegin(); v != g.order.rend(); ++v)
     for (const auto& [w, instructions] : g.edges[*v])
-      longest[*v] = std::max(longest[*v], instructions * seconds_per_instruction + longest[w]);
+      longest[*v] = std::max(longest[*v], instructions * scale[*v] + longest[w]);
   std::vector<double> paths;
   for (std::size_t i = 0; i < set.instances.size(); ++i) paths.push_back(longest[g.first[i]]);
   return paths;
@@ -601,7 +610,9 @@ std::unique_ptr<Trace> open_tasks_trace(TraceHeader header,
   std::uint64_t size = 0;
   CallIndex calls = call_index(header);
   for (std::size_t rank = 0; rank < stream_paths.size(); ++rank) {
-    RankLoader loader(stream_paths[rank], header, calls, static_cast<int>(rank), truncated[rank]);
+    RankLoader loader(open_rank_stream(stream_paths[rank], static_cast<int>(rank), truncated[rank],
+                                       header.notes),
+                      header, calls, static_cast<int>(rank), truncated[rank]);
     loader.load(header.task_sets[rank], records[rank], header.notes);
     size += loader.size();
     header.threads[rank] = static_cast<int>(header.task_sets[rank].instances.size());

@@ -253,6 +253,7 @@ struct TraceHeader {
   double mips = 0;                           // instructions per microsecond, for kInstructions
   std::vector<std::string> call_names;       // names of opaque calls (Record::event_value)
   std::vector<std::string> notes;            // e.g. "rank 2 truncated: killed by SIGSEGV"
+  std::vector<int> truncated_tasks;          // tasks whose streams stop early (the run died)
   // Kind "tasks": one per task (rank), and threads[R] = task_sets[R].instances.size() (thread
   // T of task R is instance T + 1). Empty for other kinds.
   std::vector<TaskSet> task_sets;
@@ -298,9 +299,11 @@ class Trace {
 // run: over the points of every instance (start, its steps, end), along each instance's own
 // instructions (weighing `seconds_per_instruction` each) and the spawn (spawn point -> child's
 // start) and after (source's end -> after point) edges. The critical path of the rank is the
-// main instance's. Throws std::invalid_argument if the edges form a cycle (the loader of a
-// trace set rejects such streams).
-std::vector<double> task_critical_paths(const TaskSet& set, double seconds_per_instruction);
+// main instance's. With `type_speedup` (one factor per type of `set`), the instructions of
+// each type's instances weigh that many times less. Throws std::invalid_argument if the edges
+// form a cycle (the loader of a trace set rejects such streams).
+std::vector<double> task_critical_paths(const TaskSet& set, double seconds_per_instruction,
+                                        const std::vector<double>& type_speedup = {});
 
 // The manifest of a trace set (DIR/manifest.toml; docs/trace-format.md), checked.
 struct SetManifest {

@@ -64,6 +64,12 @@ typedef struct {
       (NULL: contiguous); valid during the request that passes the event. */
    const TrSegment* layout;
    int layout_n, layout_at;
+   /* A collective whose members send and receive blocks of their own sizes (Alltoallv,
+      Allgatherv, and Gatherv and Scatterv at the root): 2 x the communicator's size segments,
+      the block this rank sends to each member (offset in `buffer`, bytes), then the block it
+      receives from each (in `buffer_recv`); NULL when every block is alike. Valid as `layout`. */
+   const TrSegment* blocks;
+   int blocks_n, blocks_at;
 } TrEvent;
 
 #endif

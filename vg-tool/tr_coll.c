@@ -4,7 +4,10 @@
    to the root), all to all (the rest: as all-to-one then one-to-all through member 0, or a
    ring), and the personalised exchange of Alltoall[v]. Sizes: a "block" is one member's part;
    tree and ring transfers of split data (scatter, gather) carry the blocks of the members
-   beyond the receiver, whole data (bcast, reduce) travels whole. */
+   beyond the receiver, whole data (bcast, reduce) travels whole. Members whose blocks differ
+   (the v collectives) send and receive their own blocks' sizes, where every member can know
+   them: Alltoallv pairwise, Allgatherv by any algorithm, Gatherv and Scatterv linearly (only
+   their root knows the counts, which a tree or a chain would have to forward). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
@@ -15,6 +18,7 @@ typedef struct {
    TrCollStep* steps;
    Int n, max;
    Int root, size;  /* positions are relative to the root: member = (v + root) % size */
+   const TrSegment* sizes;  /* per member (by rank): its block's bytes and place; NULL: alike */
 } Steps;
 
 static void step(Steps* s, Bool send, Int v, ULong bytes, Bool own, ULong offset, ULong kept)
@@ -52,6 +56,24 @@ static Int lowest_bit(Int x) { return x & -x; }
 
 static Int min_int(Int a, Int b) { return a < b ? a : b; }
 
+/* The bytes of the blocks of the `count` members from position `v` on: `block` each, or their
+   own sizes. */
+static ULong span(const Steps* s, Int v, Int count, ULong block)
+{
+   ULong total = 0;
+   Int w;
+   if (s->sizes == NULL) return block * (ULong)count;
+   for (w = v; w < v + count; w++) total += (ULong)s->sizes[(w + s->root) % s->size].length;
+   return total;
+}
+
+/* Where the block of the member at position `w` is in the buffer. */
+static ULong place(const Steps* s, Int w, ULong block)
+{
+   Int member = (w + s->root) % s->size;
+   return s->sizes ? (ULong)s->sizes[member].offset : block * (ULong)member;
+}
+
 /* The root sends `block` per member (split) or the whole `block` (not split) down a tree, a
    chain or directly: its own data when `root_owns` (a broadcast, a scatter), else a result
    MPI computed at the call (the second half of an all-to-all collective). Members keep their
@@ -60,8 +82,8 @@ static void one_to_all(Steps* s, TrCollAlgorithm a, Int v, ULong block, Bool spl
                        Bool root_owns)
 {
    Int P = s->size, mask, child;
-#define SUBTREE(member, count) (split ? block * (ULong)(count) : block)
-#define AT(w) (split ? block * (ULong)(((w) + s->root) % P) : 0)
+#define SUBTREE(member, count) (split ? span(s, member, count, block) : block)
+#define AT(w) (split ? place(s, w, block) : 0)
    switch (a) {
       case TR_COLL_LINEAR:
          if (v == 0)
@@ -93,29 +115,32 @@ static void all_to_one(Steps* s, TrCollAlgorithm a, Int v, ULong block, Bool spl
 {
    Int P = s->size, mask, received = 0;
    ULong bytes;
-#define SUBTREE(count) (split ? block * (ULong)(count) : block)
-#define AT(w) (split ? block * (ULong)(((w) + s->root) % P) : 0)
+#define SUBTREE(from, count) (split ? span(s, from, count, block) : block)
+#define AT(w) (split ? place(s, w, block) : 0)
 #define KEPT(b) (v == 0 && split ? (b) : 0)
    switch (a) {
       case TR_COLL_LINEAR:
          if (v == 0)
-            for (mask = 1; mask < P; mask++) recv_step(s, mask, block, split, AT(mask), KEPT(block));
+            for (mask = 1; mask < P; mask++) {
+               bytes = SUBTREE(mask, 1);
+               recv_step(s, mask, bytes, split, AT(mask), KEPT(bytes));
+            }
          else
             send_step(s, 0, block, True, 0);
          break;
       case TR_COLL_RING:
-         bytes = SUBTREE(P - v - 1);
+         bytes = SUBTREE(v + 1, P - v - 1);
          if (v < P - 1) recv_step(s, v + 1, bytes, v == 0 && split, AT(v + 1), KEPT(bytes));
-         if (v > 0) send_step(s, v - 1, SUBTREE(P - v), v == P - 1, 0);
+         if (v > 0) send_step(s, v - 1, SUBTREE(v, P - v), v == P - 1, 0);
          break;
       default: /* binomial: receive from v + 2^k while bit k of v is 0, then send to the parent */
          for (mask = 1; mask < P; mask *= 2) {
             if (v & mask) {
-               send_step(s, v - mask, SUBTREE(min_int(mask, P - v)), received == 0, 0);
+               send_step(s, v - mask, SUBTREE(v, min_int(mask, P - v)), received == 0, 0);
                break;
             }
             if (v + mask < P) {
-               bytes = SUBTREE(min_int(mask, P - v - mask));
+               bytes = SUBTREE(v + mask, min_int(mask, P - v - mask));
                recv_step(s, v + mask, bytes, v == 0 && split, AT(v + mask), KEPT(bytes));
                received++;
             }
@@ -130,50 +155,66 @@ static void all_to_one(Steps* s, TrCollAlgorithm a, Int v, ULong block, Bool spl
 /* A ring of `rounds` rounds of `bytes`: send to the next member, receive from the previous one.
    The rank sends its own data in the first round and passes on, or combines, what it received
    after that; from round `kept_from` on (at most the last), each block received is part of
-   its result: in round j of those, the block of member v - 1 - j. */
+   its result: in round j of those, the block of member v - 1 - j (of its own size, when the
+   members' blocks differ: an allgather, whose every round passes one block on). */
 static void ring(Steps* s, Int v, Int rounds, ULong bytes, Int kept_from)
 {
    Int P = s->size, r;
    for (r = 0; r < rounds; r++) {
       Bool keeps = r >= kept_from;
-      ULong at = keeps ? bytes * (ULong)((v + P - 1 - (r - kept_from) % P) % P) : 0;
-      send_step(s, (v + 1) % P, bytes, r == 0, 0);
-      recv_step(s, (v + P - 1) % P, bytes, r == rounds - 1, at, keeps ? bytes : 0);
+      Int from = (v + P - 1 - (r - kept_from) % P) % P;  /* whose block arrives, when kept */
+      ULong out = s->sizes ? span(s, (v + P - r % P) % P, 1, 0) : bytes;
+      ULong in = s->sizes ? span(s, from, 1, 0) : bytes;
+      send_step(s, (v + 1) % P, out, r == 0, 0);
+      recv_step(s, (v + P - 1) % P, in, r == rounds - 1, keeps ? place(s, from, bytes) : 0,
+                keeps ? in : 0);
    }
 }
 
 static Bool is(const HChar* name, const HChar* what) { return VG_(strcmp)(name, what) == 0; }
 
 Int tr_coll_steps(TrCollAlgorithm algorithm, const HChar* name, Int me, Int size, Int root,
-                  ULong sent, ULong received, TrCollStep* steps, Int max)
+                  ULong sent, ULong received, const TrSegment* blocks, TrCollStep* steps, Int max)
 {
-   Steps s = {steps, 0, max, 0, size};
+   Steps s = {steps, 0, max, 0, size, NULL};
    Int v, other;
    if (size < 2 || algorithm == TR_COLL_KEEP) return 0;
    if (is(name, "MPI_Bcast") || is(name, "MPI_Scatter") || is(name, "MPI_Scatterv")) {
       Bool split = !is(name, "MPI_Bcast");
       s.root = root;
       v = (me - root + size) % size;
+      if (is(name, "MPI_Scatterv")) {
+         algorithm = TR_COLL_LINEAR;
+         s.sizes = blocks;  /* what the root sends each member */
+      }
       one_to_all(&s, algorithm, v, v == 0 ? (split ? sent / size : sent) : received, split, True);
    } else if (is(name, "MPI_Reduce") || is(name, "MPI_Gather") || is(name, "MPI_Gatherv")) {
       s.root = root;
       v = (me - root + size) % size;
+      if (is(name, "MPI_Gatherv")) {
+         algorithm = TR_COLL_LINEAR;
+         s.sizes = blocks ? blocks + size : NULL;  /* what the root receives from each member */
+      }
       all_to_one(&s, algorithm, v, sent, !is(name, "MPI_Reduce"));
    } else if (is(name, "MPI_Alltoall") || is(name, "MPI_Alltoallv")) {
-      /* Pairwise: in round i, to me + i and from me - i (a ring passes blocks on instead). */
-      if (algorithm == TR_COLL_RING) {
+      /* Pairwise: in round i, to me + i and from me - i (a ring passes blocks on instead, but
+         not blocks of the members' own sizes, which only their senders and receivers know). */
+      if (algorithm == TR_COLL_RING && blocks == NULL) {
          ring(&s, me, size - 1, sent / size, 0);
       } else {
          for (other = 1; other < size; other++) {
-            ULong block = received / size;
-            send_step(&s, (me + other) % size, sent / size, True, sent / size * ((me + other) % size));
-            recv_step(&s, (me + size - other) % size, block, True,
-                      block * ((me + size - other) % size), block);
+            Int to = (me + other) % size, from = (me + size - other) % size;
+            ULong out = blocks ? (ULong)blocks[to].length : sent / size;
+            ULong in = blocks ? (ULong)blocks[size + from].length : received / size;
+            send_step(&s, to, out, True, blocks ? (ULong)blocks[to].offset : out * (ULong)to);
+            recv_step(&s, from, in, True,
+                      blocks ? (ULong)blocks[size + from].offset : in * (ULong)from, in);
          }
       }
    } else {
       /* Allreduce, Allgather[v], Reduce_scatter[_block], Scan, Exscan, Barrier. */
       Bool gathers = is(name, "MPI_Allgather") || is(name, "MPI_Allgatherv");
+      if (is(name, "MPI_Allgatherv") && blocks) s.sizes = blocks + size;  /* every member's */
       if (algorithm == TR_COLL_RING) {
          /* Allreduce: a reduce-scatter (partial results combined), then an allgather. */
          Bool reduces = is(name, "MPI_Allreduce");

@@ -7,6 +7,8 @@
 
 #include "pub_tool_basics.h"
 
+#include "tr_clreq.h"
+
 typedef enum { TR_COLL_KEEP, TR_COLL_LINEAR, TR_COLL_BINOMIAL, TR_COLL_RING } TrCollAlgorithm;
 
 typedef struct {
@@ -26,9 +28,12 @@ typedef struct {
 
 /* The steps of the member `me` of `size` in collective `name` ("MPI_Bcast", ...) rooted at
    member `root` (0 when it has none), which sends `sent` and receives `received` bytes in all
-   (TrEvent's bytes and bytes_recv). Returns how many steps, at most `max`, in order. */
+   (TrEvent's bytes and bytes_recv), and, when the members' blocks differ, `blocks` (TrEvent's:
+   what it sends to and receives from each member; NULL: alike). Returns how many steps, at
+   most `max`, in order. */
 Int tr_coll_steps(TrCollAlgorithm algorithm, const HChar* name, Int me, Int size, Int root,
-                  ULong sent, ULong received, TrCollStep* steps, Int max);
+                  ULong sent, ULong received, const TrSegment* blocks, TrCollStep* steps,
+                  Int max);
 
 /* At most this many steps for a communicator of `size`. */
 static inline Int tr_coll_max_steps(Int size) { return 4 * size + 8; }

@@ -8,7 +8,7 @@
 
 /* The MPI calls the trace models. */
 typedef enum {
-#define X(name, arguments) TR_CALL_##name,
+#define X(name, arguments, ...) TR_CALL_##name,
 #include "tr_mpi_modelled.def"
 #undef X
    TR_CALL_COUNT

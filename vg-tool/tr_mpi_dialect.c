@@ -446,133 +446,182 @@ static void completed(const MPI_Request* handles, const int* which, int n, const
 
 /* ---- Calls ------------------------------------------------------------------------------- */
 
+/* What a modelled call does (tr_mpi_modelled.def gives each call its family). */
+typedef enum {
+   INIT, FINALIZE, ABORT, SEND, RECV, IRECV, SENDRECV, COMPLETE_ONE, COMPLETE_ALL, COMPLETE_ANY,
+   COMPLETE_SOME, REQUEST_FREE, COMM_NEW, COMM_FREE, BARRIER, BCAST, REDUCE, ALLREDUCE, GATHER,
+   GATHERV, SCATTER, SCATTERV, ALLGATHER, ALLGATHERV, ALLTOALL, ALLTOALLV, REDUCE_SCATTER,
+   REDUCE_SCATTER_BLOCK
+} Family;
+
+/* Where the arguments of a call are: the positions of those its family reads. A send's message
+   (buf, count, type, peer, tag) and a receive's (rbuf, rcount, rtype, rpeer, rtag); for a
+   collective, count and rcount are arrays in its v form, with sdispls and rdispls. The request
+   of an immediate call and the flag of a test are never at 0: 0 means a blocking call, a wait. */
+typedef struct {
+   int buf, count, type, peer, tag, mode, request;
+   int rbuf, rcount, rtype, rpeer, rtag;
+   int sdispls, rdispls, root, comm;
+   int requests, n, flag, index, outcount, status;
+   int code, newcomm, freed;
+} TrArgs;
+
+typedef struct {
+   const char* name;
+   Family family;
+   TrArgs at;
+} CallInfo;
+
+#define ARGS(...) {__VA_ARGS__}
+static const CallInfo kCalls[] = {
+#define X(name, arguments, family, where) {"MPI_" #name, family, where},
+#include "tr_mpi_modelled.def"
+#undef X
+};
+#undef ARGS
+
 #define ARG(i, type) ((type)args[i])
+#define AT(field, type) ARG(k->at.field, type)
 #define CALL_ORIGINAL(result, a)                                                             \
    CALL_FN_W_12W(result, fn, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9],    \
                  a[10], a[11])
 
-static const char* const kCallName[] = {
-#define X(name, arguments) "MPI_" #name,
-#include "tr_mpi_modelled.def"
-#undef X
-};
+/* Point-to-point calls and collectives name a communicator the trace must know. */
+static int has_comm(Family f) { return (f >= SEND && f <= SENDRECV) || f >= BARRIER; }
 
-/* The communicator argument of each call that has one. */
-static int comm_argument(TrCall call)
+/* The send and receive buffers of a collective (MPI_IN_PLACE: the receive buffer is also what
+   is sent). */
+static void collective_buffers(const CallInfo* k, const UW* args, TrEvent* e)
 {
-   switch (call) {
-      case TR_CALL_Send: case TR_CALL_Ssend: case TR_CALL_Bsend: case TR_CALL_Rsend:
-      case TR_CALL_Isend: case TR_CALL_Issend: case TR_CALL_Ibsend: case TR_CALL_Irsend:
-      case TR_CALL_Recv: case TR_CALL_Irecv: case TR_CALL_Allreduce: case TR_CALL_Scan:
-      case TR_CALL_Exscan: case TR_CALL_Reduce_scatter: case TR_CALL_Reduce_scatter_block:
-         return 5;
-      case TR_CALL_Barrier: return 0;
-      case TR_CALL_Bcast: return 4;
-      case TR_CALL_Reduce: case TR_CALL_Allgather: case TR_CALL_Alltoall: return 6;
-      case TR_CALL_Gather: case TR_CALL_Scatter: case TR_CALL_Allgatherv: case TR_CALL_Sendrecv_replace:
-         return 7;
-      case TR_CALL_Gatherv: case TR_CALL_Scatterv: case TR_CALL_Alltoallv: return 8;
-      case TR_CALL_Sendrecv: return 10;
-      default: return -1;
+   if (k->family == BARRIER) return;
+   if (k->family == BCAST) {
+      e->buffer = e->buffer_recv = AT(buf, void*);
+      return;
    }
+   e->buffer_recv = AT(rbuf, void*);
+   e->buffer = AT(buf, void*) == MPI_IN_PLACE ? e->buffer_recv : AT(buf, void*);
 }
 
-static int send_mode(TrCall call)
+/* The blocks of a collective whose members' blocks differ (TrEvent's `blocks`): what this rank
+   sends to each of the `P` members (`scounts` NULL: nothing) and receives from each (`rcounts`
+   NULL: nothing), displacements in elements of the types' extents. */
+static void block_table(TrEvent* e, int P, const int* scounts, const int* sdispls,
+                        MPI_Datatype stype, const int* rcounts, const int* rdispls,
+                        MPI_Datatype rtype)
 {
-   switch (call) {
-      case TR_CALL_Ssend: case TR_CALL_Issend: return TR_MODE_SYNC;
-      case TR_CALL_Bsend: case TR_CALL_Ibsend: return TR_MODE_BUF;
-      default: return TR_MODE_EAGER; /* standard and ready sends: the replayer's eager limit decides */
+   int i;
+   if (n_segments + 2 * P > max_segments) {
+      while (n_segments + 2 * P > max_segments) max_segments = max_segments ? 2 * max_segments : 64;
+      segments = realloc(segments, max_segments * sizeof(TrSegment));
    }
+   e->blocks_at = n_segments;
+   e->blocks_n = 2 * P;
+   for (i = 0; i < P; i++)
+      segments[n_segments++] = scounts ? (TrSegment){sdispls[i] * extent_of(stype), bytes(scounts[i], stype)}
+                                       : (TrSegment){0, 0};
+   for (i = 0; i < P; i++)
+      segments[n_segments++] = rcounts ? (TrSegment){rdispls[i] * extent_of(rtype), bytes(rcounts[i], rtype)}
+                                       : (TrSegment){0, 0};
 }
 
-/* The send and receive buffers of collective `call` (MPI_IN_PLACE: the receive buffer is also
-   what is sent). */
-static void collective_buffers(TrCall call, const UW* args, TrEvent* e)
+/* The members' blocks of their own sizes of a v collective, where this rank knows them. */
+static void collective_blocks(const CallInfo* k, const UW* args, TrEvent* e, int P, int rank,
+                              int root)
 {
-   int recv_at;
-   switch (call) {
-      case TR_CALL_Bcast: e->buffer = e->buffer_recv = ARG(0, void*); return;
-      case TR_CALL_Reduce: case TR_CALL_Allreduce: case TR_CALL_Scan: case TR_CALL_Exscan:
-      case TR_CALL_Reduce_scatter: case TR_CALL_Reduce_scatter_block: recv_at = 1; break;
-      case TR_CALL_Scatterv: case TR_CALL_Alltoallv: recv_at = 4; break;
-      case TR_CALL_Gather: case TR_CALL_Gatherv: case TR_CALL_Scatter: case TR_CALL_Allgather:
-      case TR_CALL_Allgatherv: case TR_CALL_Alltoall: recv_at = 3; break;
-      default: return;
-   }
-   e->buffer_recv = ARG(recv_at, void*);
-   e->buffer = ARG(0, void*) == MPI_IN_PLACE ? e->buffer_recv : ARG(0, void*);
-}
-
-/* Bytes sent and received by this rank in collective `call` (MPI semantics, per rank). */
-static void collective_event(TrCall call, const UW* args, Comm* c)
-{
-   int P = c->size, rank = 0, root = -1;
-   long long sent = 0, received = 0;
-   TrEvent* e;
-   PMPI_Comm_rank(ARG(comm_argument(call), MPI_Comm), &rank);
-   switch (call) {
-      case TR_CALL_Barrier: break;
-      case TR_CALL_Bcast:
-         root = ARG(3, int);
-         if (rank == root) sent = bytes(ARG(1, int), ARG(2, MPI_Datatype));
-         else received = bytes(ARG(1, int), ARG(2, MPI_Datatype));
-         break;
-      case TR_CALL_Reduce:
-         root = ARG(5, int);
-         sent = bytes(ARG(2, int), ARG(3, MPI_Datatype));
-         if (rank == root) received = sent;
-         break;
-      case TR_CALL_Allreduce: case TR_CALL_Scan: case TR_CALL_Exscan:
-         sent = received = bytes(ARG(2, int), ARG(3, MPI_Datatype));
-         break;
-      case TR_CALL_Gather: case TR_CALL_Gatherv:
-         root = ARG(call == TR_CALL_Gather ? 6 : 7, int);
-         sent = ARG(0, void*) == MPI_IN_PLACE ? 0 : bytes(ARG(1, int), ARG(2, MPI_Datatype));
-         if (rank == root)
-            received = call == TR_CALL_Gather ? P * bytes(ARG(4, int), ARG(5, MPI_Datatype))
-                                              : sum_bytes(ARG(4, const int*), P, ARG(6, MPI_Datatype));
-         break;
-      case TR_CALL_Scatter: case TR_CALL_Scatterv: {
-         int recv_at = call == TR_CALL_Scatter ? 3 : 4;
-         root = ARG(call == TR_CALL_Scatter ? 6 : 7, int);
-         if (rank == root)
-            sent = call == TR_CALL_Scatter ? P * bytes(ARG(1, int), ARG(2, MPI_Datatype))
-                                           : sum_bytes(ARG(1, const int*), P, ARG(3, MPI_Datatype));
-         received = ARG(recv_at, void*) == MPI_IN_PLACE
-                       ? 0 : bytes(ARG(recv_at + 1, int), ARG(recv_at + 2, MPI_Datatype));
+   switch (k->family) {
+      case ALLTOALLV: {
+         int in_place = AT(buf, void*) == MPI_IN_PLACE;
+         block_table(e, P, in_place ? AT(rcount, const int*) : AT(count, const int*),
+                     in_place ? AT(rdispls, const int*) : AT(sdispls, const int*),
+                     in_place ? AT(rtype, MPI_Datatype) : AT(type, MPI_Datatype),
+                     AT(rcount, const int*), AT(rdispls, const int*), AT(rtype, MPI_Datatype));
          break;
       }
-      case TR_CALL_Allgather:
-         received = P * bytes(ARG(4, int), ARG(5, MPI_Datatype));
-         sent = ARG(0, void*) == MPI_IN_PLACE ? received / P : bytes(ARG(1, int), ARG(2, MPI_Datatype));
+      case ALLGATHERV:
+         block_table(e, P, NULL, NULL, MPI_DATATYPE_NULL, AT(rcount, const int*),
+                     AT(rdispls, const int*), AT(rtype, MPI_Datatype));
          break;
-      case TR_CALL_Allgatherv:
-         received = sum_bytes(ARG(4, const int*), P, ARG(6, MPI_Datatype));
-         sent = ARG(0, void*) == MPI_IN_PLACE ? bytes(ARG(4, const int*)[rank], ARG(6, MPI_Datatype))
-                                              : bytes(ARG(1, int), ARG(2, MPI_Datatype));
+      case GATHERV:
+         if (rank == root)
+            block_table(e, P, NULL, NULL, MPI_DATATYPE_NULL, AT(rcount, const int*),
+                        AT(rdispls, const int*), AT(rtype, MPI_Datatype));
          break;
-      case TR_CALL_Alltoall:
-         received = P * bytes(ARG(4, int), ARG(5, MPI_Datatype));
-         sent = ARG(0, void*) == MPI_IN_PLACE ? received : P * bytes(ARG(1, int), ARG(2, MPI_Datatype));
+      case SCATTERV:
+         if (rank == root)
+            block_table(e, P, AT(count, const int*), AT(sdispls, const int*),
+                        AT(type, MPI_Datatype), NULL, NULL, MPI_DATATYPE_NULL);
          break;
-      case TR_CALL_Alltoallv:
-         received = sum_bytes(ARG(5, const int*), P, ARG(7, MPI_Datatype));
-         sent = ARG(0, void*) == MPI_IN_PLACE ? received : sum_bytes(ARG(1, const int*), P, ARG(3, MPI_Datatype));
+      default: break;
+   }
+}
+
+/* Bytes sent and received by this rank in a collective (MPI semantics, per rank). */
+static void collective_event(const CallInfo* k, const UW* args, Comm* c)
+{
+   int P = c->size, rank = 0, root = -1;
+   int in_place = k->family != BARRIER && AT(buf, void*) == MPI_IN_PLACE;
+   long long sent = 0, received = 0;
+   TrEvent* e;
+   PMPI_Comm_rank(AT(comm, MPI_Comm), &rank);
+   switch (k->family) {
+      case BCAST:
+         root = AT(root, int);
+         if (rank == root) sent = bytes(AT(count, int), AT(type, MPI_Datatype));
+         else received = bytes(AT(count, int), AT(type, MPI_Datatype));
          break;
-      case TR_CALL_Reduce_scatter:
-         sent = sum_bytes(ARG(2, const int*), P, ARG(3, MPI_Datatype));
-         received = bytes(ARG(2, const int*)[rank], ARG(3, MPI_Datatype));
+      case REDUCE:
+         root = AT(root, int);
+         sent = bytes(AT(count, int), AT(type, MPI_Datatype));
+         if (rank == root) received = sent;
          break;
-      case TR_CALL_Reduce_scatter_block:
-         received = bytes(ARG(2, int), ARG(3, MPI_Datatype));
+      case ALLREDUCE:
+         sent = received = bytes(AT(count, int), AT(type, MPI_Datatype));
+         break;
+      case GATHER: case GATHERV:
+         root = AT(root, int);
+         sent = in_place ? 0 : bytes(AT(count, int), AT(type, MPI_Datatype));
+         if (rank == root)
+            received = k->family == GATHER ? P * bytes(AT(rcount, int), AT(rtype, MPI_Datatype))
+                                           : sum_bytes(AT(rcount, const int*), P, AT(rtype, MPI_Datatype));
+         break;
+      case SCATTER: case SCATTERV:
+         root = AT(root, int);
+         if (rank == root)
+            sent = k->family == SCATTER ? P * bytes(AT(count, int), AT(type, MPI_Datatype))
+                                        : sum_bytes(AT(count, const int*), P, AT(type, MPI_Datatype));
+         received = AT(rbuf, void*) == MPI_IN_PLACE ? 0 : bytes(AT(rcount, int), AT(rtype, MPI_Datatype));
+         break;
+      case ALLGATHER:
+         received = P * bytes(AT(rcount, int), AT(rtype, MPI_Datatype));
+         sent = in_place ? received / P : bytes(AT(count, int), AT(type, MPI_Datatype));
+         break;
+      case ALLGATHERV:
+         received = sum_bytes(AT(rcount, const int*), P, AT(rtype, MPI_Datatype));
+         sent = in_place ? bytes(AT(rcount, const int*)[rank], AT(rtype, MPI_Datatype))
+                         : bytes(AT(count, int), AT(type, MPI_Datatype));
+         break;
+      case ALLTOALL:
+         received = P * bytes(AT(rcount, int), AT(rtype, MPI_Datatype));
+         sent = in_place ? received : P * bytes(AT(count, int), AT(type, MPI_Datatype));
+         break;
+      case ALLTOALLV:
+         received = sum_bytes(AT(rcount, const int*), P, AT(rtype, MPI_Datatype));
+         sent = in_place ? received : sum_bytes(AT(count, const int*), P, AT(type, MPI_Datatype));
+         break;
+      case REDUCE_SCATTER:
+         sent = sum_bytes(AT(rcount, const int*), P, AT(type, MPI_Datatype));
+         received = bytes(AT(rcount, const int*)[rank], AT(type, MPI_Datatype));
+         break;
+      case REDUCE_SCATTER_BLOCK:
+         received = bytes(AT(rcount, int), AT(type, MPI_Datatype));
          sent = P * received;
          break;
       default: break;
    }
    e = new_event(TR_EV_COLL);
-   collective_buffers(call, args, e);
-   e->name = kCallName[call];
+   collective_blocks(k, args, e, P, rank, root);
+   collective_buffers(k, args, e);
+   e->name = k->name;
    e->comm = c->id;
    e->root = root >= 0 ? c->world[root] : -1;
    e->bytes = sent;
@@ -584,8 +633,10 @@ static void enter(void) { VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ENTER, 0, 0
 static void leave(void)
 {
    int i;
-   for (i = 0; i < n_events; i++)  /* the segments are where they will stay until the next call */
+   for (i = 0; i < n_events; i++) {  /* the segments are where they will stay until the next call */
       events[i].layout = events[i].layout_n > 0 ? segments + events[i].layout_at : NULL;
+      events[i].blocks = events[i].blocks_n > 0 ? segments + events[i].blocks_at : NULL;
+   }
    VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_EXIT, events, n_events, 0, 0, 0);
    n_events = 0;
    n_segments = 0;
@@ -631,154 +682,159 @@ static unsigned long start_tracing(OrigFn fn, const UW* args)
    return result;
 }
 
-static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
+/* A send of the message at k->at (an immediate one when the call has a request). */
+static void send_call(const CallInfo* k, const UW* args, Comm* c)
 {
-   UW a[TR_MAX_ARGS];
+   send_event(c, AT(buf, void*), AT(count, int), AT(type, MPI_Datatype), AT(peer, int),
+              AT(tag, int), k->at.mode, k->at.request ? AT(request, MPI_Request*) : NULL);
+}
+
+static void irecv_call(const CallInfo* k, const UW* args, Comm* c)
+{
+   int source = AT(rpeer, int), tag = AT(rtag, int);
+   TrEvent* e;
+   if (source == MPI_PROC_NULL) return;
+   e = new_event(TR_EV_RECV);
+   e->buffer_recv = AT(rbuf, void*);
+   e->immediate = 1;
+   /* a wildcard source or tag: the receive is held as unknown (-1) until it completes */
+   e->peer = source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG ? -1 : c->world[source];
+   e->tag = tag == MPI_ANY_TAG ? -1 : tag;
+   e->comm = c->id;
+   e->bytes = bytes(AT(rcount, int), AT(rtype, MPI_Datatype));
+   set_layout(e, AT(rcount, int), AT(rtype, MPI_Datatype));
+   e->request = add_request(*AT(request, MPI_Request*), 1, c);
+}
+
+/* An immediate send and receive, then one wait for both. */
+static void sendrecv_call(const CallInfo* k, const UW* args, const UW* a, Comm* c)
+{
+   int first = n_events, last, i;
+   send_event(c, AT(buf, void*), AT(count, int), AT(type, MPI_Datatype), AT(peer, int),
+              AT(tag, int), TR_MODE_EAGER, NULL);
+   recv_event(c, AT(rbuf, void*), (MPI_Status*)a[k->at.status], AT(rtype, MPI_Datatype),
+              AT(rcount, int));
+   last = n_events;
+   for (i = first; i < last; i++) {
+      events[i].immediate = 1;
+      events[i].request = next_request_id++;
+   }
+   for (i = first; i < last; i++) {
+      TrEvent* wait = new_event(TR_EV_WAIT);
+      wait->request = events[i].request;
+      wait->joined = i != first;
+   }
+}
+
+/* Whether a completion call completed anything: always a wait, a test when its flag is set. */
+static int completed_any(const CallInfo* k, const UW* args)
+{
+   return !k->at.flag || *AT(flag, int*);
+}
+
+/* A wait or test: calls the original with statuses the trace can read, and says which of its
+   requests completed. */
+static UW completion_call(const CallInfo* k, OrigFn fn, const UW* args, UW* a)
+{
    UW result;
    MPI_Status status, *own = NULL;
-   MPI_Request* handles = NULL;
-   Comm* c = NULL;
-   int arg = comm_argument(call);
-
-   if (call == TR_CALL_Init || call == TR_CALL_Init_thread) return start_tracing(fn, args);
-   memcpy(a, args, sizeof a);
-   enter();
-   if (arg >= 0 && !(c = comm_of(ARG(arg, MPI_Comm)))) {
-      /* A communicator the trace does not know: the call is opaque. */
-      CALL_ORIGINAL(result, a);
-      opaque(kCallName[call]);
-      leave();
-      return result;
+   int n = k->family == COMPLETE_ONE ? 1 : AT(n, int);
+   MPI_Request* handles = copy_handles(AT(requests, MPI_Request*), n);
+   int one = k->family == COMPLETE_ONE || k->family == COMPLETE_ANY;
+   if (one) {
+      if (AT(status, MPI_Status*) == MPI_STATUS_IGNORE) a[k->at.status] = (UW)&status;
+   } else {
+      a[k->at.status] = (UW)statuses_for(AT(status, MPI_Status*), n, &own);
    }
-   switch (call) {
-      case TR_CALL_Finalize:
-         VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_FINALIZE, 0, 0, 0, 0, 0);
-         CALL_ORIGINAL(result, a);
-         return result;
-      case TR_CALL_Abort:
-         VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ABORT, ARG(1, int), 0, 0, 0, 0);
-         CALL_ORIGINAL(result, a);
-         return result;
-      case TR_CALL_Send: case TR_CALL_Ssend: case TR_CALL_Bsend: case TR_CALL_Rsend:
-         send_event(c, ARG(0, void*), ARG(1, int), ARG(2, MPI_Datatype), ARG(3, int), ARG(4, int),
-                    send_mode(call), NULL);
-         CALL_ORIGINAL(result, a);
+   CALL_ORIGINAL(result, a);
+   switch (k->family) {
+      case COMPLETE_ONE: case COMPLETE_ALL:
+         if (completed_any(k, args)) completed(handles, NULL, n, (MPI_Status*)a[k->at.status]);
          break;
-      case TR_CALL_Isend: case TR_CALL_Issend: case TR_CALL_Ibsend: case TR_CALL_Irsend:
-         CALL_ORIGINAL(result, a);
-         send_event(c, ARG(0, void*), ARG(1, int), ARG(2, MPI_Datatype), ARG(3, int), ARG(4, int),
-                    send_mode(call), ARG(6, MPI_Request*));
+      case COMPLETE_ANY:
+         if (completed_any(k, args) && *AT(index, int*) != MPI_UNDEFINED)
+            completed(handles, AT(index, int*), 1, (MPI_Status*)a[k->at.status]);
          break;
-      case TR_CALL_Recv:
-         if (ARG(6, MPI_Status*) == MPI_STATUS_IGNORE) a[6] = (UW)&status;
-         CALL_ORIGINAL(result, a);
-         recv_event(c, ARG(0, void*), (MPI_Status*)a[6], ARG(2, MPI_Datatype), ARG(1, int));
-         break;
-      case TR_CALL_Irecv: {
-         int source = ARG(3, int), tag = ARG(4, int);
-         TrEvent* e;
-         CALL_ORIGINAL(result, a);
-         if (source == MPI_PROC_NULL) break;
-         e = new_event(TR_EV_RECV);
-         e->buffer_recv = ARG(0, void*);
-         e->immediate = 1;
-         /* a wildcard source or tag: the receive is held as unknown (-1) until it completes */
-         e->peer = source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG ? -1 : c->world[source];
-         e->tag = tag == MPI_ANY_TAG ? -1 : tag;
-         e->comm = c->id;
-         e->bytes = bytes(ARG(1, int), ARG(2, MPI_Datatype));
-         set_layout(e, ARG(1, int), ARG(2, MPI_Datatype));
-         e->request = add_request(*ARG(6, MPI_Request*), 1, c);
-         break;
-      }
-      case TR_CALL_Sendrecv: case TR_CALL_Sendrecv_replace: {
-         /* An immediate send and receive, then one wait for both. */
-         int replace = call == TR_CALL_Sendrecv_replace;
-         int status_at = replace ? 8 : 11;
-         int first = n_events, last, i;
-         if (ARG(status_at, MPI_Status*) == MPI_STATUS_IGNORE) a[status_at] = (UW)&status;
-         CALL_ORIGINAL(result, a);
-         send_event(c, ARG(0, void*), ARG(1, int), ARG(2, MPI_Datatype), ARG(3, int), ARG(4, int),
-                    TR_MODE_EAGER, NULL);
-         recv_event(c, ARG(replace ? 0 : 5, void*), (MPI_Status*)a[status_at],
-                    ARG(replace ? 2 : 7, MPI_Datatype), ARG(replace ? 1 : 6, int));
-         last = n_events;
-         for (i = first; i < last; i++) {
-            events[i].immediate = 1;
-            events[i].request = next_request_id++;
-         }
-         for (i = first; i < last; i++) {
-            long long request = events[i].request;
-            TrEvent* wait = new_event(TR_EV_WAIT);
-            wait->request = request;
-            wait->joined = i != first;
-         }
-         break;
-      }
-      case TR_CALL_Wait: case TR_CALL_Test: {
-         int status_at = call == TR_CALL_Wait ? 1 : 2;
-         handles = copy_handles(ARG(0, MPI_Request*), 1);
-         if (ARG(status_at, MPI_Status*) == MPI_STATUS_IGNORE) a[status_at] = (UW)&status;
-         CALL_ORIGINAL(result, a);
-         if (call == TR_CALL_Wait || *ARG(1, int*))
-            completed(handles, NULL, 1, (MPI_Status*)a[status_at]);
-         break;
-      }
-      case TR_CALL_Waitall: case TR_CALL_Testall: {
-         int n = ARG(0, int), status_at = call == TR_CALL_Waitall ? 2 : 3;
-         handles = copy_handles(ARG(1, MPI_Request*), n);
-         a[status_at] = (UW)statuses_for(ARG(status_at, MPI_Status*), n, &own);
-         CALL_ORIGINAL(result, a);
-         if (call == TR_CALL_Waitall || *ARG(2, int*))
-            completed(handles, NULL, n, (MPI_Status*)a[status_at]);
-         break;
-      }
-      case TR_CALL_Waitany: case TR_CALL_Testany: {
-         int status_at = call == TR_CALL_Waitany ? 3 : 4;
-         handles = copy_handles(ARG(1, MPI_Request*), ARG(0, int));
-         if (ARG(status_at, MPI_Status*) == MPI_STATUS_IGNORE) a[status_at] = (UW)&status;
-         CALL_ORIGINAL(result, a);
-         if ((call == TR_CALL_Waitany || *ARG(3, int*)) && *ARG(2, int*) != MPI_UNDEFINED)
-            completed(handles, ARG(2, int*), 1, (MPI_Status*)a[status_at]);
-         break;
-      }
-      case TR_CALL_Waitsome: case TR_CALL_Testsome: {
-         int n = ARG(0, int);
-         handles = copy_handles(ARG(1, MPI_Request*), n);
-         a[4] = (UW)statuses_for(ARG(4, MPI_Status*), n, &own);
-         CALL_ORIGINAL(result, a);
-         if (*ARG(2, int*) != MPI_UNDEFINED)
-            completed(handles, ARG(3, int*), *ARG(2, int*), (MPI_Status*)a[4]);
-         break;
-      }
-      case TR_CALL_Request_free: {
-         Request* r = find_request(*ARG(0, MPI_Request*));
-         if (r) remove_request(r);
-         CALL_ORIGINAL(result, a);
-         break;
-      }
-      case TR_CALL_Comm_split: case TR_CALL_Comm_dup: case TR_CALL_Comm_create:
-      case TR_CALL_Comm_split_type: case TR_CALL_Comm_create_group: case TR_CALL_Cart_create:
-      case TR_CALL_Cart_sub: {
-         static const int newcomm_at[TR_CALL_COUNT] = {
-            [TR_CALL_Comm_split] = 3, [TR_CALL_Comm_dup] = 1, [TR_CALL_Comm_create] = 2,
-            [TR_CALL_Comm_split_type] = 4, [TR_CALL_Comm_create_group] = 3,
-            [TR_CALL_Cart_create] = 5, [TR_CALL_Cart_sub] = 2};
-         CALL_ORIGINAL(result, a);
-         if (result == MPI_SUCCESS) register_comm(*(MPI_Comm*)a[newcomm_at[call]]);
-         break;
-      }
-      case TR_CALL_Comm_free:
-         forget_comm(*ARG(0, MPI_Comm*));
-         CALL_ORIGINAL(result, a);
-         break;
-      default: /* collectives */
-         CALL_ORIGINAL(result, a);
-         collective_event(call, args, c);
+      default: /* COMPLETE_SOME */
+         if (*AT(outcount, int*) != MPI_UNDEFINED)
+            completed(handles, AT(index, int*), *AT(outcount, int*), (MPI_Status*)a[k->at.status]);
          break;
    }
    free(handles);
    free(own);
+   return result;
+}
+
+static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
+{
+   const CallInfo* k = &kCalls[call];
+   UW a[TR_MAX_ARGS];
+   UW result;
+   MPI_Status status;
+   Comm* c = NULL;
+
+   if (k->family == INIT) return start_tracing(fn, args);
+   memcpy(a, args, sizeof a);
+   enter();
+   if (has_comm(k->family) && !(c = comm_of(AT(comm, MPI_Comm)))) {
+      /* A communicator the trace does not know: the call is opaque. */
+      CALL_ORIGINAL(result, a);
+      opaque(k->name);
+      leave();
+      return result;
+   }
+   switch (k->family) {
+      case FINALIZE:
+         VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_FINALIZE, 0, 0, 0, 0, 0);
+         CALL_ORIGINAL(result, a);
+         return result;
+      case ABORT:
+         VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ABORT, AT(code, int), 0, 0, 0, 0);
+         CALL_ORIGINAL(result, a);
+         return result;
+      case SEND:
+         /* A blocking send is traced before the call (it may block until received). */
+         if (!k->at.request) send_call(k, args, c);
+         CALL_ORIGINAL(result, a);
+         if (k->at.request) send_call(k, args, c);
+         break;
+      case RECV:
+         if (AT(status, MPI_Status*) == MPI_STATUS_IGNORE) a[k->at.status] = (UW)&status;
+         CALL_ORIGINAL(result, a);
+         recv_event(c, AT(rbuf, void*), (MPI_Status*)a[k->at.status], AT(rtype, MPI_Datatype),
+                    AT(rcount, int));
+         break;
+      case IRECV:
+         CALL_ORIGINAL(result, a);
+         irecv_call(k, args, c);
+         break;
+      case SENDRECV:
+         if (AT(status, MPI_Status*) == MPI_STATUS_IGNORE) a[k->at.status] = (UW)&status;
+         CALL_ORIGINAL(result, a);
+         sendrecv_call(k, args, a, c);
+         break;
+      case COMPLETE_ONE: case COMPLETE_ALL: case COMPLETE_ANY: case COMPLETE_SOME:
+         result = completion_call(k, fn, args, a);
+         break;
+      case REQUEST_FREE: {
+         Request* r = find_request(*AT(requests, MPI_Request*));
+         if (r) remove_request(r);
+         CALL_ORIGINAL(result, a);
+         break;
+      }
+      case COMM_NEW:
+         CALL_ORIGINAL(result, a);
+         if (result == MPI_SUCCESS) register_comm(*(MPI_Comm*)a[k->at.newcomm]);
+         break;
+      case COMM_FREE:
+         forget_comm(*AT(freed, MPI_Comm*));
+         CALL_ORIGINAL(result, a);
+         break;
+      default: /* collectives */
+         CALL_ORIGINAL(result, a);
+         collective_event(k, args, c);
+         break;
+   }
    leave();
    return result;
 }

@@ -55,7 +55,7 @@ static const TrDialect* dialect_for(OrigFn fn)
 /* Expands ARGUMENTS before CALL_FN_W_12W counts its arguments. */
 #define CALL_WITH(result, fn, ...) CALL_FN_W_12W(result, fn, __VA_ARGS__)
 
-#define X(name, arguments)                                                                  \
+#define X(name, arguments, ...)                                                             \
    UW I_WRAP_SONAME_FNNAME_ZU(MPI_SONAME, MPI_##name)(PARAMETERS);                          \
    UW I_WRAP_SONAME_FNNAME_ZU(MPI_SONAME, MPI_##name)(PARAMETERS)                           \
    {                                                                                        \

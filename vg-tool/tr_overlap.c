@@ -51,9 +51,14 @@ static TrShadow shadow = TR_SHADOW_INIT("tareador.overlap", Leaf);
 enum { REAL, IDEAL, BASE, KINDS };
 static const HChar* const kKindName[KINDS] = {"overlap-real", "overlap-ideal", "authentic-p2p"};
 
-/* A record of an artificial stream, at a moment of the burst clock. */
+/* A record of an artificial stream, at a moment of the burst clock. Records of one moment are
+   written in the order they were made (`seq`), but one moved to just before another takes its
+   moment and seq and a lower `before` (order_waits). */
 typedef struct {
    ULong time, seq;
+   Long before;
+   ULong message;  /* a wait for a received chunk: which message (its number in the order the
+                      authentic run completed its receives, from 1); else 0 */
    TrEvent event;
    Bool dropped;  /* a chunk the message turned out not to need (a receive's room was larger) */
 } Item;
@@ -61,8 +66,7 @@ typedef struct {
 typedef struct {
    Item* items;
    UInt n, max;
-   Int fd;
-   TrText text;
+   TrFile out;
 } Stream;
 
 /* Where a message's bytes are: `bytes` from `base`, or, through a non-contiguous datatype, in
@@ -97,6 +101,7 @@ typedef struct {
    ULong start;
    UInt n;       /* chunks */
    Bool waited;  /* its chunks were waited for at the call (passed on): only its pattern is due */
+   ULong message;  /* its number among the messages received (order_waits) */
    long long chunk_requests[MAX_CHUNKS];
 } Interval;
 
@@ -121,6 +126,8 @@ static struct {
    ULong in_mpi;          /* instructions spent inside MPI calls since */
    ULong entered;         /* instruction count at the current call's start */
    ULong seq;
+   ULong messages_received;  /* in the authentic run's order of completion */
+   Long moved;               /* records moved to just before another (order_waits) */
    long long next_request;
    long long next_base_request;  /* the baseline's collective transfers: beyond the wrappers' */
    ULong message_start[BASE];  /* where the last message sent began, in each overlapped stream */
@@ -134,9 +141,8 @@ static struct {
    TrCollAlgorithm collectives;
    struct { Int comm; ULong seq; }* comm_seqs;
    UInt n_comm_seqs;
-   TrText patterns;
-   Int patterns_fd;
-} ov = {.chunks = 4, .shift = True, .collectives = TR_COLL_BINOMIAL, .patterns_fd = -1,
+   TrFile patterns;
+} ov = {.chunks = 4, .shift = True, .collectives = TR_COLL_BINOMIAL, .patterns = {.fd = -1},
         .next_base_request = 1LL << 62};
 
 void tr_overlap_configure(Bool enabled, UInt chunks, ULong chunk_min, Bool shift,
@@ -358,8 +364,19 @@ static UInt add_item(UInt kind, ULong time, const TrEvent* event)
    s->items[s->n].event = *event;
    s->items[s->n].event.layout = NULL;  /* the client's, gone after the call */
    s->items[s->n].event.layout_n = 0;
+   s->items[s->n].event.blocks = NULL;
+   s->items[s->n].event.blocks_n = 0;
    s->items[s->n].dropped = False;
+   s->items[s->n].before = 0;
+   s->items[s->n].message = 0;
    return s->n++;
+}
+
+/* A wait for a chunk of received message number `message` (order_waits). */
+static void add_wait(UInt kind, ULong time, const TrEvent* wait, ULong message)
+{
+   UInt i = add_item(kind, time, wait);
+   ov.streams[kind].items[i].message = message;
 }
 
 /* The same record in both overlapped streams. */
@@ -431,18 +448,19 @@ static void pattern_line(const HChar* what, Int peer, long long tag, Int comm, c
    UInt parts = bytes / 8 < MAX_BINS ? (UInt)(bytes / 8) : MAX_BINS, i;
    ULong span = end - start;
    if (parts == 0) parts = 1;
-   tr_text_printf(&ov.patterns, "%s %d %lld %d %lu %llu", what, peer, tag, comm, bytes, span);
+   tr_text_printf(&ov.patterns.text, "%s %d %lld %d %lu %llu", what, peer, tag, comm, bytes, span);
    for (i = 0; i < parts; i++) {
       SizeT from = (SizeT)((ULong)bytes * i / parts), to = (SizeT)((ULong)bytes * (i + 1) / parts);
       ULong t = sending ? over(l, from, to, last_store, start) : over(l, from, to, first_use, 0);
       if (t == 0 || to == from) {
-         tr_text_append(&ov.patterns, " -");
+         tr_text_append(&ov.patterns.text, " -");
       } else {
          ULong micro = span == 0 ? 1000000 : ((t - 1 - start) * 1000000 + span / 2) / span;
-         tr_text_printf(&ov.patterns, " %llu.%06llu", micro / 1000000, micro % 1000000);
+         tr_text_printf(&ov.patterns.text, " %llu.%06llu", micro / 1000000, micro % 1000000);
       }
    }
-   tr_text_append(&ov.patterns, "\n");
+   tr_text_append(&ov.patterns.text, "\n");
+   tr_file_write_due(&ov.patterns);
 }
 
 /* ---- Sends ------------------------------------------------------------------------------- */
@@ -509,7 +527,13 @@ static Pending* new_pending(const TrEvent* e, Bool receive)
    before it. A send costs its latency on the sender's CPU, so one moved ahead of an earlier
    send would delay that one (and whoever waits for it): kept in order, with one chunk per
    message, the overlapped run never takes longer than its baseline. The chunks of one message
-   may leave in any order. Returns when a chunk ready at `t` leaves in stream `kind`. */
+   may leave in any order, and so may those of messages of the program; but the transfers of a
+   collective leave one after the other, in the order of its algorithm (send_chunks' `whole`):
+   its schedule is what keeps them from contending for the links (in round i of a pairwise
+   exchange, every member sends to the one i places on), and chunks of a later round sent
+   among those of an earlier one hold a link that another member's earlier round is waiting
+   for (NAS FT's transposes, in chunks, ran 0.7x at 10 MB/s). Returns when a chunk ready at `t`
+   leaves in stream `kind`. */
 static ULong in_order(UInt kind, ULong t)
 {
    return t > ov.message_start[kind] ? t : ov.message_start[kind];
@@ -526,12 +550,12 @@ static void sent_at_call(ULong now)
    production interval, which began at `start` (ideal), in order (in_order); without shifting,
    where the call was, as the call was. Returns how many chunks. */
 static UInt send_chunks(const TrEvent* e, const Layout* l, ULong start, ULong now,
-                        long long* requests)
+                        long long* requests, Bool whole)
 {
    SizeT bytes = l->bytes;
    Pending* p = e->immediate && !ov.shift ? new_pending(e, False) : NULL;
    UInt k, kind, n = chunks_of(bytes);
-   ULong first[BASE] = {now, now};
+   ULong first[BASE] = {now, now}, last[BASE] = {0, 0};
    pattern_line("send", e->peer, e->tag, e->comm, l, start, now, True);
    if (ov.shift) over(l, 0, bytes, use_at, now);
    for (k = 0; k < n; k++) {
@@ -557,10 +581,12 @@ static UInt send_chunks(const TrEvent* e, const Layout* l, ULong start, ULong no
          for (kind = 0; kind < BASE; kind++) {
             add_item(kind, at[kind], &c);
             if (at[kind] < first[kind]) first[kind] = at[kind];
+            if (at[kind] > last[kind]) last[kind] = at[kind];
          }
       }
    }
-   for (kind = 0; kind < BASE; kind++) ov.message_start[kind] = first[kind];
+   for (kind = 0; kind < BASE; kind++)
+      ov.message_start[kind] = whole && last[kind] > 0 ? last[kind] : first[kind];
    return n;
 }
 
@@ -571,11 +597,11 @@ static void send(const TrEvent* e, ULong now)
    ULong start = last->time;
    Layout l = layout_of(e, (Addr)e->buffer);
    if (!ov.shift) {
-      send_chunks(e, &l, start, now, NULL);
+      send_chunks(e, &l, start, now, NULL, False);
       layout_free(&l);
    } else {
       finish_sends(last, now);
-      last->n = send_chunks(e, &l, start, now, last->chunk_requests);
+      last->n = send_chunks(e, &l, start, now, last->chunk_requests, False);
       last->layout = l;
       last->unfinished = l.bytes > 0;  /* an empty message's chunks stay at the call, unwaited */
       if (last->unfinished) over(&l, 0, l.bytes, watch_stores, 0);
@@ -599,8 +625,8 @@ static void close_interval(Interval* iv, ULong now)
          SizeT to = from + chunk_size(iv->layout.bytes, k, iv->n);
          ULong used = over(&iv->layout, from, to, first_use, 0);
          TrEvent w = wait_event(iv->chunk_requests[k], False);
-         add_item(REAL, used ? used - 1 : now, &w);
-         add_item(IDEAL, iv->start + (now - iv->start) * k / iv->n, &w);
+         add_wait(REAL, used ? used - 1 : now, &w, iv->message);
+         add_wait(IDEAL, iv->start + (now - iv->start) * k / iv->n, &w, iv->message);
       }
    over(&iv->layout, 0, iv->layout.bytes, watch, False);
    layout_free(&iv->layout);
@@ -638,6 +664,7 @@ static void start_interval(Layout layout, Int peer, long long tag, Int comm, UIn
    iv->start = now;
    iv->n = n;
    iv->waited = requests == NULL;
+   iv->message = ++ov.messages_received;
    if (requests) VG_(memcpy)(iv->chunk_requests, requests, sizeof iv->chunk_requests);
    over(&iv->layout, 0, iv->layout.bytes, watch, True);
 }
@@ -759,7 +786,7 @@ static void overlap_step(const TrCollStep* step, const TrEvent* t, ULong start, 
    UInt k, kind, n = chunks_of((SizeT)t->bytes);
    if (step->send && step->own) {
       Layout own = contiguous((Addr)t->buffer, (SizeT)t->bytes);
-      send_chunks(t, &own, start, now, NULL);
+      send_chunks(t, &own, start, now, NULL, True);
    } else if (step->send) {
       for (k = 0; k < n; k++) {
          TrEvent c = chunk_event(t, k, n, 0, True);
@@ -771,11 +798,12 @@ static void overlap_step(const TrCollStep* step, const TrEvent* t, ULong start, 
       r.immediate = 0;  /* its data is there when the call returns: the interval starts */
       post_receive(&r, now);
    } else {
+      ULong message = ++ov.messages_received;
       for (k = 0; k < n; k++) {
          TrEvent c = chunk_event(t, k, n, ++ov.next_request, True), w = wait_event(c.request, False);
          for (kind = 0; kind < BASE; kind++) {
             add_item(kind, now, &c);
-            add_item(kind, now, &w);
+            add_wait(kind, now, &w, message);
          }
       }
       if (step->kept > 0) {
@@ -823,7 +851,7 @@ static void collective(const TrEvent* e, ULong now)
    steps = VG_(malloc)("tareador.overlap.steps", tr_coll_max_steps(size) * sizeof(TrCollStep));
    n = tr_coll_steps(ov.collectives, e->name, me, size,
                      e->root >= 0 ? member_index(members, size, e->root) : 0, (ULong)e->bytes,
-                     (ULong)e->bytes_recv, steps, tr_coll_max_steps(size));
+                     (ULong)e->bytes_recv, e->blocks, steps, tr_coll_max_steps(size));
    tag = collective_tag(e->comm);
    start = production_start((Addr)e->buffer, now);
    kept = VG_(malloc)("tareador.overlap.kept", tr_coll_max_steps(size) * sizeof(long long));
@@ -901,21 +929,123 @@ void tr_overlap_begin(ThreadId tid, ULong count)
    ov.tid = tid;
    ov.base = count;
    for (kind = 0; kind < KINDS; kind++)
-      ov.streams[kind].fd = kind != BASE || ov.decompose
-                               ? tr_trace_open_kind(kKindName[kind], &ov.streams[kind].text)
-                               : -1;
+      if (kind != BASE || ov.decompose) tr_trace_open_kind(kKindName[kind], &ov.streams[kind].out);
    VG_(sprintf)(name, "patterns.%d.txt", tr_trace_rank());
-   ov.patterns_fd = tr_trace_create(name);
-   tr_text_printf(&ov.patterns, "# tareador patterns v1 rank=%d chunks=%u\n", tr_trace_rank(),
+   tr_trace_create(name, &ov.patterns);
+   tr_text_printf(&ov.patterns.text, "# tareador patterns v1 rank=%d chunks=%u\n", tr_trace_rank(),
                   ov.chunks);
 }
 
-static Int by_time(const void* a, const void* b)
+/* The order of records in a stream: by moment, then as made (or moved: `before`). */
+static Int item_order(const Item* x, const Item* y)
 {
-   const Item* x = a;
-   const Item* y = b;
    if (x->time != y->time) return x->time < y->time ? -1 : 1;
-   return x->seq < y->seq ? -1 : x->seq > y->seq;
+   if (x->seq != y->seq) return x->seq < y->seq ? -1 : 1;
+   return x->before < y->before ? -1 : x->before > y->before;
+}
+
+static Int by_time(const void* a, const void* b) { return item_order(a, b); }
+
+/* ---- The order of the waits for received chunks ------------------------------------------ */
+
+/* The stream whose record indices order_waits sorts. */
+static const Item* sorting;
+
+/* Waits of one message together, the messages last to first, each message's in stream order. */
+static Int by_message(const void* a, const void* b)
+{
+   const Item* x = &sorting[*(const UInt*)a];
+   const Item* y = &sorting[*(const UInt*)b];
+   if (x->message != y->message) return x->message > y->message ? -1 : 1;
+   return item_order(x, y);
+}
+
+/* Whether two receives are of one channel (source, tag, communicator). */
+static Bool by_channel_only(const TrEvent* x, const TrEvent* y)
+{
+   return x->peer == y->peer && x->tag == y->tag && x->comm == y->comm;
+}
+
+/* Receives by channel, each channel's last posted first. */
+static Int by_channel(const void* a, const void* b)
+{
+   const TrEvent* x = &sorting[*(const UInt*)a].event;
+   const TrEvent* y = &sorting[*(const UInt*)b].event;
+   if (x->peer != y->peer) return x->peer < y->peer ? -1 : 1;
+   if (x->tag != y->tag) return x->tag < y->tag ? -1 : 1;
+   if (x->comm != y->comm) return x->comm < y->comm ? -1 : 1;
+   return item_order(&sorting[*(const UInt*)b], &sorting[*(const UInt*)a]);
+}
+
+/* Waits by request. */
+static Int by_request(const void* a, const void* b)
+{
+   long long x = sorting[*(const UInt*)a].event.request, y = sorting[*(const UInt*)b].event.request;
+   return x < y ? -1 : x > y;
+}
+
+/* The position in `waits` (sorted by request) of the wait for `request`; `n` if none. */
+static UInt wait_of(const Stream* s, const UInt* waits, UInt n, long long request)
+{
+   UInt lo = 0, hi = n;
+   while (lo < hi) {
+      UInt mid = lo + (hi - lo) / 2;
+      if (s->items[waits[mid]].event.request < request) lo = mid + 1;
+      else hi = mid;
+   }
+   return lo < n && s->items[waits[lo]].event.request == request ? lo : n;
+}
+
+/* Moves record `i` of stream `s` to just before record `bound` if it is after it. */
+static void not_after(Stream* s, UInt i, UInt bound)
+{
+   Item* x = &s->items[i];
+   const Item* b = &s->items[bound];
+   if (item_order(x, b) <= 0) return;
+   x->time = b->time;
+   x->seq = b->seq;
+   x->before = --ov.moved;
+}
+
+/* The waits for received chunks keep two orders of the authentic run. (1) The first wait of
+   each message comes no later than the first wait of any message completed after it: in the
+   model, as in Dimemas, each wait for a receive costs its latency on the receiver's CPU, which
+   is hidden while the receiver waits for a message still on its way; a message waited for
+   after one that arrives later would pay it on top, and a run with one chunk per message
+   could take longer than its baseline. The other chunks' waits are free (chunking adds their
+   latencies anyway). (2) On each channel, chunks are waited for in the order they were posted:
+   messages of one channel arrive in order, and Dimemas matches a wait to the oldest immediate
+   receive of its channel, so this is the only order a .dim trace can express. */
+static void order_waits(Stream* s)
+{
+   UInt n = 0, i, j, *waits, *receives, n_receives = 0;
+   waits = VG_(malloc)("tareador.overlap.order", (s->n + 1) * sizeof(UInt));
+   receives = VG_(malloc)("tareador.overlap.order", (s->n + 1) * sizeof(UInt));
+   for (i = 0; i < s->n; i++) {
+      if (s->items[i].message > 0) waits[n++] = i;
+      if (s->items[i].event.kind == TR_EV_RECV && s->items[i].event.immediate &&
+          s->items[i].event.request != 0 && !s->items[i].dropped)
+         receives[n_receives++] = i;
+   }
+   sorting = s->items;
+   VG_(ssort)(waits, n, sizeof(UInt), by_message);
+   for (i = 0, j = n; i < n; i++) {  /* j: the first wait of the message after this one */
+      if (i > 0 && s->items[waits[i]].message == s->items[waits[i - 1]].message) continue;
+      if (j < n) not_after(s, waits[i], waits[j]);
+      j = i;
+   }
+   /* (2): the wait of each receive no later than that of the next one posted on its channel */
+   VG_(ssort)(waits, n, sizeof(UInt), by_request);
+   VG_(ssort)(receives, n_receives, sizeof(UInt), by_channel);
+   for (i = 0, j = n; i < n_receives; i++) {  /* j: the wait of the channel's next receive */
+      UInt w = wait_of(s, waits, n, s->items[receives[i]].event.request);
+      if (i > 0 && by_channel_only(&s->items[receives[i]].event, &s->items[receives[i - 1]].event) &&
+          w < n && j < n)
+         not_after(s, waits[w], waits[j]);
+      j = w;
+   }
+   VG_(free)(receives);
+   VG_(free)(waits);
 }
 
 static void write_stream(Stream* s, ULong end, Bool complete)
@@ -925,16 +1055,15 @@ static void write_stream(Stream* s, ULong end, Bool complete)
    VG_(ssort)(s->items, s->n, sizeof(Item), by_time);
    for (i = 0; i < s->n; i++) {
       if (s->items[i].dropped) continue;
-      if (s->items[i].time > clock) tr_text_burst(&s->text, s->items[i].time - clock);
+      if (s->items[i].time > clock) tr_text_burst(&s->out.text, s->items[i].time - clock);
       if (s->items[i].time > clock) clock = s->items[i].time;
-      tr_text_mpi(&s->text, &s->items[i].event);
-      if (s->text.used > 65536) tr_text_flush(&s->text, s->fd);
+      tr_text_mpi(&s->out.text, &s->items[i].event);
+      tr_file_write_due(&s->out);
    }
-   if (end > clock) tr_text_burst(&s->text, end - clock);
-   if (complete) tr_text_record(&s->text, "end");
-   tr_text_end_records(&s->text);
-   tr_text_flush(&s->text, s->fd);
-   if (s->fd >= 0) VG_(close)(s->fd);
+   if (end > clock) tr_text_burst(&s->out.text, end - clock);
+   if (complete) tr_text_record(&s->out.text, "end");
+   tr_text_end_records(&s->out.text);
+   tr_file_close(&s->out);
    VG_(free)(s->items);
    s->items = NULL;
 }
@@ -948,9 +1077,10 @@ void tr_overlap_finish(Bool complete, ULong count)
    for (i = 0; i < ov.n_intervals; i++)
       if (ov.intervals[i].open) close_interval(&ov.intervals[i], end);
    for (i = 0; i < ov.n_sends; i++) finish_sends(&ov.sends[i], end);
+   if (ov.shift)
+      for (kind = 0; kind < BASE; kind++) order_waits(&ov.streams[kind]);
    for (kind = 0; kind < KINDS; kind++)
       if (kind != BASE || ov.decompose) write_stream(&ov.streams[kind], end, complete);
-   tr_text_flush(&ov.patterns, ov.patterns_fd);
-   if (ov.patterns_fd >= 0) VG_(close)(ov.patterns_fd);
+   tr_file_close(&ov.patterns);
    ov.active = False;
 }

@@ -25,7 +25,6 @@
 #include "tr_text.h"
 #include "tr_trace.h"
 
-#define FLUSH_AT (64 * 1024)
 
 UInt tr_task_current;
 UChar* tr_task_open_flags;
@@ -84,9 +83,8 @@ static struct {
    UInt declared_slots;
    ULong dependencies;
    ULong runtime_dependencies;  /* left out: through the runtime libraries' own state */
-   TrText text;
-   Int fd;
-} tasks = {.fd = -1};
+   TrFile out;  /* the tasks stream */
+} tasks = {.out = {.fd = -1}};
 
 static Instance* running(void) { return tasks.open[tasks.n_open - 1]; }
 
@@ -190,7 +188,7 @@ void tr_tasks_begin(ThreadId tid, UInt dep_kinds)
    tasks.active = True;
    tasks.tid = tid;
    tasks.mark = tr_count_thread(tid);
-   tasks.fd = tr_trace_open_kind("tasks", &tasks.text);
+   tr_trace_open_kind("tasks", &tasks.out);
    type_of("main");
    open_instance(0);
    tr_memory_start(dep_kinds, tid);
@@ -435,10 +433,10 @@ static void declare(UInt object)
       VG_(memset)(tasks.declared + old, 0, tasks.declared_slots - old);
    }
    tasks.declared[object] = 1;
-   tr_text_end_records(&tasks.text);
-   tr_text_printf(&tasks.text, "object %u %s %lu ", object, kind_name(o->kind), o->size);
-   tr_text_field(&tasks.text, tr_object_name(object));
-   tr_text_append(&tasks.text, "\n");
+   tr_text_end_records(&tasks.out.text);
+   tr_text_printf(&tasks.out.text, "object %u %s %lu ", object, kind_name(o->kind), o->size);
+   tr_text_field(&tasks.out.text, tr_object_name(object));
+   tr_text_append(&tasks.out.text, "\n");
 }
 
 static Int compare_uints(const void* a, const void* b)
@@ -471,10 +469,10 @@ static void write_dependency(const Dependency* d)
          VG_(strcat)(kinds, kKindNames[k]);
       }
    /* Built in pieces: the object list has no bound. */
-   tr_text_end_records(&tasks.text);
-   tr_text_printf(&tasks.text, "after %u %s %llu ", d->from, kinds, d->bytes);
-   for (k = 0; k < d->n_objects; k++) tr_text_printf(&tasks.text, "%s%u", k ? "," : "", d->objects[k]);
-   tr_text_append(&tasks.text, "\n");
+   tr_text_end_records(&tasks.out.text);
+   tr_text_printf(&tasks.out.text, "after %u %s %llu ", d->from, kinds, d->bytes);
+   for (k = 0; k < d->n_objects; k++) tr_text_printf(&tasks.out.text, "%s%u", k ? "," : "", d->objects[k]);
+   tr_text_append(&tasks.out.text, "\n");
 }
 
 static void write_section(Instance* in)
@@ -496,24 +494,24 @@ static void write_section(Instance* in)
    VG_(ssort)(uses, n_uses, sizeof(Use), compare_uses);
    for (i = 0; i < n_uses; i++) declare(uses[i].object);
 
-   tr_text_end_records(&tasks.text);
-   tr_text_printf(&tasks.text, "task %u ", in->id);
-   tr_text_field(&tasks.text, tasks.types[in->type]);
-   tr_text_printf(&tasks.text, " %u\n", in->parent);
+   tr_text_end_records(&tasks.out.text);
+   tr_text_printf(&tasks.out.text, "task %u ", in->id);
+   tr_text_field(&tasks.out.text, tasks.types[in->type]);
+   tr_text_printf(&tasks.out.text, " %u\n", in->parent);
    for (i = 0; i < n && deps[i]->from < in->id; i++) write_dependency(deps[i]);
    for (i = 0; i < in->n_records; i++) {
       const Record* r = &in->records[i];
       switch (r->kind) {
-         case REC_CPU: tr_text_burst(&tasks.text, r->value); break;
-         case REC_MPI: tr_text_mpi(&tasks.text, &r->event); break;
-         case REC_SPAWN: tr_text_record(&tasks.text, "spawn %llu", r->value); break;
+         case REC_CPU: tr_text_burst(&tasks.out.text, r->value); break;
+         case REC_MPI: tr_text_mpi(&tasks.out.text, &r->event); break;
+         case REC_SPAWN: tr_text_record(&tasks.out.text, "spawn %llu", r->value); break;
          case REC_AFTER: write_dependency(dependency_slot(in, (UInt)r->value)); break;
       }
    }
    for (i = 0; i < n_uses; i++)
-      tr_text_record(&tasks.text, "uses %u %llu %llu%s", uses[i].object, uses[i].read,
+      tr_text_record(&tasks.out.text, "uses %u %llu %llu%s", uses[i].object, uses[i].read,
                      uses[i].written, uses[i].disabled ? " disabled" : "");
-   tr_text_record(&tasks.text, "endtask");
+   tr_text_record(&tasks.out.text, "endtask");
    VG_(free)(deps);
 }
 
@@ -540,7 +538,7 @@ static void write_ended(Bool all)
    }
    for (j = i; j < tasks.n_ended; j++) tasks.ended[j - i] = tasks.ended[j];
    tasks.n_ended -= i;
-   if (tasks.text.used > FLUSH_AT) tr_text_flush(&tasks.text, tasks.fd);
+   tr_file_write_due(&tasks.out);
 }
 
 static void write_ready(void) { write_ended(False); }
@@ -560,11 +558,9 @@ void tr_tasks_finish(Bool complete)
       close_instance();
    }
    write_ended(True);
-   if (complete) tr_text_record(&tasks.text, "end");
-   tr_text_end_records(&tasks.text);
-   tr_text_flush(&tasks.text, tasks.fd);
-   if (tasks.fd >= 0) VG_(close)(tasks.fd);
-   tasks.fd = -1;
+   if (complete) tr_text_record(&tasks.out.text, "end");
+   tr_text_end_records(&tasks.out.text);
+   tr_file_close(&tasks.out);
    tasks.active = False;
    tr_task_current = 0;
    tr_memory_stop();

@@ -4,7 +4,6 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
-#include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 
@@ -145,17 +144,8 @@ void tr_text_free(TrText* text)
    VG_(memset)(text, 0, sizeof *text);
 }
 
-void tr_text_flush(TrText* text, Int fd)
+void tr_text_clear(TrText* text)
 {
-   SizeT done = 0;
-   while (fd >= 0 && done < text->used) {
-      Int n = VG_(write)(fd, text->data + done, (Int)(text->used - done));
-      if (n <= 0) {
-         VG_(umsg)("tareador: write error, the trace is incomplete\n");
-         break;
-      }
-      done += (SizeT)n;
-   }
    text->used = 0;
    if (text->data) text->data[0] = 0;
 }

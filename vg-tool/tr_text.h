@@ -29,7 +29,7 @@ void tr_text_end_records(TrText* text);
 
 void tr_text_free(TrText* text);
 
-/* Writes all of `text` to `fd` and empties it (keeping an open wait line open). */
-void tr_text_flush(TrText* text, Int fd);
+/* Empties `text` once written out (an open wait line stays open: joined waits continue it). */
+void tr_text_clear(TrText* text);
 
 #endif

@@ -10,31 +10,13 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_vki.h"
 
+#include "tr_file.h"
 #include "tr_text.h"
 #include "tr_trace.h"
 
 #define TR_FORMAT_VERSION 2
-#define FLUSH_AT (64 * 1024)
 
 /* ---- Files ------------------------------------------------------------------------------ */
-
-static Int open_for_writing(const HChar* path)
-{
-   SysRes res = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
-   if (sr_isError(res)) {
-      VG_(umsg)("tareador: cannot create %s\n", path);
-      return -1;
-   }
-   return (Int)sr_Res(res);
-}
-
-/* Writes `text` as the whole of file `path`. */
-static void write_file(const HChar* path, TrText* text)
-{
-   Int fd = open_for_writing(path);
-   tr_text_flush(text, fd);
-   if (fd >= 0) VG_(close)(fd);
-}
 
 /* mkdir -p, by running it: the tool API has no mkdir. */
 static void make_directory(const HChar* dir)
@@ -64,8 +46,7 @@ static struct {
    HChar* program;
    Int rank, ranks;
    ULong mips;
-   TrText stream;
-   Int stream_fd;
+   TrFile stream;
    const HChar* kinds[5];  /* of the set: authentic, then the ones opened later (the overlap
                               study's three, tasks) */
    Int n_kinds;
@@ -76,7 +57,7 @@ static struct {
    Int n_opaque, max_opaque;
    HChar** warnings;
    Int n_warnings, max_warnings;
-} rank_state = {.stream_fd = -1};
+} rank_state = {.stream = {.fd = -1}};
 
 /* Appends `item` to a growing array of pointers. */
 static void push(HChar*** items, Int* n, Int* max, HChar* item)
@@ -120,23 +101,25 @@ static void write_set_manifest(void)
       tr_text_quoted(&text, rank_state.kinds[i]);
    }
    tr_text_append(&text, "]\n");
-   write_file(path, &text);
+   tr_file_replace(path, &text);
    tr_text_free(&text);
    VG_(free)(path);
 }
 
+static void write_rank_manifest(const HChar* status, const HChar* reason);
+
 /* Opens KIND.RANK.trc with its header line. */
-static Int open_stream(const HChar* kind, TrText* header)
+static Bool open_stream(const HChar* kind, TrFile* file)
 {
    HChar name[64];
    HChar* path;
-   Int fd;
+   Bool ok;
    VG_(sprintf)(name, "%s.%d.trc", kind, rank_state.rank);
    path = path_in_dir(name);
-   fd = open_for_writing(path);
+   ok = tr_file_create(file, path);
    VG_(free)(path);
-   tr_text_printf(header, "# tareador stream v1 kind=%s rank=%d\n", kind, rank_state.rank);
-   return fd;
+   tr_text_printf(&file->text, "# tareador stream v1 kind=%s rank=%d\n", kind, rank_state.rank);
+   return ok;
 }
 
 /* A run reusing a trace directory: what an earlier run left of this rank and this run may not
@@ -176,27 +159,30 @@ void tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HCha
    forget_earlier_run();
    rank_state.kinds[rank_state.n_kinds++] = "authentic";
    if (rank == 0) write_set_manifest();
-   rank_state.stream_fd = open_stream("authentic", &rank_state.stream);
+   /* Until the end rewrites it, the rank's manifest says that the process did not finish: what
+      a process killed without warning leaves. */
+   write_rank_manifest("running", "");
+   open_stream("authentic", &rank_state.stream);
    rank_state.open = True;
 }
 
 Bool tr_trace_is_open(void) { return rank_state.open && !rank_state.closed; }
 
-Int tr_trace_open_kind(const HChar* kind, TrText* header)
+Bool tr_trace_open_kind(const HChar* kind, TrFile* file)
 {
    tl_assert(tr_trace_is_open() &&
              rank_state.n_kinds < (Int)(sizeof rank_state.kinds / sizeof rank_state.kinds[0]));
    rank_state.kinds[rank_state.n_kinds++] = kind;
    if (rank_state.rank == 0) write_set_manifest();
-   return open_stream(kind, header);
+   return open_stream(kind, file);
 }
 
-Int tr_trace_create(const HChar* name)
+Bool tr_trace_create(const HChar* name, TrFile* file)
 {
    HChar* path = path_in_dir(name);
-   Int fd = open_for_writing(path);
+   Bool ok = tr_file_create(file, path);
    VG_(free)(path);
-   return fd;
+   return ok;
 }
 
 /* ---- Records ----------------------------------------------------------------------------- */
@@ -213,9 +199,9 @@ static Int n_held, max_held;
 
 static void write_held(const Held* h)
 {
-   if (h->is_burst) tr_text_burst(&rank_state.stream, h->instructions);
-   else tr_text_mpi(&rank_state.stream, &h->event);
-   if (rank_state.stream.used > FLUSH_AT) tr_text_flush(&rank_state.stream, rank_state.stream_fd);
+   if (h->is_burst) tr_text_burst(&rank_state.stream.text, h->instructions);
+   else tr_text_mpi(&rank_state.stream.text, &h->event);
+   tr_file_write_due(&rank_state.stream);
 }
 
 static Bool unresolved(const Held* h)
@@ -259,9 +245,14 @@ void tr_trace_burst(ULong instructions)
 
 const HChar* tr_trace_keep_name(const TrEvent* event)
 {
-   if (event->kind == TR_EV_CALL)
-      return find_or_add(&rank_state.opaque, &rank_state.n_opaque, &rank_state.max_opaque,
-                         event->name);
+   if (event->kind == TR_EV_CALL) {
+      Int known = rank_state.n_opaque;
+      const HChar* name = find_or_add(&rank_state.opaque, &rank_state.n_opaque,
+                                      &rank_state.max_opaque, event->name);
+      /* The manifest lists every name the stream uses, whenever the process dies. */
+      if (rank_state.n_opaque > known && tr_trace_is_open()) write_rank_manifest("running", "");
+      return name;
+   }
    if (event->kind == TR_EV_COLL)
       return find_or_add(&collective_names, &n_collective_names, &max_collective_names,
                          event->name);
@@ -313,6 +304,7 @@ void tr_trace_communicator(Int id, Int size, const Int* world_ranks)
    c->size = size;
    c->world_ranks = VG_(malloc)("tareador.comm", size * sizeof(Int));
    VG_(memcpy)(c->world_ranks, world_ranks, size * sizeof(Int));
+   if (tr_trace_is_open()) write_rank_manifest("running", "");
 }
 
 const Int* tr_trace_comm_members(Int id, Int* size)
@@ -345,7 +337,9 @@ static void list(TrText* text, HChar** items, Int n)
    tr_text_append(text, "]\n");
 }
 
-static void write_rank_manifest(Bool complete, const HChar* reason)
+/* status: "running" (what the set says of a process that never got to the end), "complete" or
+   "truncated" (with the reason). */
+static void write_rank_manifest(const HChar* status, const HChar* reason)
 {
    TrText text = {0};
    HChar name[64];
@@ -353,9 +347,8 @@ static void write_rank_manifest(Bool complete, const HChar* reason)
    Int i, j;
    VG_(sprintf)(name, "rank-%d.toml", rank_state.rank);
    path = path_in_dir(name);
-   tr_text_printf(&text, "rank = %d\nstatus = \"%s\"\nreason = ", rank_state.rank,
-                  complete ? "complete" : "truncated");
-   tr_text_quoted(&text, complete ? "" : reason);
+   tr_text_printf(&text, "rank = %d\nstatus = \"%s\"\nreason = ", rank_state.rank, status);
+   tr_text_quoted(&text, reason);
    tr_text_printf(&text, "\nthreads = 1\ninstructions = %llu\nbursts = %llu\nmpi_calls = %llu\n",
                   rank_state.burst_instructions, rank_state.bursts, rank_state.mpi_calls);
    tr_text_append(&text, "opaque_calls = ");
@@ -368,7 +361,7 @@ static void write_rank_manifest(Bool complete, const HChar* reason)
       for (j = 0; j < c->size; j++) tr_text_printf(&text, "%s%d", j ? ", " : "", c->world_ranks[j]);
       tr_text_append(&text, "]\n");
    }
-   write_file(path, &text);
+   tr_file_replace(path, &text);
    tr_text_free(&text);
    VG_(free)(path);
 }
@@ -377,15 +370,18 @@ void tr_trace_close(Bool complete, const HChar* reason)
 {
    Int i;
    if (!rank_state.open || rank_state.closed) return;
-   rank_state.closed = True;
    /* Receives whose source never became known stay as they are (-1): the validator says so. */
    for (i = 0; i < n_held; i++) write_held(&held[i]);
    n_held = 0;
-   if (complete) tr_text_record(&rank_state.stream, "end");
-   tr_text_end_records(&rank_state.stream);
-   tr_text_flush(&rank_state.stream, rank_state.stream_fd);
-   if (rank_state.stream_fd >= 0) VG_(close)(rank_state.stream_fd);
-   write_rank_manifest(complete, reason);
+   if (tr_file_failure()) {  /* the trace lost records: it stops where the disk filled */
+      complete = False;
+      reason = tr_file_failure();
+   }
+   rank_state.closed = True;
+   if (complete) tr_text_record(&rank_state.stream.text, "end");
+   tr_text_end_records(&rank_state.stream.text);
+   tr_file_close(&rank_state.stream);
+   write_rank_manifest(complete ? "complete" : "truncated", complete ? "" : reason);
    VG_(umsg)("tareador: rank %d: %llu bursts, %llu MPI calls, %llu instructions%s%s -> %s/authentic.%d.trc\n",
              rank_state.rank, rank_state.bursts, rank_state.mpi_calls,
              rank_state.burst_instructions, complete ? "" : ", truncated: ",

@@ -6,6 +6,7 @@
 #include "pub_tool_basics.h"
 
 #include "tr_clreq.h"
+#include "tr_file.h"
 #include "tr_text.h"
 
 /* Creates `dir` if needed and opens the stream of `rank` of `ranks`. */
@@ -13,11 +14,10 @@ void tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HCha
 Bool tr_trace_is_open(void);
 
 /* Opens this rank's stream of another kind ("tasks", "overlap-real", ...; the set's manifest
-   lists it): returns its file descriptor (-1 if it cannot be created) and puts its header line
-   into `header`. */
-Int tr_trace_open_kind(const HChar* kind, TrText* header);
-/* Creates file `name` in the trace set (-1 if it cannot). */
-Int tr_trace_create(const HChar* name);
+   lists it) into `file`, with its header line; False if it cannot be created. */
+Bool tr_trace_open_kind(const HChar* kind, TrFile* file);
+/* Creates file `name` in the trace set (False if it cannot). */
+Bool tr_trace_create(const HChar* name, TrFile* file);
 void tr_trace_tasks_summary(ULong instances, ULong types, ULong dependencies);
 const HChar* tr_trace_dir(void);
 Int tr_trace_rank(void);
@@ -35,8 +35,10 @@ const Int* tr_trace_comm_members(Int id, Int* size);
 void tr_trace_warning(const HChar* text);
 void tr_trace_count_mpi_call(void);
 
-/* Ends the stream: `complete` writes its `end` line; otherwise the manifest says why it stops.
-   Writes the rank manifest and prints the one-line summary. Only the first call counts. */
+/* Ends the stream: `complete` writes its `end` line; otherwise the manifest says why it stops
+   (and so it does when a write failed). Writes the rank manifest and prints the one-line
+   summary. Only the first call counts. Until then the rank manifest says "running", and is
+   rewritten whenever the names and communicators the stream refers to grow. */
 void tr_trace_close(Bool complete, const HChar* reason);
 
 #endif

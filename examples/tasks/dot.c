@@ -1,76 +1,75 @@
-/* dot — a dot product x . y split into CHUNKS chunks, a task per chunk, every task adding its
-   partial sum into one global accumulator `double sum`: a reduction. Run twice:
-     1. tasks "dot", with tareador_disable_object(&sum): the accumulator makes no dependency
-        (as a reduction clause, or a per-thread partial sum, would make it), so the CHUNKS
-        tasks are independent - no edge at all, the ideal machine runs them all at once;
-     2. tasks "dot_chained", after tareador_enable_object(&sum): each task reads sum, which the
-        previous one wrote, so the tasks chain through it - CHUNKS-1 read-after-write edges
-        dot_chained#k -> dot_chained#k+1 through the global sum (8 bytes each), a critical
-        path of CHUNKS tasks, no parallelism. With --deps=raw+war+waw the write-after-read and
-        write-after-write pairs are the same pairs (each task also overwrites sum), no new edge.
-   This is the thesis's porting-hint case (section 4.4.2): an object written by every instance
-   of a task type is the one to declare as a reduction, or to privatize. x and y are heap
-   arrays written before tareador_ON (no edge from them). Between the runs main reads sum and
-   resets it while it is still disabled, so no edge joins the two runs either.
-   Usage: dot [N [CHUNKS]] (default 65536 16). Prints both sums and "ok". */
+/* dot — the dot product of the course labs, written as students write it: the vectors are cut
+   into BLOCKS blocks, one task per block, and every task adds its partial result into `result`,
+   a local variable of main that the tasks reach through a pointer. The labs' lesson:
+     dot keep      the accumulator is left alone: each task reads what the previous one wrote,
+                   so the tasks chain through it (BLOCKS-1 edges through stack:result, no
+                   parallelism)
+     dot disable   each task disables the accumulator around its update
+                   (tareador_disable_object: what a reduction, or an atomic or critical update,
+                   does in the parallel version): the tasks become independent
+   The vectors are filled before tareador_ON(), so only the dot product is studied (docs/tasks.md
+   walks through both runs).
+   Usage: dot [disable|keep] [N [BLOCKS]] (default keep 65536 16). Prints the result and exits
+   0 when it is exact. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tareador.h"
 
-double sum;
+#define MAX_N (1 << 20)
 
-static double partial(const double* x, const double* y, int from, int to)
+double A[MAX_N];
+
+static double partial(const double* a, const double* b, long from, long to)
 {
    double s = 0;
-   for (int i = from; i < to; i++) s += x[i] * y[i];
+   for (long i = from; i < to; i++) s += a[i] * b[i];
    return s;
+}
+
+static void dot_product(long n, long blocks, const double* a, const double* b, double* acc,
+                        int disable)
+{
+   long bs = (n + blocks - 1) / blocks;
+   double block_sum;
+   *acc = 0.0;
+   for (long from = 0; from < n; from += bs) {
+      tareador_start_task("dot_product");
+      block_sum = partial(a, b, from, from + bs < n ? from + bs : n);
+      if (disable) tareador_disable_object(acc);
+      *acc += block_sum;
+      if (disable) tareador_enable_object(acc);
+      tareador_end_task("dot_product");
+   }
 }
 
 int main(int argc, char** argv)
 {
-   int n = argc > 1 ? atoi(argv[1]) : 65536;
-   int chunks = argc > 2 ? atoi(argv[2]) : 16;
-   if (n < 1 || chunks < 1 || chunks > n) {
-      fprintf(stderr, "usage: dot [N [CHUNKS]]\n");
+   int disable = argc > 1 && strcmp(argv[1], "disable") == 0;
+   long n = argc > 2 ? atol(argv[2]) : 65536;
+   long blocks = argc > 3 ? atol(argv[3]) : 16;
+   if ((argc > 1 && !disable && strcmp(argv[1], "keep") != 0) || n < 1 || n > MAX_N ||
+       blocks < 1 || blocks > n) {
+      fprintf(stderr, "usage: dot [disable|keep] [N (1..%d) [BLOCKS (1..N)]]\n", MAX_N);
       return 2;
    }
-   double* x = malloc(sizeof(double) * n);
-   double* y = malloc(sizeof(double) * n);
-   for (int i = 0; i < n; i++) {
-      x[i] = (double)(i % 17) / 4.0;
-      y[i] = (double)((i * 5) % 13) / 8.0;
+   double result;
+   double* B = malloc(n * sizeof(double));
+   for (long i = 0; i < n; i++) {
+      A[i] = (double)(i % 17) / 4.0;
+      B[i] = (double)((i * 5) % 13) / 8.0;
    }
-   int chunk = (n + chunks - 1) / chunks;
-
    tareador_ON();
-   tareador_disable_object(&sum);
-   for (int c = 0; c < chunks; c++) {
-      tareador_start_task("dot");
-      sum += partial(x, y, c * chunk, c * chunk + chunk < n ? c * chunk + chunk : n);
-      tareador_end_task("dot");
-   }
-   double first = sum;
-   sum = 0;
-   tareador_enable_object(&sum);
-   for (int c = 0; c < chunks; c++) {
-      tareador_start_task("dot_chained");
-      sum += partial(x, y, c * chunk, c * chunk + chunk < n ? c * chunk + chunk : n);
-      tareador_end_task("dot_chained");
-   }
+   dot_product(n, blocks, A, B, &result, disable);
    tareador_OFF();
 
-   /* Self-check: the same partial sums in the same order, and the exact integer value
-      (x[i] * 32 and y[i] * 8 are integers, the sum is exact in double). */
-   double expected = 0;
+   /* A[i] * 4 and B[i] * 8 are integers: the sum is exact in double, whatever the order. */
    long exact = 0;
-   for (int c = 0; c < chunks; c++)
-      expected += partial(x, y, c * chunk, c * chunk + chunk < n ? c * chunk + chunk : n);
-   for (int i = 0; i < n; i++) exact += (long)(i % 17) * ((i * 5) % 13);
-   int ok = first == expected && sum == expected && expected * 32 == (double)exact;
-   printf("dot: n %d, %d chunks, sum %.6f (disabled) %.6f (enabled) %s\n", n, chunks, first, sum,
-          ok ? "ok" : "WRONG");
-   free(x);
-   free(y);
+   for (long i = 0; i < n; i++) exact += (long)(i % 17) * ((i * 5) % 13);
+   int ok = result * 32 == (double)exact;
+   printf("dot %s: n %ld, %ld blocks, result %.6f %s\n", disable ? "disable" : "keep", n,
+          blocks, result, ok ? "ok" : "WRONG");
+   free(B);
    return ok ? 0 : 1;
 }

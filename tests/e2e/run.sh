@@ -293,6 +293,26 @@ t_tasks_prv() {
   assert_contains "$(cat "$WORK/n.pcf")" "Task type" ".pcf"
   assert_eq "$(grep -c '^3:' "$WORK/n.prv")" 3 "dependencies as communications"
 }
+t_tasks_critical() {  # cpwins: a, a (1 s), c (2 s) -> d (2 s); 6 s on 1 core, 4 s on 2 (cp)
+  local cfg; cfg=$(tasks_machine 1)
+  replay --config "$cfg" "$TASKS/cpwins" --policy=cp --critical --cores-sweep=1,2 --factors=2 \
+    --csv --sweep-out "$WORK/crit/c" -j 2
+  assert_rc 0 || return
+  assert_eq "$OUT" "cores,factor,time_s,speedup_main,speedup_a,speedup_c,speedup_d,critical
+1,2,6.000000000,1.000000,1.200000,1.200000,1.200000,a+c+d
+2,2,4.000000000,1.000000,1.000000,1.333333,1.333333,c+d" "CSV"
+  [ -s "$WORK/crit/c.csv" ] && [ -s "$WORK/crit/c-2x.svg" ] || fail "files: $(ls "$WORK/crit")"
+  replay -q --no-save --config "$cfg" "$TASKS/cpwins" --policy=cp --set cores=2 --accelerate c=2 \
+    --accelerate d=2 --json "$WORK/acc.json"
+  assert_rc 0 || return
+  assert_eq "$(json "$WORK/acc.json" 'd["traces"][0]["total_time_s"]')" 2.0 "c and d twice as fast"
+  replay -q --no-save --config "$cfg" "$TASKS/cpwins" --accelerate x=2; assert_rc 1
+  assert_contains "$ERR" "no task type 'x' (its types: main, a, c, d)" "unknown type"
+  replay -q --no-save --config "$cfg" "$TASKS/cpwins" --accelerate c=0; assert_rc 1
+  assert_contains "$ERR" "'c=0' is not TYPE=FACTOR with a positive factor" "bad factor"
+  replay -q --no-save --config "$cfg" "$FIX/pingpong.dim" --critical; assert_rc 1
+  assert_contains "$ERR" "pingpong.dim: no tasks trace" "not a tasks trace"
+}
 t_tasks_no_conversion() {
   local cfg; cfg=$(tasks_machine 2)
   replay -q --no-save --config "$cfg" "$TASKS/diamond" --dim "$WORK/d.dim"; assert_rc 1
@@ -446,7 +466,7 @@ t_declared_sizes() {  # sizes a header declares are checked before anything is a
   make_pingpong_set "$WORK/ranks" || return
   sed -i 's/^ranks = .*/ranks = 16777216/' "$WORK/ranks/manifest.toml"
   guarded "$REPLAY" -q --config "$NOBUS" "$WORK/ranks"; assert_rc 1
-  assert_contains "$ERR" "16777216 ranks of kind authentic but authentic.2.trc is missing" "ranks"
+  assert_contains "$ERR" "manifest.toml: the set has 16777216 ranks but 16777214 of them left no file" "ranks"
   sed 's/"multi node information" {0, 4,/"multi node information" {0, 2147483647,/' "$NOBUS" \
     >"$WORK/nodes.cfg"
   guarded "$REPLAY" -q --config "$WORK/nodes.cfg" "$FIX/pingpong.dim"; assert_rc 1
@@ -927,6 +947,7 @@ case_ "tasks: --cores-sweep (table and CSV)" t_tasks_sweep
 case_ "tasks: --ideal has unbounded cores" t_tasks_ideal
 case_ "tasks: MPI inside tasks on two ranks, --policy=mpi" t_tasks_mpi
 case_ "tasks: --prv rows per core, task types, dependencies" t_tasks_prv
+case_ "tasks: --critical, --accelerate" t_tasks_critical
 case_ "tasks: no --dim or --native" t_tasks_no_conversion
 case_ "tasks: --validate" t_tasks_validate
 

@@ -262,6 +262,43 @@ void expect_export_keeps_time(const trace::Trace& t, const replay::Machine& m,
       << what;
 }
 
+// Dimemas 5.5 takes a collective on communicator 0 for a synchronisation of accelerators and
+// skips it (no time, no synchronisation). The native sets' MPI_COMM_WORLD is 0: it is written
+// as the lowest id they do not use, and a .dim's collective on communicator 0 reads as a no-op.
+TEST(Dimemas, CommunicatorZeroIsWrittenAsAnUnusedIdAndItsCollectivesReadAsDimemasSkipsThem) {
+  TempDir dir;
+  const std::string comms = "\n[[communicator]]\nid = 0\ntasks = [0, 1]\n"
+                            "\n[[communicator]]\nid = 1\ntasks = [0]\n";
+  dir.write("set/manifest.toml",
+            "format = \"tareador-trace-set\"\nversion = 1\nname = \"w\"\nranks = 2\n"
+            "mips = 1000.0\nkinds = [\"authentic\"]\n");
+  dir.write("set/rank-0.toml", "rank = 0\nstatus = \"complete\"\nopaque_calls = []\n" + comms);
+  dir.write("set/rank-1.toml", "rank = 1\nstatus = \"complete\"\nopaque_calls = []\n"
+                               "\n[[communicator]]\nid = 0\ntasks = [0, 1]\n");
+  dir.write("set/authentic.0.trc", "# tareador stream v1 kind=authentic rank=0\ncpu 1000\n"
+                                   "send 1 5 0 4096 eager\ncoll MPI_Allreduce 0 -1 8 8\nend\n");
+  dir.write("set/authentic.1.trc", "# tareador stream v1 kind=authentic rank=1\ncpu 3000000\n"
+                                   "recv 0 5 0 4096\ncoll MPI_Allreduce 0 -1 8 8\nend\n");
+  auto set = trace::open_traces(dir.path("set"));
+  ASSERT_EQ(set.size(), 1u);
+  auto writer = trace::make_dimemas_writer(dir.path("w.dim"), set[0]->header());
+  trace::copy_trace(*set[0], *writer);
+  std::string text = read_file(dir.path("w.dim"));
+  EXPECT_NE(text.find("\nd:1:2:2:0:1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nd:1:1:1:0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n2:0:0:1:-1:4096:5:2:0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n10:1:0:11:2:0:0:8:8:1\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find(":0:0:8:8:1\n10"), std::string::npos);
+  expect_export_keeps_time(*set[0], testing::machine(2, 250, 5e-6), "communicator 0");
+
+  auto t = trace::open_dimemas(dir.write(
+      "z.dim", dim_header(2) + "1:0:0:0.001\n10:0:0:11:0:0:0:8:8:1\n\n10:1:0:11:0:0:0:8:8:1\n"));
+  auto r0 = records(*t, 0);
+  ASSERT_EQ(r0.size(), 2u);
+  EXPECT_EQ(r0[1].type, RecordType::Call);
+  EXPECT_NEAR(replay::simulate(*t, testing::machine(2, 250, 5e-6)).total_time, 0.001, 1e-12);
+}
+
 TEST(Dimemas, ExportingEveryExampleKeepsItsReplayedTime) {
   const std::string examples = std::string(TESTS_DIR) + "/../examples/";
   for (const char* name : {"pingpong", "pingpong_rdv", "ring", "ring_eq", "late_s0", "late_s1"})

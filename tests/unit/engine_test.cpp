@@ -317,6 +317,42 @@ replay::Result simulate_set(const TempDir& dir, const std::string& stream0,
   return replay::simulate(*traces[0], machine(2, BW, L));
 }
 
+TEST(Engine, ATruncatedTraceIsSimulatedAsFarAsItGoes) {
+  // Rank 1 died before its receive: rank 0's eager send finds no receive, and rank 0's own
+  // receive never comes. Not a deadlock: the trace stops early, and the notes say what it left.
+  TempDir dir;
+  dir.write("set/manifest.toml",
+            "format = \"tareador-trace-set\"\nversion = 1\nname = \"w\"\nranks = 2\n"
+            "mips = 1000.0\nkinds = [\"authentic\"]\n");
+  const std::string comm = "[[communicator]]\nid = 1\ntasks = [0, 1]\n";
+  dir.write("set/rank-0.toml", "rank = 0\nstatus = \"complete\"\n" + comm);
+  dir.write("set/rank-1.toml", "rank = 1\nstatus = \"running\"\n" + comm);
+  dir.write("set/authentic.0.trc",
+            "cpu 1000000\nsend 1 1 1 1000 eager\nrecv 1 2 1 1000\ncpu 1000000\nend\n");
+  dir.write("set/authentic.1.trc", "cpu 3000000\n");
+  auto traces = trace::open_traces(dir.path("set"));
+  replay::Result r = replay::simulate(*traces[0], machine(2, BW, L));
+  EXPECT_NEAR(r.total_time, 0.003, kNs);  // rank 1's 3 ms; rank 0 waits until then
+  EXPECT_NEAR(r.ranks[0].end, 0.003, kNs);
+  EXPECT_NEAR(r.ranks[0].compute, 0.001, kNs);
+  std::string notes;
+  for (const std::string& n : r.notes) notes += n + "\n";
+  EXPECT_NE(notes.find("the trace stops early (truncated: rank(s) 1)"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("rank 0 posted 1 receive(s) from rank 1 (tag 2, comm 1) that no send "
+                       "matched"),
+            std::string::npos)
+      << notes;
+  EXPECT_NE(notes.find("rank 0 sent 1 message(s) to rank 1 (tag 1, comm 1) that no receive "
+                       "matched"),
+            std::string::npos)
+      << notes;
+  // The same trace with rank 1 complete is a deadlock.
+  dir.write("set/rank-1.toml", "rank = 1\nstatus = \"complete\"\n" + comm);
+  dir.write("set/authentic.1.trc", "cpu 3000000\nend\n");
+  traces = trace::open_traces(dir.path("set"));
+  EXPECT_THROW(replay::simulate(*traces[0], machine(2, BW, L)), replay::DeadlockError);
+}
+
 TEST(Engine, AWaitForAnImmediateSendCostsNothing) {
   TempDir dir;
   // Rank 0 pays the isend's latency, not the wait's: Dimemas has no wait for a send.

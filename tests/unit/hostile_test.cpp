@@ -80,15 +80,27 @@ TEST(Hostile, MachineCountsHaveLimits) {
   EXPECT_THROW(replay::apply_override(m, "cores=2000000"), std::invalid_argument);
 }
 
-TEST(Hostile, SetRanksMustHaveTheirStreams) {
+TEST(Hostile, SetRanksMustLeaveFiles) {
   TempDir dir;
-  dir.write("set/manifest.toml",
-            "format = \"tareador-trace-set\"\nversion = 2\nname = \"x\"\nranks = 16777216\n"
-            "mips = 1000.0\nkinds = [\"authentic\"]\n");
+  auto manifest = [&](int ranks) {
+    dir.write("set/manifest.toml", "format = \"tareador-trace-set\"\nversion = 2\nname = \"x\"\n"
+                                   "ranks = " + std::to_string(ranks) +
+                                   "\nmips = 1000.0\nkinds = [\"authentic\"]\n");
+  };
   dir.write("set/authentic.0.trc", "end\n");
+  dir.write("set/rank-0.toml", "rank = 0\nstatus = \"complete\"\nopaque_calls = []\n");
+  // A few bytes cannot ask for 2^24 ranks: ranks that left no file are at most 4096 more than
+  // those that did.
+  manifest(16777216);
   EXPECT_EQ(error_of([&] { trace::open_traces(dir.path("set")); }),
             dir.path("set/manifest.toml") +
-                ": the set has 16777216 ranks of kind authentic but authentic.1.trc is missing");
+                ": the set has 16777216 ranks but 16777215 of them left no file (no rank manifest, "
+                "no stream): at most 4096 more than those that did");
+  // A job killed early: its ranks that left nothing are empty and truncated.
+  manifest(4097);
+  auto traces = trace::open_traces(dir.path("set"));
+  EXPECT_EQ(traces.at(0)->header().tasks(), 4097);
+  EXPECT_EQ(traces[0]->header().truncated_tasks.size(), 4096u);
 }
 
 TEST(Hostile, TruncatedTasksStreamMissesFewSections) {

@@ -26,8 +26,11 @@ namespace tareador::testing {
 // and wait for them, so its own instructions and its `after`s are not scheduled, nor are the
 // `after`s of a parent on its own descendants (taskwaits). For a flat graph whose main task has
 // no instructions, this is exactly what the replay does with --policy=cp (main holds no core).
+// With `type_speedup` (a factor per type of `set`), each type's instances take that many times
+// less (what `replay --accelerate` does).
 inline double list_schedule_makespan(const trace::TaskSet& set, int cores,
-                                     double seconds_per_instruction) {
+                                     double seconds_per_instruction,
+                                     const std::vector<double>& type_speedup = {}) {
   if (cores < 1) throw std::invalid_argument("list scheduling needs at least one core");
   const std::size_t n = set.instances.size();
   auto descends = [&](int id, int ancestor) {
@@ -49,7 +52,9 @@ inline double list_schedule_makespan(const trace::TaskSet& set, int cores,
   }
   std::vector<double> weight(n + 1, 0.0), level(n + 1, 0.0);
   for (const trace::TaskInstance& inst : set.instances)
-    weight[static_cast<std::size_t>(inst.id)] = inst.instructions * seconds_per_instruction;
+    weight[static_cast<std::size_t>(inst.id)] =
+        inst.instructions * seconds_per_instruction /
+        (type_speedup.empty() ? 1.0 : type_speedup[static_cast<std::size_t>(inst.type)]);
 
   // Bottom levels, in reverse topological order.
   std::vector<int> order, left = pending, stack;

@@ -1,6 +1,8 @@
 // The native trace set: writer, reader, manifests and their errors.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "test_util.h"
 
 namespace tareador {
@@ -204,6 +206,56 @@ TEST(Native, TruncatedRanksAreNoted) {
   ASSERT_EQ(traces[0]->header().notes.size(), 1u);
   EXPECT_EQ(traces[0]->header().notes[0], "rank 1 truncated: killed by SIGSEGV");
   EXPECT_EQ(records(*traces[0], 1).size(), 1u);
+}
+
+TEST(Native, ARankThatNeverFinishedIsTruncated) {
+  // What the tool leaves until a rank's end: the process was killed without warning.
+  TempDir dir;
+  std::string set = make_set(dir, "# tareador stream v1 kind=authentic rank=1\ncpu 1000\n");
+  dir.write("set/rank-1.toml", "rank = 1\nstatus = \"running\"\n[[communicator]]\nid = 1\n"
+                               "tasks = [0, 1]\n");
+  auto traces = trace::open_traces(set);
+  const trace::TraceHeader& h = traces[0]->header();
+  EXPECT_EQ(h.truncated_tasks, std::vector<int>{1});
+  ASSERT_EQ(h.notes.size(), 1u);
+  EXPECT_NE(h.notes[0].find("rank 1 truncated: its process did not finish (killed without "
+                            "warning"),
+            std::string::npos);
+  EXPECT_EQ(records(*traces[0], 1).size(), 1u);
+}
+
+TEST(Native, ALineCutByTheDeathOfItsRankIsLeftOut) {
+  TempDir dir;
+  // "irecv 0 1" would be a malformed record; in a truncated stream it is what the death cut.
+  std::string set = make_set(dir, "call MPI_Comm_rank\ncpu 1000\nirecv 0 1");
+  dir.write("set/rank-1.toml", "rank = 1\nstatus = \"truncated\"\nreason = \"disk full\"\n"
+                               "opaque_calls = [\"MPI_Comm_rank\"]\n[[communicator]]\nid = 1\n"
+                               "tasks = [0, 1]\n");
+  auto traces = trace::open_traces(set);
+  EXPECT_EQ(records(*traces[0], 1).size(), 2u);
+  const std::vector<std::string>& notes = traces[0]->header().notes;
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[1], "rank 1: the last line of " + dir.path("set/authentic.1.trc") +
+                          " is incomplete (9 bytes: the writer stopped there): left out");
+  // In a rank that completed, the same line is an error of the stream.
+  dir.write("set/rank-1.toml", "rank = 1\nstatus = \"complete\"\nopaque_calls = "
+                               "[\"MPI_Comm_rank\"]\n[[communicator]]\nid = 1\ntasks = [0, 1]\n");
+  auto complete = trace::open_traces(set);
+  EXPECT_THROW(records(*complete[0], 1), trace::FormatError);
+}
+
+TEST(Native, ARankWithoutItsFilesReadsAsEmptyAndItsCallsAreFoundInItsStream) {
+  TempDir dir;
+  std::string set = make_set(dir, kRank1);
+  std::filesystem::remove(dir.path("set/rank-1.toml"));  // died before writing any
+  auto traces = trace::open_traces(set);
+  EXPECT_EQ(traces[0]->header().call_names, std::vector<std::string>{"MPI_Comm_rank"});
+  EXPECT_EQ(records(*traces[0], 1).size(), 5u);
+  std::filesystem::remove(dir.path("set/authentic.1.trc"));
+  traces = trace::open_traces(set);
+  EXPECT_TRUE(records(*traces[0], 1).empty());
+  EXPECT_EQ(traces[0]->header().notes.back(),
+            "rank 1 has no authentic.1.trc: its process died before creating it");
 }
 
 TEST(Native, ConvertingDimemasToNativeKeepsTheSimulatedTime) {

@@ -11,35 +11,11 @@
    - a ring shift with MPI_Sendrecv;
    - a dot product with MPI_Allreduce (a collective of 8 bytes).
    Usage: overlap_small [ITERATIONS]   (any number of ranks >= 2) */
-#include <mpi.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 
-enum { ELEMENTS = 40, PLANES = 8, ROUNDS = 32 };
+#include "overlap_test.h"
 
-/* The work of one element: the same instructions for every element; the compiler cannot drop
-   it (its result goes through an asm it cannot see into). */
-static uint64_t work(uint64_t x)
-{
-   for (int r = 0; r < ROUNDS; r++) {
-      x ^= x >> 29;
-      x *= 0xbf58476d1ce4e5b9ULL;
-      __asm__("" : "+r"(x));
-   }
-   return x;
-}
-
-/* out[i] from in[i]; returns a checksum of what it read. */
-static uint64_t update(const uint64_t* in, uint64_t* out)
-{
-   uint64_t sum = 0;
-   for (int i = 0; i < ELEMENTS; i++) {
-      out[i] = work(in[i] + (uint64_t)i);
-      sum += in[i];
-   }
-   return sum;
-}
+enum { ELEMENTS = 40, PLANES = 8 };
 
 int main(int argc, char** argv)
 {
@@ -47,11 +23,9 @@ int main(int argc, char** argv)
    MPI_Init(&argc, &argv);
    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
    MPI_Comm_size(MPI_COMM_WORLD, &size);
-   if (size < 2 || iterations < 1) {
-      if (rank == 0) fprintf(stderr, "usage: overlap_small [ITERATIONS] (at least 2 ranks)\n");
-      MPI_Finalize();
+   if (refuse_unless(size >= 2 && iterations >= 1, rank,
+                     "usage: overlap_small [ITERATIONS] (at least 2 ranks)"))
       return 2;
-   }
    const int left = (rank + size - 1) % size, right = (rank + 1) % size;
    uint64_t line[ELEMENTS] = {0}, out[ELEMENTS] = {0}, halo[2][ELEMENTS] = {{0}}, edge[ELEMENTS] = {0};
    uint64_t sum = 0;
@@ -59,7 +33,7 @@ int main(int argc, char** argv)
       for (int plane = 0; plane < PLANES; plane++) {
          if (rank > 0)
             MPI_Recv(line, ELEMENTS, MPI_UINT64_T, rank - 1, plane, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-         sum += update(line, out);
+         sum += update(line, out, ELEMENTS);
          if (rank < size - 1) MPI_Send(out, ELEMENTS, MPI_UINT64_T, rank + 1, plane, MPI_COMM_WORLD);
       }
       MPI_Request requests[4];
@@ -69,10 +43,10 @@ int main(int argc, char** argv)
       MPI_Isend(out, ELEMENTS, MPI_UINT64_T, right, 100, MPI_COMM_WORLD, &requests[2]);
       MPI_Isend(line, ELEMENTS, MPI_UINT64_T, left, 101, MPI_COMM_WORLD, &requests[3]);
       MPI_Waitall(4, requests, statuses);
-      sum += update(halo[0], edge) + update(halo[1], line);
+      sum += update(halo[0], edge, ELEMENTS) + update(halo[1], line, ELEMENTS);
       MPI_Sendrecv(edge, ELEMENTS, MPI_UINT64_T, right, 200, out, ELEMENTS, MPI_UINT64_T, left, 200,
                    MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      sum += update(out, edge);
+      sum += update(out, edge, ELEMENTS);
       uint64_t dot = sum & 0xffff, total = 0;
       MPI_Allreduce(&dot, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
       sum += total;

@@ -18,17 +18,6 @@ command -v mpirun.openmpi >/dev/null && [ -d "$EXAMPLES_BUILD/openmpi" ] && mpis
 command -v mpiexec.mpich >/dev/null && [ -d "$EXAMPLES_BUILD/mpich" ] && mpis+=(mpich)
 [ ${#mpis[@]} -gt 0 ] || { echo "not ok - no MPI and examples to test with"; exit 1; }
 
-launcher() { [ "$1" = openmpi ] && echo mpirun.openmpi || echo mpiexec.mpich; }
-
-# run MPI EXAMPLE RANKS DIR [ARGS...]: mpirun -np RANKS tareador EXAMPLE, into DIR.
-run() {
-  local mpi=$1 example=$2 ranks=$3 dir=$4
-  shift 4
-  rm -rf "$dir"
-  timeout 300 "$(launcher "$mpi")" -np "$ranks" "$TAREADOR" --trace-dir="$dir" \
-    "$EXAMPLES_BUILD/$mpi/$example" "$@" >"$dir.log" 2>&1
-}
-
 # run_children MPI EXAMPLE RANKS DIR: tareador --trace-children=yes mpirun -np RANKS EXAMPLE.
 run_children() {
   local mpi=$1 example=$2 ranks=$3 dir=$4
@@ -160,30 +149,6 @@ if [ -n "$expected_time" ] && [ "$expected_time" = "$replayed" ]; then
 else
   not_ok "ideal network" "replayed $replayed s, critical path $expected_time s"
 fi
-
-# ---- Runs that stop early leave valid, truncated traces -----------------------------------------
-for mpi in "${mpis[@]}"; do
-  for fault in segv abort; do
-    dir="$scratch/$mpi-$fault"
-    run "$mpi" faults 2 "$dir" "$fault"
-    want=$([ "$fault" = segv ] && echo 'killed by signal 11' || echo 'MPI_Abort with error code 3')
-    if ! grep -q 'status = "truncated"' "$dir/rank-1.toml" 2>/dev/null ||
-       ! grep -q "$want" "$dir/rank-1.toml"; then
-      not_ok "faults $fault ($mpi)" "rank 1 not marked truncated with '$want': $(cat "$dir/rank-1.toml" 2>&1 | tr '\n' ' ')"
-      continue
-    fi
-    # The set reads and replays up to where it stops: to its end when the ranks stopped at the
-    # same point (exit 0), or to a deadlock report (exit 2); never a format error (exit 1).
-    # Either way the output says which rank is truncated.
-    "$REPLAY" --config "$EXAMPLES_DIR/marenostrum.cfg" "$dir" --json - >"$scratch/out" 2>&1
-    status=$?
-    if { [ $status -eq 0 ] || [ $status -eq 2 ]; } && grep -q "rank 1 truncated: $want" "$scratch/out"; then
-      ok "faults $fault ($mpi): truncated trace, marked, replayable up to the fault (exit $status)"
-    else
-      not_ok "faults $fault ($mpi)" "replay exit $status: $(head -4 "$scratch/out" | tr '\n' ' ')"
-    fi
-  done
-done
 
 # ---- A program without MPI: a note, no trace ----------------------------------------------------
 "$TAREADOR" --trace-dir="$scratch/none" /bin/true >"$scratch/none.log" 2>&1
