@@ -47,7 +47,7 @@ for pattern in linear packed; do
 done
 echo
 echo "== the production/consumption patterns of the linear ring (thesis Table 5.1, Fig. 5.11)"
-"$top/build/replay/tareador-patterns" "$out/ring-linear"
+"$top/build/patterns/tareador-patterns" "$out/ring-linear"
 for pattern in linear packed; do
   echo
   echo "== $pattern: authentic vs overlap-real vs overlap-ideal from 10 MB/s to 10 GB/s (thesis Figs. 5.14-5.16)"

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "tracefmt.h"
+#include "tareador/trace.h"
 
 namespace trace = tareador::trace;
 

@@ -18,8 +18,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "inputs.h"
-#include "timeline_view.h"
+#include "viz/inputs.h"
+#include "viz/timeline_view.h"
 
 using namespace tareador::view;
 using Clock = std::chrono::steady_clock;

@@ -12,7 +12,7 @@
 #include <map>
 #include <memory>
 
-#include "replay.h"
+#include "tareador/replay.h"
 
 namespace tareador::replay {
 

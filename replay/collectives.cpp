@@ -1,4 +1,4 @@
-#include "collectives.h"
+#include "replay/collectives.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "replay.h"
+#include "tareador/replay.h"
 
 namespace tareador::replay {
 

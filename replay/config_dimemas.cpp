@@ -13,9 +13,9 @@
 #include <limits>
 #include <map>
 
-#include "config.h"
-#include "replay.h"
-#include "utf8.h"
+#include "replay/machine_readers.h"
+#include "tareador/replay.h"
+#include "tracefmt/utf8.h"
 
 namespace tareador::replay {
 

@@ -9,9 +9,9 @@
 #include <limits>
 #include <sstream>
 
-#include "config.h"
-#include "replay.h"
-#include "toml_input.h"
+#include "replay/machine_readers.h"
+#include "tareador/replay.h"
+#include "tracefmt/toml_input.h"
 
 namespace tareador::replay {
 

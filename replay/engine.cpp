@@ -37,10 +37,10 @@
 #include <unordered_map>
 #include <utility>
 
-#include "collectives.h"
-#include "event_queue.h"
-#include "replay.h"
-#include "resources.h"
+#include "replay/collectives.h"
+#include "replay/event_queue.h"
+#include "tareador/replay.h"
+#include "replay/resources.h"
 
 namespace tareador::replay {
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
-#include "config.h"
-#include "replay.h"
+#include "replay/machine_readers.h"
+#include "tareador/replay.h"
 
 namespace tareador::replay {
 

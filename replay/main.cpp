@@ -11,11 +11,11 @@
 #include <fstream>
 #include <iostream>
 
-#include "critical.h"
-#include "replay.h"
-#include "report.h"
-#include "sweep.h"
-#include "tracefmt.h"
+#include "analysis/critical.h"
+#include "tareador/replay.h"
+#include "replay/report.h"
+#include "analysis/sweep.h"
+#include "tareador/trace.h"
 
 namespace {
 

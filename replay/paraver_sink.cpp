@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-#include "replay.h"
+#include "tareador/replay.h"
 
 namespace tareador::replay {
 

@@ -1,4 +1,4 @@
-#include "report.h"
+#include "replay/report.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>

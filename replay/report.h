@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "replay.h"
+#include "tareador/replay.h"
 
 namespace tareador::replay {
 

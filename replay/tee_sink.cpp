@@ -1,5 +1,5 @@
 // One simulated timeline to several sinks (a Paraver trace and a Chrome trace of one replay).
-#include "replay.h"
+#include "tareador/replay.h"
 
 namespace tareador::replay {
 

@@ -8,5 +8,5 @@ scripts/install-deps.sh
 [ -x configure ] || ./bootstrap
 mkdir -p build
 cd build
-[ -f Makefile ] || ../configure --quiet
+[ -f Makefile ] || ../configure --quiet --enable-werror
 make -s -j"$(nproc)"

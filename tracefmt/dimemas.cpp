@@ -18,9 +18,9 @@
 #include <memory>
 #include <optional>
 
-#include "fields.h"
-#include "line_reader.h"
-#include "tracefmt.h"
+#include "tracefmt/fields.h"
+#include "tracefmt/line_reader.h"
+#include "tareador/trace.h"
 
 namespace tareador::trace {
 

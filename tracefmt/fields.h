@@ -15,9 +15,9 @@
 #include <string_view>
 #include <type_traits>
 
-#include "line_reader.h"
-#include "tracefmt.h"
-#include "utf8.h"
+#include "tracefmt/line_reader.h"
+#include "tareador/trace.h"
+#include "tracefmt/utf8.h"
 
 namespace tareador::trace {
 

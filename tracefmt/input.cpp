@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "tracefmt.h"
-#include "utf8.h"
+#include "tareador/trace.h"
+#include "tracefmt/utf8.h"
 
 namespace tareador::trace {
 

@@ -1,4 +1,4 @@
-#include "line_reader.h"
+#include "tracefmt/line_reader.h"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <mutex>
 
-#include "tracefmt.h"
+#include "tareador/trace.h"
 
 namespace tareador::trace {
 

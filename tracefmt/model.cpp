@@ -6,7 +6,7 @@
 #include <string>
 #include <tuple>
 
-#include "tracefmt.h"
+#include "tareador/trace.h"
 
 namespace tareador::trace {
 

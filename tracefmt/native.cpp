@@ -14,11 +14,11 @@
 #include <type_traits>
 #include <unordered_set>
 
-#include "fields.h"
-#include "line_reader.h"
-#include "native_records.h"
-#include "toml_input.h"
-#include "tracefmt.h"
+#include "tracefmt/fields.h"
+#include "tracefmt/line_reader.h"
+#include "tracefmt/native_records.h"
+#include "tracefmt/toml_input.h"
+#include "tareador/trace.h"
 
 namespace fs = std::filesystem;
 

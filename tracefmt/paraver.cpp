@@ -20,7 +20,7 @@
 #include <queue>
 #include <thread>
 
-#include "tracefmt.h"
+#include "tareador/trace.h"
 
 namespace tareador::trace {
 

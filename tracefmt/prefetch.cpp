@@ -10,7 +10,7 @@
 #include <mutex>
 #include <thread>
 
-#include "tracefmt.h"
+#include "tareador/trace.h"
 
 namespace tareador::trace {
 

@@ -6,10 +6,10 @@
 #include <map>
 #include <unordered_map>
 
-#include "fields.h"
-#include "line_reader.h"
-#include "native_records.h"
-#include "tracefmt.h"
+#include "tracefmt/fields.h"
+#include "tracefmt/line_reader.h"
+#include "tracefmt/native_records.h"
+#include "tareador/trace.h"
 
 namespace tareador::trace {
 

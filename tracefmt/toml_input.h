@@ -19,7 +19,7 @@
 #include <string_view>
 #include <utility>
 
-#include "tracefmt.h"
+#include "tareador/trace.h"
 
 namespace tareador::trace {
 

@@ -3,7 +3,7 @@
 #include <deque>
 #include <map>
 
-#include "tracefmt.h"
+#include "tareador/trace.h"
 
 namespace tareador::trace {
 

@@ -1,12 +1,12 @@
-#include "command_line.h"
+#include "viz/command_line.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <cstdio>
 #include <cstdlib>
 
-#include "inputs.h"
-#include "timeline_view.h"
+#include "viz/inputs.h"
+#include "viz/timeline_view.h"
 
 namespace tareador::view {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "view_state.h"
+#include "viz/view_state.h"
 
 class QApplication;
 

@@ -1,4 +1,4 @@
-#include "describe.h"
+#include "viz/describe.h"
 
 #include <algorithm>
 #include <cctype>

@@ -3,7 +3,7 @@
 
 #include <QString>
 
-#include "view_state.h"
+#include "viz/view_state.h"
 
 namespace tareador::view {
 

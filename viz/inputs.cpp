@@ -5,8 +5,8 @@
 #include <limits>
 #include <map>
 
-#include "inputs.h"
-#include "tracefmt.h"
+#include "viz/inputs.h"
+#include "tareador/trace.h"
 
 namespace tareador::view {
 

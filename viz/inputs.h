@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "taskgraph.h"
-#include "timeline.h"
+#include "viz/taskgraph.h"
+#include "viz/timeline.h"
 
 namespace tareador::view {
 

@@ -1,9 +1,9 @@
-#include "legend_strip.h"
+#include "viz/legend_strip.h"
 
 #include <QPainter>
 #include <set>
 
-#include "profile_plot.h"
+#include "viz/profile_plot.h"
 
 namespace tareador::view {
 

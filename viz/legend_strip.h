@@ -4,7 +4,7 @@
 
 #include <QWidget>
 
-#include "view_state.h"
+#include "viz/view_state.h"
 
 namespace tareador::view {
 

@@ -1,4 +1,4 @@
-#include "loader.h"
+#include "viz/loader.h"
 
 #include <QMetaObject>
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <thread>
 
-#include "inputs.h"
+#include "viz/inputs.h"
 
 namespace tareador::view {
 

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "command_line.h"
-#include "main_window.h"
+#include "viz/command_line.h"
+#include "viz/main_window.h"
 
 using namespace tareador::view;
 

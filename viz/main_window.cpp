@@ -1,4 +1,4 @@
-#include "main_window.h"
+#include "viz/main_window.h"
 
 #include <QAction>
 #include <QApplication>
@@ -17,12 +17,12 @@
 #include <cctype>
 #include <cstdio>
 
-#include "describe.h"
-#include "loader.h"
-#include "statistics_panel.h"
-#include "taskgraph_view.h"
-#include "timeline_canvas.h"
-#include "timeline_view.h"
+#include "viz/describe.h"
+#include "viz/loader.h"
+#include "viz/statistics_panel.h"
+#include "viz/taskgraph_view.h"
+#include "viz/timeline_canvas.h"
+#include "viz/timeline_view.h"
 
 namespace tareador::view {
 

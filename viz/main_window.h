@@ -6,9 +6,9 @@
 #include <QMainWindow>
 #include <memory>
 
-#include "command_line.h"
-#include "inputs.h"
-#include "view_state.h"
+#include "viz/command_line.h"
+#include "viz/inputs.h"
+#include "viz/view_state.h"
 
 class QComboBox;
 class QLabel;

@@ -12,9 +12,9 @@
 #include <sstream>
 #include <thread>
 
-#include "parallel.h"
-#include "timeline.h"
-#include "tracefmt.h"
+#include "tracefmt/parallel.h"
+#include "viz/timeline.h"
+#include "tareador/trace.h"
 
 namespace tareador::view {
 
@@ -655,7 +655,7 @@ std::unique_ptr<Timeline> load_paraver(const std::string& prv_path, const Progre
   // each row of the chunks is freed once copied).
   timeline->thread_states.intervals.resize(header.thread_rows);
   timeline->thread_events.resize(header.thread_rows);
-  parallel_for(header.thread_rows, [&](std::size_t r) {
+  parallel_for(header.thread_rows, 0, [&](std::size_t r) {
     std::vector<const Intervals*> states;
     std::vector<const Events*> events;
     for (const ChunkResult& chunk : chunks) {

@@ -1,4 +1,4 @@
-#include "profile_plot.h"
+#include "viz/profile_plot.h"
 
 #include <QPainter>
 #include <cmath>

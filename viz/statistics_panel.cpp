@@ -1,4 +1,4 @@
-#include "statistics_panel.h"
+#include "viz/statistics_panel.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

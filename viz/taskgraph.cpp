@@ -11,9 +11,9 @@
 #include <regex>
 #include <unordered_map>
 
-#include "taskgraph.h"
-#include "timeline.h"
-#include "tracefmt.h"
+#include "viz/taskgraph.h"
+#include "viz/timeline.h"
+#include "tareador/trace.h"
 
 namespace tareador::view {
 

@@ -1,4 +1,4 @@
-#include "taskgraph_view.h"
+#include "viz/taskgraph_view.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>

@@ -8,7 +8,7 @@
 #include <map>
 #include <memory>
 
-#include "taskgraph.h"
+#include "viz/taskgraph.h"
 
 class QToolButton;
 

@@ -8,9 +8,9 @@
 #include <numeric>
 #include <thread>
 
-#include "parallel.h"
-#include "timeline.h"
-#include "tracefmt.h"
+#include "tracefmt/parallel.h"
+#include "viz/timeline.h"
+#include "tareador/trace.h"
 
 namespace tareador::view {
 
@@ -467,7 +467,7 @@ std::vector<std::pair<std::uint32_t, std::string>> Timeline::colouring_event_typ
 void Timeline::finish() {
   // Rows are independent, and the messages another job beside them; then the three profiles.
   std::size_t rows = thread_states.intervals.size();
-  parallel_for(rows + 1, [&](std::size_t job) {
+  parallel_for(rows + 1, 0, [&](std::size_t job) {
     if (job < rows) {
       thread_states.intervals[job].finish();
       thread_events[job].sort_by_time();
@@ -483,7 +483,7 @@ void Timeline::finish() {
   });
   // Communications within a task (a tasks trace's dependencies) are not on the network.
   auto between_tasks = [this](const Message& m) { return task_of_thread[m.send_row] != task_of_thread[m.recv_row]; };
-  parallel_for(3, [&](std::size_t job) {
+  parallel_for(3, 0, [&](std::size_t job) {
     if (job == 0) {
       for (const Intervals& row : thread_states.intervals)
         for (std::size_t i = 0; i < row.size(); ++i)

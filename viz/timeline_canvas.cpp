@@ -1,4 +1,4 @@
-#include "timeline_canvas.h"
+#include "viz/timeline_canvas.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -11,7 +11,7 @@
 #include <cmath>
 #include <unordered_set>
 
-#include "describe.h"
+#include "viz/describe.h"
 
 namespace tareador::view {
 

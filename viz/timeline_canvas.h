@@ -6,7 +6,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "view_state.h"
+#include "viz/view_state.h"
 
 namespace tareador::view {
 

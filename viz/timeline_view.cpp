@@ -1,4 +1,4 @@
-#include "timeline_view.h"
+#include "viz/timeline_view.h"
 
 #include <QFileInfo>
 #include <QImage>
@@ -7,8 +7,8 @@
 #include <QSvgGenerator>
 #include <QVBoxLayout>
 
-#include "legend_strip.h"
-#include "timeline_canvas.h"
+#include "viz/legend_strip.h"
+#include "viz/timeline_canvas.h"
 
 namespace tareador::view {
 

@@ -4,8 +4,8 @@
 
 #include <QWidget>
 
-#include "profile_plot.h"
-#include "view_state.h"
+#include "viz/profile_plot.h"
+#include "viz/view_state.h"
 
 namespace tareador::view {
 

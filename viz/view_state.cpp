@@ -1,4 +1,4 @@
-#include "view_state.h"
+#include "viz/view_state.h"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "timeline.h"
+#include "viz/timeline.h"
 
 namespace tareador::view {
 

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "report.h"
+#include "replay/report.h"
 
 namespace tareador::fuzz {
 

@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "replay.h"
-#include "tracefmt.h"
+#include "tareador/replay.h"
+#include "tareador/trace.h"
 
 namespace tareador::fuzz {
 

@@ -2,7 +2,7 @@
 // input's parts, fuzz.h; a part left out is a file that is not there), then what the viewer
 // asks of the timeline it builds.
 #include "fuzz.h"
-#include "timeline.h"
+#include "viz/timeline.h"
 
 namespace tareador::fuzz {
 

@@ -12,7 +12,7 @@ make -s -C "$build" install DESTDIR="$stage" >"$stage/install.log" 2>&1 ||
   { cat "$stage/install.log" >&2; echo "check-install: make install failed" >&2; exit 1; }
 prefix=$(sed -n 's/^prefix=//p' "$build/tareador.pc")
 root="$stage$prefix"
-for f in bin/replay bin/tareador bin/tareador-calibrate include/tareador/tracefmt.h \
+for f in bin/replay bin/tareador bin/tareador-calibrate include/tareador/trace.h \
          include/tareador/replay.h lib/pkgconfig/tareador.pc; do
   [ -e "$root/$f" ] || { echo "check-install: $f was not installed" >&2; exit 1; }
 done

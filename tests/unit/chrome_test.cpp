@@ -88,9 +88,11 @@ TEST(Chrome, MpiReplayHasStatesCallsAndMessages) {
   EXPECT_EQ(count(doc, "s", "message"), r.messages);
   EXPECT_GT(count(doc, "X", "mpi"), 0u);
   EXPECT_GT(count(doc, "X", "state"), 0u);
-  for (const Json& e : doc.at("traceEvents"))
-    if (e.at("ph") == "X" && e.at("cat") == "mpi")
+  for (const Json& e : doc.at("traceEvents")) {
+    if (e.at("ph") == "X" && e.at("cat") == "mpi") {
       EXPECT_EQ(e.at("name").get<std::string>().rfind("MPI_", 0), 0u) << e;
+    }
+  }
 }
 
 TEST(Chrome, TaskReplayHasInstancesDependenciesAndCoresBusy) {

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "config.h"
-#include "replay.h"
+#include "replay/machine_readers.h"
+#include "tareador/replay.h"
 #include "test_util.h"
 
 namespace tareador::replay {

@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "critical.h"
+#include "analysis/critical.h"
 #include "list_schedule.h"
 #include "test_util.h"
 

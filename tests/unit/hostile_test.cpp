@@ -6,9 +6,9 @@
 
 #include <cmath>
 
-#include "collectives.h"
+#include "replay/collectives.h"
 #include "test_util.h"
-#include "toml_input.h"
+#include "tracefmt/toml_input.h"
 
 namespace tareador {
 namespace {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "tracefmt.h"
+#include "tareador/trace.h"
 
 namespace tareador::testing {
 

@@ -1,6 +1,6 @@
 // The patterns report (tareador-patterns): the metrics of thesis Table 5.1 on patterns known
 // exactly, their averages, patterns.csv / patterns.json, the SVG plots and bad inputs.
-#include "patterns.h"
+#include "patterns/patterns.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// replay --sweep (replay/sweep.h): the specification, the replays (against the analytic model
+// replay --sweep (analysis/sweep.h): the specification, the replays (against the analytic model
 // of tests/fixtures/sweep), the derived figures and the CSV, JSON and SVG outputs.
-#include "sweep.h"
+#include "analysis/sweep.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "svg_plot.h"
+#include "plot/svg_plot.h"
 #include "test_util.h"
 
 namespace tareador {

@@ -1,5 +1,5 @@
 // The task graph (DOT, colours, rendering), the profile per task type and the porting hints.
-#include "taskgraph.h"
+#include "tasks/taskgraph.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "taskgraph_layout.h"
+#include "tasks/taskgraph_layout.h"
 #include "test_util.h"
 
 namespace tareador {

@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
-#include "replay.h"
-#include "tracefmt.h"
+#include "tareador/replay.h"
+#include "tareador/trace.h"
 
 namespace tareador::testing {
 

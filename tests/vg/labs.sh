@@ -5,9 +5,10 @@
 # edge through the stack at any optimisation level; porting hints name the program's objects
 # only; bad task names leave a valid set; a code for the earlier API compiles and runs unchanged.
 #
-# Environment (set by `make check`): TAREADOR, REPLAY, VG_TESTS_BUILD, TESTS_DIR, EXAMPLES_DIR.
+# Environment (set by `make check`): TAREADOR, REPLAY, TASKS (tareador-tasks), VG_TESTS_BUILD,
+# TESTS_DIR, EXAMPLES_DIR.
 set -u
-: "${TAREADOR:?}" "${REPLAY:?}" "${VG_TESTS_BUILD:?}" "${TESTS_DIR:?}" "${EXAMPLES_DIR:?}"
+: "${TAREADOR:?}" "${REPLAY:?}" "${TASKS:?}" "${VG_TESTS_BUILD:?}" "${TESTS_DIR:?}" "${EXAMPLES_DIR:?}"
 . "$TESTS_DIR/vg/common.sh"
 
 labs="$VG_TESTS_BUILD/labs"
@@ -99,7 +100,7 @@ for opt in O0 O2; do
 done
 
 # ---- Bad task names: a valid set, valid UTF-8 everywhere, each note once ------------------------
-tasks_command="$(dirname "$REPLAY")/tareador-tasks"
+tasks_command="$TASKS"
 for opt in O0 O2; do
   dir="$scratch/names-$opt"
   name="bad task names (-$opt)"

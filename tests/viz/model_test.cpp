@@ -6,9 +6,9 @@
 #include <fstream>
 #include <random>
 
-#include "inputs.h"
-#include "taskgraph.h"
-#include "timeline.h"
+#include "viz/inputs.h"
+#include "viz/taskgraph.h"
+#include "viz/timeline.h"
 
 using namespace tareador::view;
 

@@ -7,14 +7,14 @@
 #include <QTableWidget>
 #include <QtTest>
 
-#include "describe.h"
-#include "inputs.h"
-#include "legend_strip.h"
-#include "main_window.h"
-#include "statistics_panel.h"
-#include "taskgraph_view.h"
-#include "timeline_canvas.h"
-#include "timeline_view.h"
+#include "viz/describe.h"
+#include "viz/inputs.h"
+#include "viz/legend_strip.h"
+#include "viz/main_window.h"
+#include "viz/statistics_panel.h"
+#include "viz/taskgraph_view.h"
+#include "viz/timeline_canvas.h"
+#include "viz/timeline_view.h"
 
 using namespace tareador::view;
 

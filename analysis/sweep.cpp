@@ -1,6 +1,6 @@
 // sweep.cpp — replays across a range of one machine parameter and the figures derived from
 // them (docs/sweeps.md).
-#include "sweep.h"
+#include "analysis/sweep.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -18,8 +18,8 @@
 #include <set>
 #include <sstream>
 
-#include "config.h"
-#include "svg_plot.h"
+#include "replay/machine_readers.h"
+#include "plot/svg_plot.h"
 
 namespace tareador::replay {
 

@@ -1,6 +1,6 @@
 // Layered layout of task graphs: levels by depth, an order within levels by barycentres, and
 // the choice between dot as it is, dot with wrapped levels, and positions computed here.
-#include "taskgraph_layout.h"
+#include "tasks/taskgraph_layout.h"
 
 #include <algorithm>
 #include <cmath>

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "tracefmt.h"
+#include "tareador/trace.h"
 
 namespace tareador::tasks {
 

@@ -1,5 +1,5 @@
 // The task dependency graph, the profile per task type and the porting hints of one rank.
-#include "taskgraph.h"
+#include "tasks/taskgraph.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,5 +1,5 @@
-// parallel.h — independent replays on every core: run `job(i)` for i in [0, count) on up to
-// `jobs` threads (0: as many as the machine has cores). Each job writes only its own result;
+// parallel.h — independent jobs on every core (replays, rows of a timeline): runs `job(i)` for
+// i in [0, count) on up to `jobs` threads (0: as many as the machine has cores). Each job writes only its own result;
 // the order of the results is the order of i, whatever order they finish in, so the output is
 // the serial run's. When jobs throw, the exception of the lowest i is rethrown (the one a serial
 // run would have met first: every job before it was started) once every thread stopped.
@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-namespace tareador::replay {
+namespace tareador {
 
 inline int default_jobs() { return std::max(1u, std::thread::hardware_concurrency()); }
 
@@ -49,4 +49,4 @@ inline void parallel_for(std::size_t count, int jobs, const std::function<void(s
   if (failure) std::rethrow_exception(failure);
 }
 
-}  // namespace tareador::replay
+}  // namespace tareador

@@ -1,4 +1,4 @@
-#include "svg_plot.h"
+#include "plot/svg_plot.h"
 
 #include <fmt/format.h>
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "replay.h"
+#include "tareador/replay.h"
 
 namespace tareador::replay {
 

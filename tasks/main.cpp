@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "taskgraph.h"
-#include "tracefmt.h"
+#include "tasks/taskgraph.h"
+#include "tareador/trace.h"
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "replay.h"
+#include "tareador/replay.h"
 
 namespace tareador::replay {
 

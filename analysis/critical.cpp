@@ -1,5 +1,5 @@
 // The critical task: every task type accelerated in turn, on every machine (critical.h).
-#include "critical.h"
+#include "analysis/critical.h"
 
 #include <fmt/format.h>
 
@@ -8,9 +8,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "parallel.h"
-#include "svg_plot.h"
-#include "sweep.h"
+#include "tracefmt/parallel.h"
+#include "plot/svg_plot.h"
+#include "analysis/sweep.h"
 
 namespace tareador::replay {
 

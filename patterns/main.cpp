@@ -6,8 +6,8 @@
 #include <iostream>
 #include <string>
 
-#include "patterns.h"
-#include "tracefmt.h"
+#include "patterns/patterns.h"
+#include "tareador/trace.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <sstream>
 #include <utility>
 
-#include "patterns.h"
-#include "svg_plot.h"
+#include "patterns/patterns.h"
+#include "plot/svg_plot.h"
 
 namespace tareador::patterns {
 

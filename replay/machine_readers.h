@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "replay.h"
+#include "tareador/replay.h"
 
 namespace tareador::replay {
 

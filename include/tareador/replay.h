@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tracefmt.h"
+#include "tareador/trace.h"
 
 namespace tareador::replay {
 

@@ -14,8 +14,8 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "taskgraph.h"
-#include "taskgraph_layout.h"
+#include "tasks/taskgraph.h"
+#include "tasks/taskgraph_layout.h"
 
 namespace tareador::tasks {
 

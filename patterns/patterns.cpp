@@ -1,6 +1,6 @@
 // The patterns report: reading patterns.N.txt, the metrics of thesis Table 5.1, their averages,
 // patterns.json, patterns.csv and the text summary (the plots are in patterns_plot.cpp).
-#include "patterns.h"
+#include "patterns/patterns.h"
 
 #include <unistd.h>
 
@@ -18,7 +18,7 @@
 #include <sstream>
 #include <string_view>
 
-#include "tracefmt.h"
+#include "tareador/trace.h"
 
 namespace fs = std::filesystem;
 
