@@ -30,57 +30,23 @@ constexpr int kMaxSteps = 10000;
 
 // ---- Keys ---------------------------------------------------------------------------------
 
-struct KeyInfo {
-  const char* key;
-  const char* unit;  // "" when the values have none
-  bool integer;
-  bool bandwidth;
-};
-
-// What a sweep needs to know of apply_override's keys; a key of override_keys() missing here is
-// swept as a real number without a unit.
-const KeyInfo kKeys[] = {
-    {"bandwidth", "MB/s", false, true},
-    {"latency", "s", false, false},
-    {"buses", "", true, false},
-    {"cores", "", true, false},
-    {"cpu_ratio", "", false, false},
-    {"eager_limit", "bytes", true, false},
-    {"mips", "instructions/us", false, false},
-    {"nodes", "", true, false},
-    {"tasks_per_node", "", true, false},
-    {"mapping", "tasks per node", true, false},
-    {"links", "", true, false},
-    {"intra_latency", "s", false, false},
-    {"intra_bandwidth", "MB/s", false, true},
-    {"intra_buses", "", true, false},
-};
-// Keys whose values are names, not numbers.
-const char* const kNotNumeric[] = {"collectives"};
 // Beyond this, integer values are out of range for every key.
 constexpr double kMaxInteger = 1e15;
 
-const KeyInfo* key_info(std::string_view key) {
-  for (const KeyInfo& k : kKeys)
-    if (key == k.key) return &k;
-  return nullptr;
-}
-
 bool numeric(std::string_view key) {
-  return std::find(std::begin(kNotNumeric), std::end(kNotNumeric), key) == std::end(kNotNumeric);
+  const MachineKey* k = machine_key(key);
+  return k && k->kind != MachineKey::Kind::Name;
 }
 
 std::string sweepable_keys() {
   std::string keys;
-  for (const auto& [key, help] : override_keys())
-    if (numeric(key)) keys += (keys.empty() ? "" : ", ") + key;
+  for (const MachineKey& k : machine_keys())
+    if (numeric(k.name)) keys += (keys.empty() ? "" : ", ") + k.name;
   return keys;
 }
 
 void check_key(const std::string& key) {
-  bool known = false;
-  for (const auto& k : override_keys()) known |= k.first == key;
-  if (!known)
+  if (!machine_key(key))
     throw std::invalid_argument("unknown machine key '" + key +
                                 "'; keys that can be swept: " + sweepable_keys());
   if (!numeric(key))
@@ -349,17 +315,17 @@ void write_text(const std::string& path, const std::string& text) {
 // ---- Specs --------------------------------------------------------------------------------
 
 bool sweep_key_is_integer(std::string_view key) {
-  const KeyInfo* k = key_info(key);
-  return k && k->integer;
+  const MachineKey* k = machine_key(key);
+  return k && k->kind == MachineKey::Kind::Integer;
 }
 
 std::string sweep_key_unit(std::string_view key) {
-  const KeyInfo* k = key_info(key);
+  const MachineKey* k = machine_key(key);
   return k ? k->unit : "";
 }
 
 bool sweep_key_is_bandwidth(std::string_view key) {
-  const KeyInfo* k = key_info(key);
+  const MachineKey* k = machine_key(key);
   return k && k->bandwidth;
 }
 

@@ -24,7 +24,7 @@ enum class SweepScale { Linear, Log };
 
 // The values one parameter takes in a sweep.
 struct SweepSpec {
-  std::string key;                      // a key of override_keys()
+  std::string key;                      // a key of machine_keys()
   SweepScale scale = SweepScale::Linear;
   double low = 0, high = 0;             // as given
   int steps = 0;                        // as given (0 for an explicit list)

@@ -66,56 +66,56 @@ Int parse_integer(std::string_view key, std::string_view value, Int minimum,
 }
 
 struct Override {
-  const char* key;
-  const char* description;
+  MachineKey key;
   void (*apply)(Machine&, std::string_view key, std::string_view value);
 };
 
+using Kind = MachineKey::Kind;
+
 const Override kOverrides[] = {
-    {"bandwidth", "network bandwidth, MB/s (2^20 B/s); 0 = instantaneous",
+    {{"bandwidth", "network bandwidth, MB/s (2^20 B/s); 0 = instantaneous", Kind::Real, "MB/s", true},
      [](Machine& m, std::string_view k, std::string_view v) {
        m.bandwidth = parse_real(k, v, Sign::NonNegative);
      }},
-    {"latency", "inter-node message latency of every node, s",
+    {{"latency", "inter-node message latency of every node, s", Kind::Real, "s", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        double latency = parse_real(k, v, Sign::NonNegative);
        for (Node& n : m.nodes) n.latency = latency;
      }},
-    {"buses", "network buses (concurrent transfers); 0 = unlimited",
+    {{"buses", "network buses (concurrent transfers); 0 = unlimited", Kind::Integer, "", false},
      [](Machine& m, std::string_view k, std::string_view v) { m.buses = parse_integer(k, v, 0); }},
-    {"cores", "cores of every node (1 to 2^20)",
+    {{"cores", "cores of every node (1 to 2^20)", Kind::Integer, "", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        int cores = parse_integer(k, v, 1, kMaxCores);
        for (Node& n : m.nodes) n.cores = cores;
      }},
-    {"cpu_ratio", "CPU speed of every node relative to the traced one (1e-6 to 1e6): burst / ratio",
+    {{"cpu_ratio", "CPU speed of every node relative to the traced one (1e-6 to 1e6): burst / ratio", Kind::Real, "", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        double ratio = parse_real(k, v, Sign::Positive);
        if (!(ratio >= kMinCpuRatio && ratio <= kMaxCpuRatio))
          bad_value(k, v, "is out of range (1e-6 to 1e6)");
        for (Node& n : m.nodes) n.cpu_ratio = ratio;
      }},
-    {"eager_limit",
-     "bytes: sends of at least this size use rendezvous, smaller ones eager; -1 = as traced",
+    {{"eager_limit", "bytes: sends of at least this size use rendezvous, smaller ones eager; -1 = as traced", Kind::Integer, "bytes", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        m.eager_limit = parse_integer<std::int64_t>(k, v, -1);
      }},
-    {"mips", "instructions per microsecond of instruction-counted bursts; 0 = the trace's",
+    {{"mips", "instructions per microsecond of instruction-counted bursts; 0 = the trace's", Kind::Real, "instructions/us", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        m.mips = parse_real(k, v, Sign::NonNegative);
        if (m.mips > trace::kMaxMips) bad_value(k, v, "is out of range (at most 10^9)");
      }},
-    {"nodes", "number of nodes (at most 2^20): grows by copying the last node, or shrinks",
+    {{"nodes", "number of nodes (at most 2^20): grows by copying the last node, or shrinks", Kind::Integer, "", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        int count = parse_integer(k, v, 1, kMaxNodes);
        Node model = m.nodes.empty() ? Node{} : m.nodes.back();
        m.nodes.resize(static_cast<std::size_t>(count), model);
      }},
-    {"tasks_per_node", "map N consecutive tasks to each node (N TASKS_PER_NODE)",
+    {{"tasks_per_node", "map N consecutive tasks to each node (N TASKS_PER_NODE)", Kind::Integer, "", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        m.mapping = Mapping{Mapping::Policy::TasksPerNode, parse_integer(k, v, 1), {}};
      }},
-    {"mapping", "fill | interleaved | N (= tasks_per_node=N)",
+    {{"mapping", "fill | interleaved | N (= tasks_per_node=N)", Kind::Integer, "tasks per node", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        std::string policy = lower(v);
        if (policy == "fill")
@@ -129,27 +129,27 @@ const Override kOverrides[] = {
                    "is not a mapping (expected fill, interleaved or a number of tasks "
                    "per node)");
      }},
-    {"links", "input and output network links of every node; 0 = unlimited",
+    {{"links", "input and output network links of every node; 0 = unlimited", Kind::Integer, "", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        int links = parse_integer(k, v, 0);
        for (Node& n : m.nodes) n.input_links = n.output_links = links;
      }},
-    {"intra_latency", "latency of messages inside a node, s",
+    {{"intra_latency", "latency of messages inside a node, s", Kind::Real, "s", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        double latency = parse_real(k, v, Sign::NonNegative);
        for (Node& n : m.nodes) n.intra.latency = latency;
      }},
-    {"intra_bandwidth", "bandwidth inside a node, MB/s; 0 = instantaneous",
+    {{"intra_bandwidth", "bandwidth inside a node, MB/s; 0 = instantaneous", Kind::Real, "MB/s", true},
      [](Machine& m, std::string_view k, std::string_view v) {
        double bandwidth = parse_real(k, v, Sign::NonNegative);
        for (Node& n : m.nodes) n.intra.bandwidth = bandwidth;
      }},
-    {"intra_buses", "concurrent transfers inside a node; 0 = unlimited",
+    {{"intra_buses", "concurrent transfers inside a node; 0 = unlimited", Kind::Integer, "", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        int buses = parse_integer(k, v, 0);
        for (Node& n : m.nodes) n.intra.buses = buses;
      }},
-    {"collectives", "constant | linear | logarithmic: fan-in and fan-out model of every collective",
+    {{"collectives", "constant | linear | logarithmic: fan-in and fan-out model of every collective", Kind::Name, "", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        std::optional<CollectiveModel> model = collective_model_from_name(v);
        if (!model) bad_value(k, v, "is not a model (expected constant, linear or logarithmic)");
@@ -159,7 +159,7 @@ const Override kOverrides[] = {
 
 std::string valid_keys() {
   std::string keys;
-  for (const Override& o : kOverrides) keys += (keys.empty() ? "" : ", ") + std::string(o.key);
+  for (const Override& o : kOverrides) keys += (keys.empty() ? "" : ", ") + o.key.name;
   return keys;
 }
 
@@ -238,13 +238,19 @@ std::vector<int> Machine::map_tasks(int tasks) const {
   return node_of;
 }
 
-const std::vector<std::pair<std::string, std::string>>& override_keys() {
-  static const std::vector<std::pair<std::string, std::string>> keys = [] {
-    std::vector<std::pair<std::string, std::string>> list;
-    for (const Override& o : kOverrides) list.emplace_back(o.key, o.description);
+const std::vector<MachineKey>& machine_keys() {
+  static const std::vector<MachineKey> keys = [] {
+    std::vector<MachineKey> list;
+    for (const Override& o : kOverrides) list.push_back(o.key);
     return list;
   }();
   return keys;
+}
+
+const MachineKey* machine_key(std::string_view name) {
+  for (const MachineKey& k : machine_keys())
+    if (k.name == name) return &k;
+  return nullptr;
 }
 
 void apply_override(Machine& machine, std::string_view key_value) {
@@ -255,7 +261,7 @@ void apply_override(Machine& machine, std::string_view key_value) {
   std::string_view key = trim(key_value.substr(0, equals));
   std::string_view value = trim(key_value.substr(equals + 1));
   for (const Override& o : kOverrides)
-    if (key == o.key) return o.apply(machine, key, value);
+    if (key == o.key.name) return o.apply(machine, key, value);
   throw std::invalid_argument("unknown machine key '" + std::string(key) +
                               "'; valid keys: " + valid_keys());
 }

@@ -552,7 +552,8 @@ int main(int argc, char** argv) {
                  "machine: a Dimemas configuration (#DIMEMAS_CONFIGURATION) or a TOML machine file")
       ->type_name("CFG");
   std::string keys;
-  for (const auto& [key, help] : replay::override_keys()) keys += "\n    " + key + ": " + help;
+  for (const replay::MachineKey& k : replay::machine_keys())
+    keys += "\n    " + k.name + ": " + k.description;
   // One value per occurrence, so that `--set k=v TRACE` leaves TRACE alone.
   app.add_option("-s,--set", o.overrides, "override a machine parameter (repeatable):" + keys)
       ->type_name("KEY=VALUE")

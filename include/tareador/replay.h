@@ -93,8 +93,17 @@ struct Machine {
 // Reads a Dimemas 5 configuration (#DIMEMAS_CONFIGURATION) or a native TOML machine file
 // (see docs/machine-config.md). Throws trace::FormatError with file:line.
 Machine load_machine(const std::string& path);
-// The keys accepted by apply_override, with a one-line description each.
-const std::vector<std::pair<std::string, std::string>>& override_keys();
+// A machine parameter that apply_override (--set) and the sweeps (--sweep) accept: the one
+// table of them (machine.cpp).
+struct MachineKey {
+  enum class Kind { Real, Integer, Name };
+  std::string name, description;
+  Kind kind = Kind::Real;  // of its values: a Name is not swept
+  std::string unit;        // of its values, "" when they have none
+  bool bandwidth = false;  // a bandwidth: sweeps of it give the tolerable reduction
+};
+const std::vector<MachineKey>& machine_keys();
+const MachineKey* machine_key(std::string_view name);  // nullptr when there is none
 // Applies "key=value" (bandwidth, latency, buses, cores, cpu_ratio, eager_limit, ...) to every
 // node. Throws std::invalid_argument naming the key or value at fault.
 void apply_override(Machine& machine, std::string_view key_value);

@@ -658,9 +658,10 @@ TEST(MachineFile, DimemasFileWithoutItsHeaderIsNotTakenForToml) {
 
 TEST(Overrides, EveryKeyIsListedWithADescription) {
   std::vector<std::string> keys;
-  for (const auto& [key, description] : override_keys()) {
-    keys.push_back(key);
-    EXPECT_FALSE(description.empty()) << key;
+  for (const MachineKey& k : machine_keys()) {
+    keys.push_back(k.name);
+    EXPECT_FALSE(k.description.empty()) << k.name;
+    EXPECT_EQ(machine_key(k.name), &k) << k.name;
   }
   for (const char* key :
        {"bandwidth", "latency", "buses", "cores", "cpu_ratio", "eager_limit", "mips", "nodes",
