@@ -409,29 +409,6 @@ SweepSpec parse_sweep(std::string_view text) {
 
 // ---- Results ------------------------------------------------------------------------------
 
-std::vector<std::string> trace_labels(const std::vector<const trace::Trace*>& traces) {
-  std::set<std::string> kinds;
-  for (const trace::Trace* t : traces) kinds.insert(t->header().kind);
-  const bool by_kind = kinds.size() == traces.size();
-  std::vector<std::string> labels;
-  std::set<std::string> seen;
-  for (const trace::Trace* t : traces) {
-    const trace::TraceHeader& h = t->header();
-    std::filesystem::path path(h.path);
-    if (path.filename().empty()) path = path.parent_path();  // "set/"
-    const std::string stem = path.stem().string();
-    std::string label = h.kind == "dimemas" ? (by_kind && traces.size() > 1 ? h.kind : stem)
-                        : by_kind           ? h.kind
-                                            : stem + "." + h.kind;
-    if (!seen.insert(label).second)
-      throw trace::FormatError(h.path, 0,
-                               "its outputs would overwrite those of another input of the same "
-                               "name; replay them one at a time");
-    labels.push_back(std::move(label));
-  }
-  return labels;
-}
-
 double SweepSeries::one_core_speedup(std::size_t i) const {
   if (!one_core_time || i >= times.size() || !(times[i] > 0)) return kNaN;
   return *one_core_time / times[i];  // NaN when either is
@@ -439,25 +416,6 @@ double SweepSeries::one_core_speedup(std::size_t i) const {
 
 double SweepSeries::efficiency(std::size_t i, double cores) const {
   return cores > 0 ? one_core_speedup(i) / cores : kNaN;
-}
-
-int baseline_index(const std::vector<std::string>& kinds, std::size_t i) {
-  auto index_of = [&](const char* kind) {
-    auto at = std::find(kinds.begin(), kinds.end(), kind);
-    return at == kinds.end() ? -1 : static_cast<int>(at - kinds.begin());
-  };
-  const std::string& kind = kinds[i];
-  if (kind == "authentic" || kind == "authentic-p2p") return -1;
-  if ((kind == "overlap-real" || kind == "overlap-ideal") && index_of("authentic-p2p") >= 0)
-    return index_of("authentic-p2p");
-  return index_of("authentic");
-}
-
-std::string baseline_explanation(const std::string& kind) {
-  if (kind != "authentic-p2p") return "";
-  return "authentic-p2p is the authentic run with its collectives as the same point-to-point "
-         "transfers as the overlap kinds: their speedup over it is the overlap's alone, where "
-         "over authentic it would also count the change from Dimemas's collective model";
 }
 
 int SweepResult::reference_of(std::size_t k) const {
@@ -725,6 +683,41 @@ nlohmann::ordered_json sweep_result_json(const SweepResult& r) {
   }
   doc["tolerable_reduction"] = reductions;
   return doc;
+}
+
+void print_cores_sweep(std::ostream& out, const SweepResult& r, bool csv) {
+  const SweepSeries& s = r.series.front();
+  if (csv) {
+    fmt::print(out, "cores,time_s,speedup,efficiency\n");
+    for (std::size_t i = 0; i < r.spec.values.size(); ++i)
+      fmt::print(out, "{},{:.9f},{:.6f},{:.6f}\n", std::llround(r.spec.values[i]), s.times[i],
+                 s.one_core_speedup(i), s.efficiency(i, r.spec.values[i]));
+    return;
+  }
+  fmt::print(out, "{} ({}): {}\n", s.name, s.kind, s.path);
+  fmt::print(out, "  cores sweep, policy {} (speedup over 1 core per node)\n",
+             task_policy_name(r.policy));
+  fmt::print(out, "  {:>6}  {:>14}  {:>8}  {:>10}\n", "cores", "time s", "speedup", "efficiency");
+  for (std::size_t i = 0; i < r.spec.values.size(); ++i)
+    fmt::print(out, "  {:>6}  {:>14.9f}  {:>8.3f}  {:>10.3f}\n", std::llround(r.spec.values[i]),
+               s.times[i], s.one_core_speedup(i), s.efficiency(i, r.spec.values[i]));
+  for (const std::string& note : s.notes) fmt::print(out, "  note: {}\n", note);
+}
+
+nlohmann::ordered_json cores_sweep_json(const SweepResult& r) {
+  const SweepSeries& s = r.series.front();
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < r.spec.values.size(); ++i)
+    rows.push_back({{"cores", std::llround(r.spec.values[i])},
+                    {"total_time_s", s.times[i]},
+                    {"speedup", s.one_core_speedup(i)},
+                    {"efficiency", s.efficiency(i, r.spec.values[i])}});
+  return {{"name", s.name},
+          {"kind", s.kind},
+          {"path", s.path},
+          {"policy", task_policy_name(r.policy)},
+          {"sweep", rows},
+          {"notes", s.notes}};
 }
 
 void prepare_sweep_files(const std::string& prefix) {

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/comparisons.h"
 #include "tareador/replay.h"
 
 namespace tareador::replay {
@@ -47,22 +48,6 @@ std::string sweep_key_unit(std::string_view key);
 bool sweep_key_is_bandwidth(std::string_view key);
 // "12.5", "4" (integer keys), "1e-05": the text given to apply_override and shown in tables.
 std::string format_sweep_value(std::string_view key, double value);
-
-// The names that tell the traces apart in tables, legends and output file names: their kinds
-// when these differ (a lone Dimemas file: its file name without extension), else input name
-// and kind. Throws trace::FormatError when two traces would get the same name.
-std::vector<std::string> trace_labels(const std::vector<const trace::Trace*>& traces);
-
-// What a trace of kind kinds[i] of one input is compared with, as the index in `kinds` of its
-// baseline, or -1 for none: overlap-real and overlap-ideal with authentic-p2p when the input
-// has it (the authentic run with its collectives as the same point-to-point transfers, so that
-// their speedup is the overlap's alone, not the change of collective model), else with
-// authentic; tasks and other kinds with authentic; authentic and authentic-p2p with none.
-int baseline_index(const std::vector<std::string>& kinds, std::size_t i);
-// Why `kind` is a baseline, for the reports ("authentic-p2p is the authentic run with its
-// collectives as the same point-to-point transfers as the overlap kinds: ..."); "" when it
-// needs no explaining.
-std::string baseline_explanation(const std::string& kind);
 
 // One trace replayed at every value of the sweep.
 struct SweepSeries {
@@ -160,6 +145,13 @@ void print_sweep_table(std::ostream& out, const SweepResult& result);
 // where a figure is unknown or out of the swept range.
 void write_sweep_csv(std::ostream& out, const SweepResult& result);
 nlohmann::ordered_json sweep_result_json(const SweepResult& result);
+
+// A sweep of `cores` of one tasks trace (`replay --cores-sweep`): the speedup over 1 core per
+// node and the efficiency at each value, aligned or as CSV (cores,time_s,speedup,efficiency),
+// and as JSON ({"name", "kind", "path", "policy", "sweep": [{"cores", "total_time_s",
+// "speedup", "efficiency"}], "notes"}).
+void print_cores_sweep(std::ostream& out, const SweepResult& result, bool csv);
+nlohmann::ordered_json cores_sweep_json(const SweepResult& result);
 
 // Creates the directory of PREFIX's files and checks that they can be written there (to fail
 // before a long sweep or analysis rather than after it). Throws trace::FormatError naming the

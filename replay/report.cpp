@@ -100,38 +100,4 @@ nlohmann::ordered_json to_json(const Result& result) {
   return doc;
 }
 
-void print_sweep(std::ostream& out, const Result& reference, TaskPolicy policy,
-                 const std::vector<SweepPoint>& points, bool csv) {
-  if (csv) {
-    fmt::print(out, "cores,time_s,speedup,efficiency\n");
-    for (const SweepPoint& p : points)
-      fmt::print(out, "{},{:.9f},{:.6f},{:.6f}\n", p.cores, p.total_time, p.speedup, p.efficiency);
-    return;
-  }
-  fmt::print(out, "{} ({}): {}\n", reference.name, reference.kind, reference.path);
-  fmt::print(out, "  cores sweep, policy {} (speedup over 1 core per node)\n",
-             task_policy_name(policy));
-  fmt::print(out, "  {:>6}  {:>14}  {:>8}  {:>10}\n", "cores", "time s", "speedup", "efficiency");
-  for (const SweepPoint& p : points)
-    fmt::print(out, "  {:>6}  {:>14.9f}  {:>8.3f}  {:>10.3f}\n", p.cores, p.total_time,
-               p.speedup, p.efficiency);
-  for (const std::string& note : reference.notes) fmt::print(out, "  note: {}\n", note);
-}
-
-nlohmann::ordered_json sweep_json(const Result& reference, TaskPolicy policy,
-                                  const std::vector<SweepPoint>& points) {
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  for (const SweepPoint& p : points)
-    rows.push_back({{"cores", p.cores},
-                    {"total_time_s", p.total_time},
-                    {"speedup", p.speedup},
-                    {"efficiency", p.efficiency}});
-  return {{"name", reference.name},
-          {"kind", reference.kind},
-          {"path", reference.path},
-          {"policy", task_policy_name(policy)},
-          {"sweep", rows},
-          {"notes", reference.notes}};
-}
-
 }  // namespace tareador::replay

@@ -19,17 +19,4 @@ void print_summary(std::ostream& out, const Result& result);
 //  "profile": [{"cores", "time_s", "share"}], "rank_profiles": [[...], ...]}
 nlohmann::ordered_json to_json(const Result& result);
 
-// One replay of a --cores-sweep.
-struct SweepPoint {
-  int cores = 0;
-  double total_time = 0;
-  double speedup = 0, efficiency = 0;
-};
-
-// The speedup table of a --cores-sweep (aligned, or CSV: cores,time_s,speedup,efficiency).
-void print_sweep(std::ostream& out, const Result& reference, TaskPolicy policy,
-                 const std::vector<SweepPoint>& points, bool csv);
-nlohmann::ordered_json sweep_json(const Result& reference, TaskPolicy policy,
-                                  const std::vector<SweepPoint>& points);
-
 }  // namespace tareador::replay
