@@ -296,8 +296,8 @@ Report read_report(const std::string& dir) {
   r.name = manifest.name;
   r.ranks = manifest.ranks;
   for (int rank = 0; rank < r.ranks; ++rank) {
-    std::string name = "patterns." + std::to_string(rank) + ".txt";
-    std::string path = (fs::path(dir) / name).string();
+    std::string path = trace::set_files::patterns(dir, rank);
+    std::string name = fs::path(path).filename().string();
     std::error_code error;
     if (!fs::exists(path, error)) {
       r.notes.push_back("rank " + std::to_string(rank) + " has no " + name);

@@ -20,12 +20,13 @@ std::string output_path(const std::string& path, const std::string& label, std::
 
 std::string saved_timeline(const trace::TraceHeader& header) {
   if (header.kind == "dimemas") return {};
-  return (std::filesystem::path(header.path) / "replay" / (header.kind + ".prv")).string();
+  return (std::filesystem::path(trace::set_files::replays(header.path)) / (header.kind + ".prv"))
+      .string();
 }
 
 void prepare_saved_timelines(const trace::TraceHeader& header) {
   namespace fs = std::filesystem;
-  fs::path dir = fs::path(header.path) / "replay";
+  fs::path dir = trace::set_files::replays(header.path);
   try {
     trace::make_output_directory(dir.string());
   } catch (const trace::FormatError& e) {

@@ -989,14 +989,14 @@ Report write_outputs(const std::string& dir, const std::string& name, int rank,
                              : fs::path(set.path).filename().string();
   r.with_main = options.graph.with_main;
   r.notes = notes;
-  const std::string suffix = "." + std::to_string(rank);
 
   TaskGraph graph = build_graph(set, options.graph);
   r.nodes = boost::num_vertices(graph);
   std::size_t creations = 0;
   for (auto e : boost::make_iterator_range(boost::edges(graph))) creations += graph[e].creation;
   r.edges = boost::num_edges(graph) - creations;
-  std::string dot_name = "taskgraph" + suffix + ".dot";
+  const std::string dot_path = trace::set_files::taskgraph(dir, rank, "dot");
+  const std::string dot_name = fs::path(dot_path).filename().string();
   bool grouped = options.group && r.nodes > options.group_above;
   if (grouped) {
     graph = group_graph(graph);
@@ -1012,12 +1012,12 @@ Report write_outputs(const std::string& dir, const std::string& name, int rank,
   if (creations) title += ", " + std::to_string(creations) + " creations";
   if (grouped) title += " (grouped)";
   write_dot(dot, set, graph, title);
-  write_file((fs::path(dir) / dot_name).string(), dot.str());
+  write_file(dot_path, dot.str());
   r.files.push_back(dot_name);
 
   if (options.format != "dot") {
-    std::string image_name = "taskgraph" + suffix + "." + options.format;
-    std::string image = (fs::path(dir) / image_name).string();
+    std::string image = trace::set_files::taskgraph(dir, rank, options.format);
+    std::string image_name = fs::path(image).filename().string();
     if (options.max_nodes && drawn_nodes > options.max_nodes) {
       r.notes.push_back(image_name + " not rendered: " + std::to_string(drawn_nodes) +
                         (grouped ? " nodes" : " tasks") + ", more than --max-nodes=" +
@@ -1052,8 +1052,8 @@ Report write_outputs(const std::string& dir, const std::string& name, int rank,
 
   r.profile = profile(set);
   r.hints = porting_hints(set, options.hints);
-  write_file((fs::path(dir) / ("taskreport" + suffix + ".txt")).string(), report_text(set, r));
-  write_file((fs::path(dir) / ("taskreport" + suffix + ".json")).string(),
+  write_file(trace::set_files::taskreport(dir, rank, "txt"), report_text(set, r));
+  write_file(trace::set_files::taskreport(dir, rank, "json"),
              report_json(set, r).dump(2) + "\n");
   return r;
 }

@@ -31,13 +31,6 @@ namespace {
 constexpr int kFormatVersion = 2;
 constexpr const char* kFormatName = "tareador-trace-set";
 
-std::string stream_file(const std::string& dir, const std::string& kind, int rank) {
-  return (fs::path(dir) / (kind + "." + std::to_string(rank) + ".trc")).string();
-}
-
-std::string rank_file(const std::string& dir, int rank) {
-  return (fs::path(dir) / ("rank-" + std::to_string(rank) + ".toml")).string();
-}
 
 
 // The value of `node` as a T when it is one. An integer is read only from an integer: toml++
@@ -89,7 +82,7 @@ std::uint64_t line_of(const toml::table& table, const char* key) {
 }  // namespace
 
 SetManifest read_set_manifest(const std::string& dir, bool later_versions) {
-  std::string path = (fs::path(dir) / "manifest.toml").string();
+  std::string path = set_files::manifest(dir);
   std::error_code error;
   if (!fs::exists(path, error)) throw FormatError(path, 0, "not a trace set: manifest.toml is missing");
   toml::table table = parse_toml_input(path, "a manifest");
@@ -146,7 +139,7 @@ using CommOrigins = std::map<int, std::pair<std::size_t, std::string>>;
 // call names, and a note when the rank is truncated. Returns whether it is.
 bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
                         CommOrigins& comm_origin, std::unordered_set<std::string>& call_names) {
-  std::string path = rank_file(dir, rank);
+  std::string path = set_files::rank_manifest(dir, rank);
   std::error_code error;
   if (!fs::exists(path, error)) {
     header.notes.push_back("rank " + std::to_string(rank) +
@@ -392,7 +385,7 @@ class NativeWriter final : public TraceWriter {
       throw std::invalid_argument("native trace sets have one thread per rank");
     finish_stream();
     task_ = task;
-    out_ = std::make_unique<File>(stream_file(dir_, header_.kind, task));
+    out_ = std::make_unique<File>(set_files::stream(dir_, header_.kind, task));
     std::fprintf(out_->get(), "# tareador stream v1 kind=%s rank=%d\n", header_.kind.c_str(),
                  task);
   }
@@ -466,7 +459,7 @@ class NativeWriter final : public TraceWriter {
   }
 
   void write_manifest() {
-    File f((fs::path(dir_) / "manifest.toml").string());
+    File f(set_files::manifest(dir_));
     std::fprintf(f.get(),
                  "# Tareador trace set: see docs/trace-format.md\n"
                  "format = \"%s\"\nversion = %d\nname = %s\nranks = %d\nmips = %.17g\n"
@@ -477,7 +470,7 @@ class NativeWriter final : public TraceWriter {
   }
 
   void write_rank_manifest(int task) {
-    File f(rank_file(dir_, task));
+    File f(set_files::rank_manifest(dir_, task));
     std::fprintf(f.get(),
                  "rank = %d\nstatus = \"complete\"\nreason = \"\"\nthreads = 1\n"
                  "opaque_calls = %s\n",
@@ -515,7 +508,7 @@ std::string saved_replay_run(const std::string& json_path) {
 
 bool is_trace_set(const std::string& path) {
   std::error_code error;
-  return fs::is_directory(path, error) && fs::exists(fs::path(path) / "manifest.toml", error);
+  return fs::is_directory(path, error) && fs::exists(set_files::manifest(path), error);
 }
 
 std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
@@ -535,10 +528,10 @@ std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
     truncated.push_back(read_rank_manifest(dir, rank, base, comm_origin, call_names));
     if (truncated.back()) base.truncated_tasks.push_back(rank);
     std::error_code error;
-    if (fs::exists(rank_file(dir, rank), error)) continue;
+    if (fs::exists(set_files::rank_manifest(dir, rank), error)) continue;
     for (const std::string& kind : manifest.kinds)  // no manifest lists its calls' names
-      if (kind != "tasks" && fs::exists(stream_file(dir, kind, rank), error))
-        add_call_names(SharedFile::open(stream_file(dir, kind, rank)), base, call_names);
+      if (kind != "tasks" && fs::exists(set_files::stream(dir, kind, rank), error))
+        add_call_names(SharedFile::open(set_files::stream(dir, kind, rank)), base, call_names);
   }
   base.sort_communicators();
 
@@ -550,13 +543,13 @@ std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
     if (kind == "tasks") {
       std::vector<std::string> paths;
       for (int rank = 0; rank < manifest.ranks; ++rank)
-        paths.push_back(stream_file(dir, kind, rank));
+        paths.push_back(set_files::stream(dir, kind, rank));
       traces.push_back(open_tasks_trace(std::move(header), paths, truncated));
       continue;
     }
     std::vector<StreamFile> files;
     for (int rank = 0; rank < manifest.ranks; ++rank)
-      files.push_back(open_rank_stream(stream_file(dir, kind, rank), rank,
+      files.push_back(open_rank_stream(set_files::stream(dir, kind, rank), rank,
                                        truncated[static_cast<std::size_t>(rank)], header.notes));
     traces.push_back(
         std::make_unique<NativeTrace>(std::move(header), std::move(files), truncated));

@@ -26,6 +26,7 @@
 
 #include "tr_coll.h"
 #include "tr_overlap.h"
+#include "tracefmt/set_layout.h"
 #include "tr_shadow.h"
 #include "tr_text.h"
 #include "tr_trace.h"
@@ -930,7 +931,7 @@ void tr_overlap_begin(ThreadId tid, ULong count)
    ov.base = count;
    for (kind = 0; kind < KINDS; kind++)
       if (kind != BASE || ov.decompose) tr_trace_open_kind(kKindName[kind], &ov.streams[kind].out);
-   VG_(sprintf)(name, "patterns.%d.txt", tr_trace_rank());
+   VG_(sprintf)(name, TR_SET_PATTERNS, tr_trace_rank());
    tr_trace_create(name, &ov.patterns);
    tr_text_printf(&ov.patterns.text, "# tareador patterns v1 rank=%d chunks=%u\n", tr_trace_rank(),
                   ov.chunks);

@@ -10,6 +10,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_vki.h"
 
+#include "tracefmt/set_layout.h"
 #include "tr_file.h"
 #include "tr_text.h"
 #include "tr_trace.h"
@@ -89,7 +90,7 @@ static HChar* path_in_dir(const HChar* name)
 static void write_set_manifest(void)
 {
    TrText text = {0};
-   HChar* path = path_in_dir("manifest.toml");
+   HChar* path = path_in_dir(TR_SET_MANIFEST);
    Int i;
    tr_text_append(&text, "# Tareador trace set: see docs/trace-format.md\nformat = \"tareador-trace-set\"\n");
    tr_text_printf(&text, "version = %d\nname = ", TR_FORMAT_VERSION);
@@ -114,7 +115,7 @@ static Bool open_stream(const HChar* kind, TrFile* file)
    HChar name[64];
    HChar* path;
    Bool ok;
-   VG_(sprintf)(name, "%s.%d.trc", kind, rank_state.rank);
+   VG_(sprintf)(name, TR_SET_STREAM, kind, rank_state.rank);
    path = path_in_dir(name);
    ok = tr_file_create(file, path);
    VG_(free)(path);
@@ -126,20 +127,33 @@ static Bool open_stream(const HChar* kind, TrFile* file)
    write again goes (the set's readers would take it for this run's). Other ranks' files are
    theirs to remove; files of ranks past this run's are told apart by the manifest's ranks, and
    replays kept in the set by the manifest's run. */
+static void remove_in_dir(const HChar* name)
+{
+   HChar* path = path_in_dir(name);
+   VG_(unlink)(path);
+   VG_(free)(path);
+}
+
 static void forget_earlier_run(void)
 {
-   static const HChar* const kPatterns[] = {
-      "rank-%d.toml", "patterns.%d.txt", "overlap-real.%d.trc", "overlap-ideal.%d.trc",
-      "authentic-p2p.%d.trc", "tasks.%d.trc", "taskgraph.%d.dot", "taskgraph.%d.svg",
-      "taskgraph.%d.png", "taskreport.%d.txt", "taskreport.%d.json"};
+   static const HChar* const kStreams[] = {"overlap-real", "overlap-ideal", "authentic-p2p",
+                                            "tasks"};
+   static const HChar* const kTaskFiles[][2] = {{TR_SET_TASKGRAPH, "dot"},
+      {TR_SET_TASKGRAPH, "svg"}, {TR_SET_TASKGRAPH, "png"}, {TR_SET_TASKREPORT, "txt"},
+      {TR_SET_TASKREPORT, "json"}};
    HChar name[64];
    UInt i;
-   for (i = 0; i < sizeof kPatterns / sizeof kPatterns[0]; i++) {
-      HChar* path;
-      VG_(sprintf)(name, kPatterns[i], rank_state.rank);
-      path = path_in_dir(name);
-      VG_(unlink)(path);
-      VG_(free)(path);
+   VG_(sprintf)(name, TR_SET_RANK_MANIFEST, rank_state.rank);
+   remove_in_dir(name);
+   VG_(sprintf)(name, TR_SET_PATTERNS, rank_state.rank);
+   remove_in_dir(name);
+   for (i = 0; i < sizeof kStreams / sizeof kStreams[0]; i++) {
+      VG_(sprintf)(name, TR_SET_STREAM, kStreams[i], rank_state.rank);
+      remove_in_dir(name);
+   }
+   for (i = 0; i < sizeof kTaskFiles / sizeof kTaskFiles[0]; i++) {
+      VG_(sprintf)(name, kTaskFiles[i][0], rank_state.rank, kTaskFiles[i][1]);
+      remove_in_dir(name);
    }
 }
 
@@ -345,7 +359,7 @@ static void write_rank_manifest(const HChar* status, const HChar* reason)
    HChar name[64];
    HChar* path;
    Int i, j;
-   VG_(sprintf)(name, "rank-%d.toml", rank_state.rank);
+   VG_(sprintf)(name, TR_SET_RANK_MANIFEST, rank_state.rank);
    path = path_in_dir(name);
    tr_text_printf(&text, "rank = %d\nstatus = \"%s\"\nreason = ", rank_state.rank, status);
    tr_text_quoted(&text, reason);

@@ -65,7 +65,7 @@ Inputs resolve_inputs(const std::vector<std::string>& paths) {
     fs::file_status status = fs::status(path, error);
     if (!fs::exists(status)) throw LoadError(arg, 0, "no such file or directory");
     if (fs::is_directory(status)) {
-      fs::path replays = path / "replay";
+      fs::path replays = trace::set_files::replays(arg);
       SetRun set = set_run(arg, inputs.warnings);
       std::vector<fs::path> found;
       std::size_t stale = 0;

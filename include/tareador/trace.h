@@ -305,6 +305,20 @@ class Trace {
 std::vector<double> task_critical_paths(const TaskSet& set, double seconds_per_instruction,
                                         const std::vector<double>& type_speedup = {});
 
+// The files of the trace set in `dir` (tracefmt/set_layout.h names them): the set's manifest,
+// rank R's manifest, its stream of KIND, its production/consumption patterns, its task graph
+// and report (with an extension: dot, svg, png; txt, json) and the directory of the replays
+// kept in the set.
+namespace set_files {
+std::string manifest(const std::string& dir);
+std::string rank_manifest(const std::string& dir, int rank);
+std::string stream(const std::string& dir, const std::string& kind, int rank);
+std::string patterns(const std::string& dir, int rank);
+std::string taskgraph(const std::string& dir, int rank, const std::string& extension);
+std::string taskreport(const std::string& dir, int rank, const std::string& extension);
+std::string replays(const std::string& dir);
+}  // namespace set_files
+
 // The manifest of a trace set (DIR/manifest.toml; docs/trace-format.md), checked.
 struct SetManifest {
   std::string path;  // of manifest.toml
