@@ -155,8 +155,7 @@ void MainWindow::buildActions() {
   connect(messages, &QAction::toggled, state_, &ViewState::setShowMessages);
   connect(state_, &ViewState::appearanceChanged, messages, [this, messages] { messages->setChecked(state_->showMessages()); });
   view->addSeparator();
-  for (ProfilePlot::Kind kind : {ProfilePlot::Kind::CoresBusy, ProfilePlot::Kind::Bandwidth, ProfilePlot::Kind::InFlight}) {
-    ProfilePlot* plot = view_->plot(kind);
+  for (ProfilePlot* plot : view_->plots()) {
     QAction* toggle = view->addAction(tr("Plot: %1").arg(plot->title()));
     toggle->setCheckable(true);
     toggle->setChecked(true);

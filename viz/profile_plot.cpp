@@ -7,7 +7,17 @@ namespace tareador::view {
 
 QColor timeline_colour(std::size_t i) { return QColor::fromRgb(0xff000000u | value_color(i + 1)); }
 
-ProfilePlot::ProfilePlot(ViewState* state, Kind kind, QWidget* parent)
+const std::vector<PlotKind>& plot_kinds() {
+  static const std::vector<PlotKind> kinds = {
+      {"cores_busy", QT_TRANSLATE_NOOP("ProfilePlot", "cores busy"), &Timeline::cores_busy, 1},
+      {"bandwidth", QT_TRANSLATE_NOOP("ProfilePlot", "network MB/s"), &Timeline::bandwidth,
+       1e9 / 1048576.0},  // bytes/ns to MB/s
+      {"in_flight", QT_TRANSLATE_NOOP("ProfilePlot", "msgs in flight"), &Timeline::in_flight, 1},
+  };
+  return kinds;
+}
+
+ProfilePlot::ProfilePlot(ViewState* state, const PlotKind& kind, QWidget* parent)
     : QWidget(parent), state_(state), kind_(kind) {
   setFixedHeight(64);
   auto repaint = [this] { update(); };
@@ -21,24 +31,15 @@ void ProfilePlot::setGutter(int pixels) {
   update();
 }
 
-QString ProfilePlot::title() const {
-  switch (kind_) {
-    case Kind::CoresBusy: return tr("cores busy");
-    case Kind::Bandwidth: return tr("network MB/s");
-    default: return tr("msgs in flight");
-  }
-}
+QString ProfilePlot::title() const { return tr(kind_.title); }
 
 std::vector<double> ProfilePlot::values(int timeline) const {
   const Timeline& t = *state_->timelines().at(static_cast<std::size_t>(timeline));
-  const Profile& profile = kind_ == Kind::CoresBusy ? t.cores_busy
-                           : kind_ == Kind::Bandwidth ? t.bandwidth
-                                                      : t.in_flight;
-  double scale = kind_ == Kind::Bandwidth ? 1e9 / 1048576.0 : 1;  // bytes/ns to MB/s
+  const Profile& profile = t.*kind_.profile;
   int columns = std::max(1, width() - gutter_);
   std::vector<double> values(static_cast<std::size_t>(columns));
   profile.averages(state_->begin(), state_->end(), columns, values.data());
-  for (double& v : values) v *= scale;
+  for (double& v : values) v *= kind_.scale;
   return values;
 }
 

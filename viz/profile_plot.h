@@ -9,11 +9,22 @@
 
 namespace tareador::view {
 
+// A quantity the plots can show: the one registry of them. The view shows one plot per entry,
+// in this order, and the View menu toggles each; adding a plot is adding an entry (and the
+// Profile it reads to Timeline).
+struct PlotKind {
+  const char* name;            // how the code and the tests refer to it
+  const char* title;           // shown beside the plot and in the menu
+  Profile Timeline::*profile;  // what it plots
+  double scale;                // from the profile's unit to the plotted one
+};
+const std::vector<PlotKind>& plot_kinds();
+
 class ProfilePlot : public QWidget {
   Q_OBJECT
  public:
-  enum class Kind { CoresBusy, Bandwidth, InFlight };
-  ProfilePlot(ViewState* state, Kind kind, QWidget* parent = nullptr);
+  ProfilePlot(ViewState* state, const PlotKind& kind, QWidget* parent = nullptr);
+  const PlotKind& kind() const { return kind_; }
   void setGutter(int pixels);
   QString title() const;
   // The value at each pixel column of the plot for one timeline (in the plotted unit).
@@ -24,7 +35,7 @@ class ProfilePlot : public QWidget {
 
  private:
   ViewState* state_;
-  Kind kind_;
+  const PlotKind& kind_;
   int gutter_ = 80;
 };
 

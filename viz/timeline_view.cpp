@@ -19,15 +19,20 @@ TimelineView::TimelineView(ViewState* state, QWidget* parent) : QWidget(parent),
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(1);
   layout->addWidget(canvas_, 1);
-  for (ProfilePlot::Kind kind : {ProfilePlot::Kind::CoresBusy, ProfilePlot::Kind::Bandwidth,
-                                 ProfilePlot::Kind::InFlight}) {
-    plots_[static_cast<int>(kind)] = new ProfilePlot(state_, kind);
-    layout->addWidget(plots_[static_cast<int>(kind)]);
+  for (const PlotKind& kind : plot_kinds()) {
+    plots_.push_back(new ProfilePlot(state_, kind));
+    layout->addWidget(plots_.back());
   }
   layout->addWidget(legend_);
   connect(state_, &ViewState::timelinesChanged, this, &TimelineView::updateGutter);
   connect(state_, &ViewState::appearanceChanged, this, &TimelineView::updateGutter);
   updateGutter();
+}
+
+ProfilePlot* TimelineView::plot(const std::string& name) const {
+  for (ProfilePlot* p : plots_)
+    if (name == p->kind().name) return p;
+  return nullptr;
 }
 
 // Wide enough for the longest row label and the plots' titles, within reason.

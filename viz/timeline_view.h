@@ -17,7 +17,10 @@ class TimelineView : public QWidget {
  public:
   explicit TimelineView(ViewState* state, QWidget* parent = nullptr);
   TimelineCanvas* canvas() const { return canvas_; }
-  ProfilePlot* plot(ProfilePlot::Kind kind) const { return plots_[static_cast<int>(kind)]; }
+  // The plots under the timeline, one per plot_kinds() entry, in its order.
+  const std::vector<ProfilePlot*>& plots() const { return plots_; }
+  // The plot of the PlotKind named `name` ("cores_busy"), or nullptr.
+  ProfilePlot* plot(const std::string& name) const;
   LegendStrip* legend() const { return legend_; }
 
   // Renders the view at `size` pixels to a PNG or an SVG file (by its extension); the message
@@ -29,7 +32,7 @@ class TimelineView : public QWidget {
 
   ViewState* state_;
   TimelineCanvas* canvas_;
-  ProfilePlot* plots_[3];
+  std::vector<ProfilePlot*> plots_;
   LegendStrip* legend_;
 };
 

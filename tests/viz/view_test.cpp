@@ -174,7 +174,7 @@ class ViewTest : public QObject {
     QCOMPARE(zoomed.pixel(f.centre(0, 3, 650)), state_colour(*f.state.timelines()[0], 3));
     QCOMPARE(zoomed.pixel(f.centre(1, 1, 800)), state_colour(later, 3));
     QCOMPARE(zoomed.pixel(f.centre(0, 3, 800)), state_colour(*f.state.timelines()[0], 1));
-    ProfilePlot* busy = f.view.plot(ProfilePlot::Kind::CoresBusy);
+    ProfilePlot* busy = f.view.plot("cores_busy");
     QCOMPARE(busy->width(), f.canvas()->width());
     std::vector<double> values = busy->values(0);
     QCOMPARE(static_cast<int>(values.size()), f.canvas()->plotWidth());
