@@ -104,15 +104,8 @@ int run(const Options& o) {
   return status;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{
-      "replay: rebuilds the timeline of MPI traces on a configurable machine, with the "
-      "semantics of Dimemas 5.5.\nTRACE is a Dimemas .dim file or a Tareador trace-set directory "
-      "(every kind in it, or those given with --kind).", "replay"};
-  app.set_version_flag("--version", std::string("replay (tareador) ") + PACKAGE_VERSION);
-  Options o;
+// Options of the machine and of how tasks run on it (with the inputs).
+void add_machine_options(CLI::App& app, Options& o) {
   app.add_option("traces", o.inputs, "Dimemas .dim traces or trace-set directories")
       ->required()
       ->type_name("TRACE");
@@ -135,7 +128,15 @@ int main(int argc, char** argv) {
                  "their core away and preempt others when woken)")
       ->type_name("POLICY")
       ->check(CLI::IsMember({"fifo", "cp", "mpi"}));
-  CLI::Option* cores_sweep =
+}
+
+// Options that ask for an analysis: sweeps, the critical task.
+struct AnalysisOptions {
+  CLI::Option *cores_sweep, *sweep, *critical;
+};
+AnalysisOptions add_analysis_options(CLI::App& app, Options& o) {
+  AnalysisOptions a;
+  a.cores_sweep =
       app.add_option("--cores-sweep", o.cores_sweep,
                      "tasks traces: replay with each number of cores per node and print the "
                      "speedup table (e.g. 1,2,4,8)")
@@ -143,7 +144,7 @@ int main(int argc, char** argv) {
           ->delimiter(',')
           ->check(CLI::PositiveNumber)
           ->allow_extra_args(false);
-  CLI::Option* sweep =
+  a.sweep =
       app.add_option("--sweep", o.sweep,
                      "replay every trace at each value of a machine parameter (after --set and "
                      "--ideal): STEPS values from LO to HI, evenly spaced or with :log in "
@@ -158,33 +159,12 @@ int main(int argc, char** argv) {
                  "(PREFIX.csv, PREFIX-2x.svg, ...) there instead")
       ->type_name("PREFIX");
   app.add_flag("--csv", o.csv, "print the table of --cores-sweep or --sweep as CSV");
-  app.add_option("-k,--kind", o.kinds, "replay only this kind of a trace set (repeatable)")
-      ->type_name("KIND")
-      ->allow_extra_args(false);
-  app.add_option("--json", o.json_path, "write a JSON summary to FILE ('-' = stdout)")
-      ->type_name("FILE");
-  CLI::Option* prv =
-      app.add_option("--prv", o.prv_path,
-                     "write the simulated timeline as a Paraver trace (with .pcf and .row); with "
-                     "several traces, OUT.KIND.prv")
-          ->type_name("OUT.prv");
-  CLI::Option* chrome =
-      app.add_option("--chrome", o.chrome_path,
-                     "write the simulated timeline in the Trace Event format, for Perfetto UI or "
-                     "chrome://tracing; with several traces, OUT.KIND.json")
-          ->type_name("OUT.json");
-  CLI::Option* dim =
-      app.add_option("--dim", o.dim_path, "write the input trace in Dimemas format")
-          ->type_name("OUT.dim");
-  CLI::Option* native =
-      app.add_option("--native", o.native_path, "write the input trace as a native trace set")
-          ->type_name("DIR");
   app.add_option("--accelerate", o.accelerate,
                  "tasks traces: run the instances of task type TYPE FACTOR times faster "
                  "(repeatable; thesis 6.1)")
       ->type_name("TYPE=FACTOR")
       ->allow_extra_args(false);
-  CLI::Option* critical = app.add_flag(
+  a.critical = app.add_flag(
       "--critical", o.critical,
       "tasks traces: accelerate each task type in turn by each of --factors, on each machine of "
       "--cores-sweep (or the one given), and report the speedups and the critical type; writes "
@@ -197,13 +177,40 @@ int main(int argc, char** argv) {
                  "replays at once in --critical (default: one per core of this machine)")
       ->check(CLI::PositiveNumber)
       ->type_name("N");
-  CLI::Option* validate =
+  return a;
+}
+
+// Options of what is written and shown.
+struct OutputOptions {
+  CLI::Option *prv, *chrome, *dim, *native, *validate;
+};
+OutputOptions add_output_options(CLI::App& app, Options& o) {
+  OutputOptions out;
+  app.add_option("-k,--kind", o.kinds, "replay only this kind of a trace set (repeatable)")
+      ->type_name("KIND")
+      ->allow_extra_args(false);
+  app.add_option("--json", o.json_path, "write a JSON summary to FILE ('-' = stdout)")
+      ->type_name("FILE");
+  out.prv =
+      app.add_option("--prv", o.prv_path,
+                     "write the simulated timeline as a Paraver trace (with .pcf and .row); with "
+                     "several traces, OUT.KIND.prv")
+          ->type_name("OUT.prv");
+  out.chrome =
+      app.add_option("--chrome", o.chrome_path,
+                     "write the simulated timeline in the Trace Event format, for Perfetto UI or "
+                     "chrome://tracing; with several traces, OUT.KIND.json")
+          ->type_name("OUT.json");
+  out.dim =
+      app.add_option("--dim", o.dim_path, "write the input trace in Dimemas format")
+          ->type_name("OUT.dim");
+  out.native =
+      app.add_option("--native", o.native_path, "write the input trace as a native trace set")
+          ->type_name("DIR");
+  out.validate =
       app.add_flag("--validate", o.validate,
                    "check the traces (every record, matching sends and receives, collectives) "
                    "and report file:line of each problem; no simulation");
-  critical->excludes(sweep)->excludes(prv)->excludes(chrome)->excludes(dim)->excludes(native);
-  sweep->excludes(cores_sweep)->excludes(prv)->excludes(chrome)->excludes(dim)->excludes(native)->excludes(
-      validate);
   app.add_flag("--no-save", o.no_save,
                "do not keep the replay of a trace set in it (SET/replay/KIND.prv, .pcf, .row, "
                ".json: what tareador-view shows; with --sweep, its files); --prv or "
@@ -211,6 +218,29 @@ int main(int argc, char** argv) {
   app.add_flag("--progress", o.progress, "show progress even when stderr is not a terminal");
   app.add_flag("--no-progress", o.no_progress, "never show progress");
   app.add_flag("-q,--quiet", o.quiet, "do not print the summary table");
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "replay: rebuilds the timeline of MPI traces on a configurable machine, with the "
+      "semantics of Dimemas 5.5.\nTRACE is a Dimemas .dim file or a Tareador trace-set directory "
+      "(every kind in it, or those given with --kind).", "replay"};
+  app.set_version_flag("--version", std::string("replay (tareador) ") + PACKAGE_VERSION);
+  Options o;
+  add_machine_options(app, o);
+  AnalysisOptions a = add_analysis_options(app, o);
+  OutputOptions out = add_output_options(app, o);
+  a.critical->excludes(a.sweep)->excludes(out.prv)->excludes(out.chrome)->excludes(out.dim)->excludes(
+      out.native);
+  a.sweep->excludes(a.cores_sweep)
+      ->excludes(out.prv)
+      ->excludes(out.chrome)
+      ->excludes(out.dim)
+      ->excludes(out.native)
+      ->excludes(out.validate);
   app.footer(
       "Exit status: 0 success; 1 bad input (trace, configuration or options); 2 the simulated run "
       "deadlocks (a report names the ranks and records).");
