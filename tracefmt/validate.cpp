@@ -59,100 +59,121 @@ std::string where_collective(const Trace& trace, int task, int comm, std::size_t
   return trace.header().path;
 }
 
-}  // namespace
+// One validation: the streams read side by side, what they leave unpaired checked at the end.
+class Validator {
+ public:
+  Validator(const Trace& trace, std::size_t max_problems)
+      : trace_(trace), header_(trace.header()), max_problems_(max_problems) {}
 
-std::vector<std::string> validate(const Trace& trace, std::size_t max_problems) {
-  const TraceHeader& header = trace.header();
-  std::vector<std::string> problems;
-  auto report = [&](const std::string& problem) {
-    if (problems.size() < max_problems) problems.push_back(problem);
-  };
-  std::map<Channel, ChannelState> channels;
-  // comm -> (task, thread) -> the operations of the collectives it calls, in order.
-  std::map<int, std::map<std::pair<int, int>, std::vector<int>>> collectives;
+  std::vector<std::string> run() {
+    open_streams();
+    read_side_by_side();
+    check_channels();
+    for (const auto& [comm_id, per_thread] : collectives_) check_collectives(comm_id, per_thread);
+    return std::move(problems_);
+  }
 
-  std::vector<Stream> streams;
-  for (int task = 0; task < header.tasks(); ++task)
-    for (int thread = 0; thread < header.threads[static_cast<std::size_t>(task)]; ++thread) {
-      Stream s{task, thread, nullptr, false};
-      try {
-        s.records = trace.open(task, thread);
-      } catch (const FormatError& e) {
-        report(e.what());
-        s.done = true;
+ private:
+  void report(const std::string& problem) {
+    if (problems_.size() < max_problems_) problems_.push_back(problem);
+  }
+
+  void open_streams() {
+    for (int task = 0; task < header_.tasks(); ++task)
+      for (int thread = 0; thread < header_.threads[static_cast<std::size_t>(task)]; ++thread) {
+        Stream s{task, thread, nullptr, false};
+        try {
+          s.records = trace_.open(task, thread);
+        } catch (const FormatError& e) {
+          report(e.what());
+          s.done = true;
+        }
+        streams_.push_back(std::move(s));
       }
-      streams.push_back(std::move(s));
-    }
+  }
 
-  // A send larger than the receive it matches is an MPI error (MPI_ERR_TRUNCATE). (In a tasks
-  // trace which send a receive matches is only known when replayed.)
-  bool pair_sizes = header.kind != "tasks";
-  auto pair = [&](const Unpaired& send, const Unpaired& receive) {
+  void read_side_by_side() {
+    Record r;
+    for (bool read = true; read;) {
+      read = false;
+      for (std::size_t i = 0; i < streams_.size(); ++i) {
+        Stream& s = streams_[i];
+        try {
+          for (int n = 0; !s.done && n < kTurn; ++n) {
+            if (!s.records->next(r)) {
+              s.done = true;
+              break;
+            }
+            read = true;
+            if (r.type == RecordType::Send || r.type == RecordType::Recv) message(i, r);
+            else if (r.type == RecordType::GlobalOp && !(r.flags & kCollectiveWait)) collective(s, r);
+          }
+        } catch (const FormatError& e) {
+          report(e.what());
+          s.done = true;
+        }
+      }
+    }
+  }
+
+  // A send or receive of stream i: counted on its channel, and paired in FIFO order to check
+  // sizes. (In a tasks trace which send a receive matches is only known when replayed.)
+  void message(std::size_t i, const Record& r) {
+    const Stream& s = streams_[i];
+    bool send = r.type == RecordType::Send;
+    ChannelState& c = channels_[channel_of(r, s.task, s.thread)];
+    if ((send ? c.sends : c.receives)++ == 0)
+      (send ? c.first_send : c.first_receive) = s.records->where();
+    if (header_.kind == "tasks") return;
+    Unpaired self{r.bytes, i, s.records->mark()};
+    if (!c.unpaired.empty() && c.unpaired_sends != send) {
+      send ? pair(self, c.unpaired.front()) : pair(c.unpaired.front(), self);
+      c.unpaired.pop_front();
+    } else {
+      c.unpaired_sends = send;
+      c.unpaired.push_back(self);
+    }
+  }
+
+  // A send larger than the receive it matches is an MPI error (MPI_ERR_TRUNCATE).
+  void pair(const Unpaired& send, const Unpaired& receive) {
     if (send.bytes <= receive.bytes) return;
-    report(streams[receive.stream].records->where(receive.mark) + ": receive of " +
+    report(streams_[receive.stream].records->where(receive.mark) + ": receive of " +
            std::to_string(receive.bytes) + " bytes matches a message of " +
            std::to_string(send.bytes) + " bytes sent at " +
-           streams[send.stream].records->where(send.mark) +
+           streams_[send.stream].records->where(send.mark) +
            ": the message is truncated (an MPI error)");
-  };
+  }
 
-  Record r;
-  for (bool read = true; read;) {
-    read = false;
-    for (std::size_t i = 0; i < streams.size(); ++i) {
-      Stream& s = streams[i];
-      try {
-        for (int n = 0; !s.done && n < kTurn; ++n) {
-          if (!s.records->next(r)) {
-            s.done = true;
-            break;
-          }
-          read = true;
-          if (r.type == RecordType::Send || r.type == RecordType::Recv) {
-            bool send = r.type == RecordType::Send;
-            ChannelState& c = channels[channel_of(r, s.task, s.thread)];
-            if ((send ? c.sends : c.receives)++ == 0)
-              (send ? c.first_send : c.first_receive) = s.records->where();
-            if (!pair_sizes) continue;
-            Unpaired self{r.bytes, i, s.records->mark()};
-            if (!c.unpaired.empty() && c.unpaired_sends != send) {
-              send ? pair(self, c.unpaired.front()) : pair(c.unpaired.front(), self);
-              c.unpaired.pop_front();
-            } else {
-              c.unpaired_sends = send;
-              c.unpaired.push_back(self);
-            }
-          } else if (r.type == RecordType::GlobalOp && !(r.flags & kCollectiveWait)) {
-            const Communicator* comm = header.communicator(r.comm);
-            if (comm &&
-                std::find(comm->tasks.begin(), comm->tasks.end(), s.task) == comm->tasks.end())
-              report(s.records->where() + ": rank " + std::to_string(s.task) +
-                     " calls a collective on communicator " + std::to_string(r.comm) +
-                     ", which it is not in");
-            collectives[r.comm][{s.task, s.thread}].push_back(r.op);
-          }
-        }
-      } catch (const FormatError& e) {
-        report(e.what());
-        s.done = true;
-      }
-    }
+  void collective(const Stream& s, const Record& r) {
+    const Communicator* comm = header_.communicator(r.comm);
+    if (comm && std::find(comm->tasks.begin(), comm->tasks.end(), s.task) == comm->tasks.end())
+      report(s.records->where() + ": rank " + std::to_string(s.task) +
+             " calls a collective on communicator " + std::to_string(r.comm) +
+             ", which it is not in");
+    collectives_[r.comm][{s.task, s.thread}].push_back(r.op);
   }
 
   // A rank that died leaves messages and collectives without their partners: those are what
   // its trace lacks, not problems of the trace.
-  auto died = [&](int task) {
-    return std::binary_search(header.truncated_tasks.begin(), header.truncated_tasks.end(), task);
-  };
-  for (const auto& [channel, c] : channels) {
-    if (c.sends == c.receives || died(channel.src_task) || died(channel.dst_task)) continue;
-    const std::string& where = c.sends > c.receives ? c.first_send : c.first_receive;
-    report(where + ": " + std::to_string(c.sends) + " send(s) but " + std::to_string(c.receives) +
-           " receive(s) " + describe(channel));
+  bool died(int task) const {
+    return std::binary_search(header_.truncated_tasks.begin(), header_.truncated_tasks.end(), task);
   }
-  for (const auto& [comm_id, per_thread] : collectives) {
-    const Communicator* comm = header.communicator(comm_id);
-    if (!comm) continue;
+
+  void check_channels() {
+    for (const auto& [channel, c] : channels_) {
+      if (c.sends == c.receives || died(channel.src_task) || died(channel.dst_task)) continue;
+      const std::string& where = c.sends > c.receives ? c.first_send : c.first_receive;
+      report(where + ": " + std::to_string(c.sends) + " send(s) but " +
+             std::to_string(c.receives) + " receive(s) " + describe(channel));
+    }
+  }
+
+  // Every member of a communicator calls the same collectives in the same order.
+  void check_collectives(int comm_id,
+                         const std::map<std::pair<int, int>, std::vector<int>>& per_thread) {
+    const Communicator* comm = header_.communicator(comm_id);
+    if (!comm) return;
     // A task's collectives, its threads one after the other. In a tasks trace they are spread
     // over its task instances, whose order is only known when replayed: compare them as
     // multisets.
@@ -161,39 +182,57 @@ std::vector<std::string> validate(const Trace& trace, std::size_t max_problems) 
       std::vector<int>& all = per_task[stream.first];
       all.insert(all.end(), ops.begin(), ops.end());
     }
-    if (header.kind == "tasks")
+    if (header_.kind == "tasks")
       for (auto& [task, ops] : per_task) std::sort(ops.begin(), ops.end());
+    static const std::vector<int> none;
     const std::vector<int>* reference = nullptr;
     int reference_task = -1;
     for (int task : comm->tasks) {
       auto it = per_task.find(task);
-      static const std::vector<int> none;
       const std::vector<int>& ops = it == per_task.end() ? none : it->second;
       if (reference == nullptr) {
         reference = &ops;
         reference_task = task;
-        continue;
+      } else if (ops != *reference) {
+        mismatch(comm_id, task, ops, reference_task, *reference);
       }
-      if (ops == *reference) continue;
-      std::size_t i = 0;
-      while (i < ops.size() && i < reference->size() && ops[i] == (*reference)[i]) ++i;
-      bool shorter_died = ops.size() < reference->size() ? died(task) : died(reference_task);
-      if ((i == ops.size() || i == reference->size()) && shorter_died) continue;
-      // Blame the first collective that has no partner: this rank's, unless it has run out.
-      bool this_rank = i < ops.size();
-      std::string where = where_collective(trace, this_rank ? task : reference_task, comm_id, i);
-      std::string detail =
-          i < ops.size() && i < reference->size()
-              ? "collective #" + std::to_string(i) + " is " + std::string(global_op_name(ops[i])) +
-                    " but " + std::string(global_op_name((*reference)[i])) + " on rank " +
-                    std::to_string(reference_task)
-              : std::to_string(ops.size()) + " collective(s) but rank " +
-                    std::to_string(reference_task) + " calls " + std::to_string(reference->size());
-      report(where + ": on communicator " + std::to_string(comm_id) + ", rank " +
-             std::to_string(task) + " calls " + detail);
     }
   }
-  return problems;
+
+  void mismatch(int comm_id, int task, const std::vector<int>& ops, int reference_task,
+                const std::vector<int>& reference) {
+    std::size_t i = 0;
+    while (i < ops.size() && i < reference.size() && ops[i] == reference[i]) ++i;
+    bool shorter_died = ops.size() < reference.size() ? died(task) : died(reference_task);
+    if ((i == ops.size() || i == reference.size()) && shorter_died) return;
+    // Blame the first collective that has no partner: this rank's, unless it has run out.
+    bool this_rank = i < ops.size();
+    std::string where = where_collective(trace_, this_rank ? task : reference_task, comm_id, i);
+    std::string detail =
+        i < ops.size() && i < reference.size()
+            ? "collective #" + std::to_string(i) + " is " + std::string(global_op_name(ops[i])) +
+                  " but " + std::string(global_op_name(reference[i])) + " on rank " +
+                  std::to_string(reference_task)
+            : std::to_string(ops.size()) + " collective(s) but rank " +
+                  std::to_string(reference_task) + " calls " + std::to_string(reference.size());
+    report(where + ": on communicator " + std::to_string(comm_id) + ", rank " +
+           std::to_string(task) + " calls " + detail);
+  }
+
+  const Trace& trace_;
+  const TraceHeader& header_;
+  std::size_t max_problems_;
+  std::vector<std::string> problems_;
+  std::vector<Stream> streams_;
+  std::map<Channel, ChannelState> channels_;
+  // comm -> (task, thread) -> the operations of the collectives it calls, in order.
+  std::map<int, std::map<std::pair<int, int>, std::vector<int>>> collectives_;
+};
+
+}  // namespace
+
+std::vector<std::string> validate(const Trace& trace, std::size_t max_problems) {
+  return Validator(trace, max_problems).run();
 }
 
 }  // namespace tareador::trace
