@@ -264,30 +264,36 @@ std::string edge_label(const trace::TaskSet& set, const TaskEdge& e) {
 
 // ---- DOT ----------------------------------------------------------------------------------------------
 
-void write_dot(std::ostream& out, const trace::TaskSet& set, const TaskGraph& graph,
-               const std::string& title) {
-  std::vector<std::string> colors = type_colors(set);
-  auto color_of = [&](int type) {
-    return type >= 0 && static_cast<std::size_t>(type) < colors.size()
-               ? colors[static_cast<std::size_t>(type)]
-               : std::string("#ffffff");
-  };
-  // Instances and nodes per type (for the legend).
-  std::vector<std::size_t> instances(set.types.size(), 0), nodes(set.types.size(), 0);
-  bool any_mpi = false, any_group = false;
+namespace {
+
+// What the DOT of a graph says besides its nodes and edges: the colours of the types, the
+// counts of the legend, the labels and the layout.
+struct Drawing {
+  std::vector<std::string> colors;               // per type
+  std::vector<std::size_t> instances, nodes;     // per type
+  bool any_mpi = false, any_group = false, any_creation = false;
+  std::uint8_t kinds_seen = 0;
+  std::vector<std::string> labels;               // per vertex
+  Layout layout;
+};
+
+Drawing draw(const trace::TaskSet& set, const TaskGraph& graph) {
+  Drawing d;
+  d.colors = type_colors(set);
+  d.instances.assign(set.types.size(), 0);
+  d.nodes.assign(set.types.size(), 0);
   LayoutInput sizes;
-  std::vector<std::string> labels;
   for (auto v : boost::make_iterator_range(boost::vertices(graph))) {
     const TaskVertex& tv = graph[v];
-    if (tv.type >= 0 && static_cast<std::size_t>(tv.type) < instances.size()) {
-      instances[static_cast<std::size_t>(tv.type)] += std::max<std::size_t>(1, tv.group.size());
-      ++nodes[static_cast<std::size_t>(tv.type)];
+    if (tv.type >= 0 && static_cast<std::size_t>(tv.type) < d.instances.size()) {
+      d.instances[static_cast<std::size_t>(tv.type)] += std::max<std::size_t>(1, tv.group.size());
+      ++d.nodes[static_cast<std::size_t>(tv.type)];
     }
-    any_mpi = any_mpi || tv.mpi;
-    any_group = any_group || !tv.group.empty();
-    labels.push_back(node_label(set, tv));
+    d.any_mpi = d.any_mpi || tv.mpi;
+    d.any_group = d.any_group || !tv.group.empty();
+    d.labels.push_back(node_label(set, tv));
     std::size_t lines = 1, longest = 0, line = 0;
-    for (char c : labels.back()) {
+    for (char c : d.labels.back()) {
       if (c == '\n') {
         ++lines;
         line = 0;
@@ -298,84 +304,102 @@ void write_dot(std::ostream& out, const trace::TaskSet& set, const TaskGraph& gr
     sizes.width.push_back(std::max(54.0, kCharWidth * static_cast<double>(longest) + 16));
     sizes.height.push_back(std::max(36.0, kLineHeight * static_cast<double>(lines) + 8));
   }
-  std::uint8_t kinds_seen = 0;
-  bool any_creation = false;
   for (auto e : boost::make_iterator_range(boost::edges(graph))) {
-    kinds_seen |= graph[e].kinds;
-    any_creation = any_creation || graph[e].creation;
+    d.kinds_seen |= graph[e].kinds;
+    d.any_creation = d.any_creation || graph[e].creation;
   }
   sizes.edges = edge_list(graph);
-  const Layout layout = lay_out(sizes);
+  d.layout = lay_out(sizes);
+  return d;
+}
+
+std::string vertex_name(const TaskGraph& graph, std::size_t v) {
+  return "t" + std::to_string(graph[v].instance);
+}
+
+// The legend: the graph's own label (an HTML table), so that it adds no node. Two columns, the
+// swatches and the text; every line of text is in the second, so that the first stays as
+// narrow as a swatch.
+void write_legend(std::ostream& os, const trace::TaskSet& set, const Drawing& d,
+                  const std::string& title) {
+  auto row = [&os](const std::string& html) {
+    os << "<TR><TD></TD><TD ALIGN=\"LEFT\">" << html << "</TD></TR>\n";
+  };
+  os << "label=<<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"1\">\n";
+  row("<B>" + html_escaped(title) + "</B>");
+  for (std::size_t t = 0; t < set.types.size(); ++t) {
+    if (!d.instances[t]) continue;
+    os << "<TR><TD BGCOLOR=\"" << d.colors[t]
+       << "\" BORDER=\"1\" WIDTH=\"18\" HEIGHT=\"12\" FIXEDSIZE=\"TRUE\"> </TD>"
+       << "<TD ALIGN=\"LEFT\">" << html_escaped(set.types[t]) << ": " << d.instances[t]
+       << (d.instances[t] == 1 ? " instance" : " instances");
+    if (d.nodes[t] != d.instances[t])
+      os << " in " << d.nodes[t] << (d.nodes[t] == 1 ? " node" : " nodes");
+    os << "</TD></TR>\n";
+  }
+  row("edge A &#8594; B: B waits for A; " +
+      std::string(d.layout.kind == Layout::Kind::Dot ? "label" : "tooltip") + ": objects (bytes)");
+  std::vector<std::string> styles = {"solid: read after write"};
+  if (d.kinds_seen & trace::kWar) styles.push_back("dashed: write after read only");
+  if (d.kinds_seen & trace::kWaw) styles.push_back("dotted: write after write only");
+  row(html_escaped(join(styles, "; ")));
+  if (d.any_creation)
+    row("<FONT COLOR=\"" + std::string(kCreationColor) + "\">dashed blue: A created B</FONT>");
+  if (d.any_group)
+    row("TYPE x N: N instances of a type at one depth, with the same nodes before and after");
+  if (d.any_mpi) row("double border: the task makes MPI calls");
+  os << "</TABLE>>;\n";
+}
+
+void write_graph_attributes(std::ostream& os, const trace::TaskSet& set, const TaskGraph& graph,
+                            const Drawing& d, const std::string& title) {
+  const Layout& layout = d.layout;
+  os << "graph [rankdir=TB, fontname=\"Helvetica\", fontsize=10, labelloc=b, labeljust=l";
+  if (layout.kind == Layout::Kind::DotRows) os << ", newrank=true";
+  // Positions in points (nop2: Graphviz's `neato -n2`), straight edges from the bottom of a
+  // node to the top of the next, drawn under the nodes.
+  if (layout.kind == Layout::Kind::Placed)
+    os << ", layout=nop2, splines=line, outputorder=edgesfirst";
+  os << "];\n";
+  os << "node [shape=box, style=\"filled,rounded\", fontname=\"Helvetica\", fontsize=10];\n";
+  os << "edge [fontname=\"Helvetica\", fontsize=8";
+  if (layout.kind == Layout::Kind::Placed)
+    os << ", tailport=s, headport=n, color=\"#00000099\", arrowsize=0.6";
+  os << "];\n";
+  if (layout.kind == Layout::Kind::DotRows) {
+    // Each row on its rank; invisible edges keep them in order.
+    for (const auto& row : layout.rows) {
+      os << "{rank=same;";
+      for (std::size_t v : row) os << " " << vertex_name(graph, v) << ";";
+      os << "}\n";
+    }
+    for (auto [from, to] : layout.ordering_edges)
+      os << vertex_name(graph, from) << "->" << vertex_name(graph, to) << " [style=invis];\n";
+  }
+  write_legend(os, set, d, title);
+}
+
+}  // namespace
+
+void write_dot(std::ostream& out, const trace::TaskSet& set, const TaskGraph& graph,
+               const std::string& title) {
+  const Drawing d = draw(set, graph);
   // Wrapped and placed graphs have too many edges for their labels: those become tooltips
   // (an SVG shows them under the mouse).
-  const char* edge_text = layout.kind == Layout::Kind::Dot ? "label" : "tooltip";
-  auto name = [&graph](std::size_t v) { return "t" + std::to_string(graph[v].instance); };
-
-  auto graph_writer = [&](std::ostream& os) {
-    os << "graph [rankdir=TB, fontname=\"Helvetica\", fontsize=10, labelloc=b, labeljust=l";
-    if (layout.kind == Layout::Kind::DotRows) os << ", newrank=true";
-    // Positions in points (nop2: Graphviz's `neato -n2`), straight edges from the bottom of a
-    // node to the top of the next, drawn under the nodes.
-    if (layout.kind == Layout::Kind::Placed)
-      os << ", layout=nop2, splines=line, outputorder=edgesfirst";
-    os << "];\n";
-    os << "node [shape=box, style=\"filled,rounded\", fontname=\"Helvetica\", fontsize=10];\n";
-    os << "edge [fontname=\"Helvetica\", fontsize=8";
-    if (layout.kind == Layout::Kind::Placed)
-      os << ", tailport=s, headport=n, color=\"#00000099\", arrowsize=0.6";
-    os << "];\n";
-    if (layout.kind == Layout::Kind::DotRows) {
-      // Each row on its rank; invisible edges keep them in order.
-      for (const auto& row : layout.rows) {
-        os << "{rank=same;";
-        for (std::size_t v : row) os << " " << name(v) << ";";
-        os << "}\n";
-      }
-      for (auto [from, to] : layout.ordering_edges)
-        os << name(from) << "->" << name(to) << " [style=invis];\n";
-    }
-    // The legend: the graph's own label (an HTML table), so that it adds no node.
-    // Two columns, the swatches and the text; every line of text is in the second, so that
-    // the first stays as narrow as a swatch.
-    auto row = [&os](const std::string& html) {
-      os << "<TR><TD></TD><TD ALIGN=\"LEFT\">" << html << "</TD></TR>\n";
-    };
-    os << "label=<<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"1\">\n";
-    row("<B>" + html_escaped(title) + "</B>");
-    for (std::size_t t = 0; t < set.types.size(); ++t) {
-      if (!instances[t]) continue;
-      os << "<TR><TD BGCOLOR=\"" << colors[t]
-         << "\" BORDER=\"1\" WIDTH=\"18\" HEIGHT=\"12\" FIXEDSIZE=\"TRUE\"> </TD>"
-         << "<TD ALIGN=\"LEFT\">" << html_escaped(set.types[t]) << ": " << instances[t]
-         << (instances[t] == 1 ? " instance" : " instances");
-      if (nodes[t] != instances[t])
-        os << " in " << nodes[t] << (nodes[t] == 1 ? " node" : " nodes");
-      os << "</TD></TR>\n";
-    }
-    row("edge A &#8594; B: B waits for A; " +
-        std::string(layout.kind == Layout::Kind::Dot ? "label" : "tooltip") +
-        ": objects (bytes)");
-    std::vector<std::string> styles = {"solid: read after write"};
-    if (kinds_seen & trace::kWar) styles.push_back("dashed: write after read only");
-    if (kinds_seen & trace::kWaw) styles.push_back("dotted: write after write only");
-    row(html_escaped(join(styles, "; ")));
-    if (any_creation) row("<FONT COLOR=\"" + std::string(kCreationColor) +
-                          "\">dashed blue: A created B</FONT>");
-    if (any_group)
-      row("TYPE x N: N instances of a type at one depth, with the same nodes before and after");
-    if (any_mpi) row("double border: the task makes MPI calls");
-    os << "</TABLE>>;\n";
-  };
+  const char* edge_text = d.layout.kind == Layout::Kind::Dot ? "label" : "tooltip";
   auto vertex_writer = [&](std::ostream& os, TaskGraph::vertex_descriptor v) {
     const TaskVertex& tv = graph[v];
-    os << " [label=" << dot_quoted(labels[v]) << ", fillcolor=\"" << color_of(tv.type)
+    std::string color = tv.type >= 0 && static_cast<std::size_t>(tv.type) < d.colors.size()
+                            ? d.colors[static_cast<std::size_t>(tv.type)]
+                            : std::string("#ffffff");
+    os << " [label=" << dot_quoted(d.labels[v]) << ", fillcolor=\"" << color
        << "\", type=" << dot_quoted(type_name(set, tv.type)) << ", instance=" << tv.instance;
     if (!tv.group.empty())
       os << ", instances=\"" << id_ranges(tv.group, "") << "\", count=" << tv.group.size();
     if (tv.mpi) os << ", peripheries=2";
-    if (layout.kind == Layout::Kind::Placed) {
+    if (d.layout.kind == Layout::Kind::Placed) {
       char pos[64];
-      std::snprintf(pos, sizeof pos, "%.1f,%.1f", layout.x[v], layout.height - layout.y[v]);
+      std::snprintf(pos, sizeof pos, "%.1f,%.1f", d.layout.x[v], d.layout.height - d.layout.y[v]);
       os << ", pos=\"" << pos << "\"";
     }
     os << "]";
@@ -396,9 +420,10 @@ void write_dot(std::ostream& out, const trace::TaskSet& set, const TaskGraph& gr
     if (te.count > 1) os << ", count=" << te.count;
     os << "]";
   };
-  boost::write_graphviz(
-      out, graph, vertex_writer, edge_writer, graph_writer,
-      boost::make_function_property_map<TaskGraph::vertex_descriptor, std::string>(name));
+  auto graph_writer = [&](std::ostream& os) { write_graph_attributes(os, set, graph, d, title); };
+  boost::write_graphviz(out, graph, vertex_writer, edge_writer, graph_writer,
+                        boost::make_function_property_map<TaskGraph::vertex_descriptor, std::string>(
+                            [&graph](std::size_t v) { return vertex_name(graph, v); }));
 }
 
 // ---- Rendering with libgvc ----------------------------------------------------------------------------
