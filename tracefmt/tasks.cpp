@@ -418,6 +418,18 @@ class RankLoader {
   // The checks that need the whole stream, then the model.
   void finish(TaskSet& set, std::vector<InstanceRecords>& records,
               std::vector<std::string>& notes) {
+    check_waits();
+    int count = instance_count();
+    std::vector<int> synthetic = add_missing_sections(count);
+    check_dependencies_exist(count);
+    check_spawns();
+    check_no_ancestor_dependency();
+    note_synthetic(synthetic, notes);
+    build_model(count, set, records);
+  }
+
+  // Every wait is for a request the stream posts, once.
+  void check_waits() {
     std::map<std::uint64_t, std::uint64_t> waited;  // request -> line of its wait
     for (const auto& [request, line] : waits_) {
       if (posted_.find(request) == posted_.end())
@@ -429,7 +441,10 @@ class RankLoader {
                           " is waited for twice (first at line " + std::to_string(it->second) +
                           ")");
     }
+  }
 
+  // The number of instances: the highest section, or spawn, named (at least the main task).
+  int instance_count() {
     int count = sections_.empty() ? 0 : sections_.rbegin()->first;
     std::uint64_t count_line = sections_.empty() ? 0 : sections_.rbegin()->second.records.task_line;
     if (!spawns_.empty() && spawns_.rbegin()->first > count) {
@@ -447,8 +462,12 @@ class RankLoader {
                               std::to_string(missing) +
                               " instances below it have no section (a truncated stream may lack "
                               "at most " + std::to_string(kMaxMissingSections) + ")");
+    return count;
+  }
 
-    // Instances without a section: an error, unless the stream is truncated.
+  // Instances without a section: an error, unless the stream is truncated; then they get empty
+  // sections (returned, in order).
+  std::vector<int> add_missing_sections(int count) {
     std::vector<int> synthetic;
     for (int id = 1; id <= count; ++id) {
       if (sections_.count(id)) continue;
@@ -473,14 +492,21 @@ class RankLoader {
       s.type = id == 1 ? "main" : "(truncated)";
       synthetic.push_back(id);
     }
-    // Dependencies on instances that do not exist at all.
+    return synthetic;
+  }
+
+  // Dependencies on instances that do not exist at all.
+  void check_dependencies_exist(int count) {
     for (const auto& [id, s] : sections_)
       for (std::size_t i = 0; i < s.instance.after.size(); ++i)
         if (s.instance.after[i].from > count)
           fail_at(s.after_lines[i], "after on instance " +
                                         std::to_string(s.instance.after[i].from) +
                                         ", which has no section");
-    // Every instance but the main one is spawned once, by its parent.
+  }
+
+  // Every instance but the main one is spawned once, by its parent.
+  void check_spawns() {
     for (auto& [id, s] : sections_) {
       if (id == 1) continue;
       auto spawn = spawns_.find(id);
@@ -507,14 +533,19 @@ class RankLoader {
                                         std::to_string(s.instance.parent));
       }
     }
-    // No dependency on an ancestor.
+  }
+
+  // No dependency on an ancestor.
+  void check_no_ancestor_dependency() {
     for (const auto& [id, s] : sections_)
       for (std::size_t i = 0; i < s.instance.after.size(); ++i)
         for (int a = s.instance.parent; a != 0; a = sections_[a].instance.parent)
           if (a == s.instance.after[i].from)
             fail_at(s.after_lines[i], "instance " + std::to_string(id) + " depends on instance " +
                                           std::to_string(a) + ", one of its ancestors");
+  }
 
+  void note_synthetic(const std::vector<int>& synthetic, std::vector<std::string>& notes) const {
     if (!synthetic.empty()) {
       std::string ids;
       for (std::size_t i = 0; i < synthetic.size() && i < 10; ++i)
@@ -524,8 +555,10 @@ class RankLoader {
                       " task instance(s) without a section in the truncated stream (" + ids +
                       "), replayed as empty");
     }
+  }
 
-    // The model: types numbered in order of their first instance.
+  // The model: types numbered in order of their first instance.
+  void build_model(int count, TaskSet& set, std::vector<InstanceRecords>& records) {
     std::map<std::string, int> type_index;
     set.objects = std::move(objects_);
     records.clear();
