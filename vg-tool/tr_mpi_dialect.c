@@ -14,6 +14,7 @@
 
 #include "tr_clreq.h"
 #include "tr_dialect.h"
+#include "tr_mpi_datatypes.h"
 #include "valgrind.h"
 
 typedef unsigned long UW;
@@ -213,176 +214,6 @@ static TrEvent* new_event(int kind)
    return &events[n_events++];
 }
 
-/* ---- Layouts: where the bytes of a message through a derived datatype are ----------------- */
-
-/* The segments of the current call's events (their layout_at, layout_n index them). */
-static TrSegment* segments;
-static int n_segments, max_segments;
-enum { kMaxSegments = 1 << 20 };  /* per message; beyond, the buffer is taken as contiguous */
-
-static void append_segment(MPI_Aint offset, MPI_Aint length, int first)
-{
-   if (length <= 0) return;
-   if (n_segments > first && segments[n_segments - 1].offset + segments[n_segments - 1].length == offset) {
-      segments[n_segments - 1].length += length;
-      return;
-   }
-   if (n_segments == max_segments) {
-      max_segments = max_segments ? 2 * max_segments : 64;
-      segments = realloc(segments, max_segments * sizeof(TrSegment));
-   }
-   segments[n_segments++] = (TrSegment){offset, length};
-}
-
-static MPI_Aint extent_of(MPI_Datatype type)
-{
-   MPI_Aint lb, extent;
-   PMPI_Type_get_extent(type, &lb, &extent);
-   return extent;
-}
-
-/* The size of `type` if it is a built-in type, else -1. */
-static int named_size(MPI_Datatype type)
-{
-   int n_ints, n_addrs, n_types, combiner, size = -1;
-   PMPI_Type_get_envelope(type, &n_ints, &n_addrs, &n_types, &combiner);
-   if (combiner == MPI_COMBINER_NAMED) PMPI_Type_size(type, &size);
-   return size;
-}
-
-static int flatten(MPI_Datatype type, MPI_Aint at, int first);
-
-/* One element of `type` (of `size` when built in, -1 otherwise) at `at`: no call into MPI for
-   the elements of a built-in type, which are most of them. */
-static int element(MPI_Datatype type, int size, MPI_Aint at, int first)
-{
-   if (size < 0) return flatten(type, at, first);
-   append_segment(at, size, first);
-   return n_segments - first <= kMaxSegments;
-}
-
-/* Appends the bytes of one element of derived type `type` placed at `at`, in type-map order (segments from
-   `first` on are this message's); 0 if the type is built in a way not followed, or has too
-   many pieces (then the message is taken as contiguous). */
-static int flatten(MPI_Datatype type, MPI_Aint at, int first)
-{
-   int n_ints, n_addrs, n_types, combiner, i, j, ok = 1, size;
-   int* ints;
-   MPI_Aint* addrs;
-   MPI_Datatype* types;
-   MPI_Aint ext;
-   PMPI_Type_get_envelope(type, &n_ints, &n_addrs, &n_types, &combiner);  /* not a built-in */
-   ints = malloc((n_ints + 1) * sizeof(int));
-   addrs = malloc((n_addrs + 1) * sizeof(MPI_Aint));
-   types = malloc((n_types + 1) * sizeof(MPI_Datatype));
-   PMPI_Type_get_contents(type, n_ints, n_addrs, n_types, ints, addrs, types);
-   ext = n_types > 0 ? extent_of(types[0]) : 0;
-   size = n_types > 0 ? named_size(types[0]) : -1;
-   switch (combiner) {
-      case MPI_COMBINER_DUP: case MPI_COMBINER_RESIZED:
-         ok = element(types[0], size, at, first);
-         break;
-      case MPI_COMBINER_CONTIGUOUS:
-         for (i = 0; ok && i < ints[0]; i++) ok = element(types[0], size, at + i * ext, first);
-         break;
-      case MPI_COMBINER_VECTOR: case MPI_COMBINER_HVECTOR: {
-         MPI_Aint stride = combiner == MPI_COMBINER_VECTOR ? ints[2] * ext : addrs[0];
-         for (i = 0; ok && i < ints[0]; i++)
-            for (j = 0; ok && j < ints[1]; j++) ok = element(types[0], size, at + i * stride + j * ext, first);
-         break;
-      }
-      case MPI_COMBINER_INDEXED: case MPI_COMBINER_HINDEXED:
-      case MPI_COMBINER_INDEXED_BLOCK: case MPI_COMBINER_HINDEXED_BLOCK: {
-         int block = combiner == MPI_COMBINER_INDEXED_BLOCK || combiner == MPI_COMBINER_HINDEXED_BLOCK;
-         int bytes_apart = combiner == MPI_COMBINER_HINDEXED || combiner == MPI_COMBINER_HINDEXED_BLOCK;
-         for (i = 0; ok && i < ints[0]; i++) {
-            int length = block ? ints[1] : ints[1 + i];
-            MPI_Aint displacement = bytes_apart ? addrs[i] : ints[(block ? 2 : 1 + ints[0]) + i] * ext;
-            for (j = 0; ok && j < length; j++) ok = element(types[0], size, at + displacement + j * ext, first);
-         }
-         break;
-      }
-      case MPI_COMBINER_SUBARRAY: {
-         /* ints: ndims, sizes[ndims], subsizes[ndims], starts[ndims], order */
-         int dims = ints[0], fortran = ints[1 + 3 * dims] == MPI_ORDER_FORTRAN, d;
-         int* index = calloc(dims + 1, sizeof(int));
-         long long total = 1;
-         for (d = 0; d < dims; d++) total *= ints[1 + dims + d];
-         for (; ok && total > 0; total--) {
-            MPI_Aint offset = 0, stride = ext;
-            for (d = 0; d < dims; d++) {  /* from the fastest dimension to the slowest */
-               int dim = fortran ? d : dims - 1 - d;
-               offset += (ints[1 + 2 * dims + dim] + index[dim]) * stride;
-               stride *= ints[1 + dim];
-            }
-            ok = element(types[0], size, at + offset, first);
-            for (d = 0; d < dims; d++) {  /* the next element, in the order's storage order */
-               int dim = fortran ? d : dims - 1 - d;
-               if (++index[dim] < ints[1 + dims + dim]) break;
-               index[dim] = 0;
-            }
-         }
-         free(index);
-         break;
-      }
-      case MPI_COMBINER_STRUCT:
-         for (i = 0; ok && i < ints[0]; i++) {
-            int member_size = named_size(types[i]);
-            MPI_Aint member_extent = extent_of(types[i]);
-            for (j = 0; ok && j < ints[1 + i]; j++)
-               ok = element(types[i], member_size, at + addrs[i] + j * member_extent, first);
-         }
-         break;
-      default:
-         ok = 0;
-         break;
-   }
-   for (i = 0; i < n_types; i++)
-      if (named_size(types[i]) < 0) PMPI_Type_free(&types[i]);
-   free(ints);
-   free(addrs);
-   free(types);
-   return ok;
-}
-
-/* The layout of `count` elements of `type` for event `e`, unless they are contiguous. */
-static void set_layout(TrEvent* e, int count, MPI_Datatype type)
-{
-   int n_ints, n_addrs, n_types, combiner, first = n_segments, i;
-   MPI_Aint ext;
-   if (count <= 0 || type == MPI_DATATYPE_NULL) return;
-   PMPI_Type_get_envelope(type, &n_ints, &n_addrs, &n_types, &combiner);
-   if (combiner == MPI_COMBINER_NAMED) return;
-   ext = extent_of(type);
-   for (i = 0; i < count; i++)
-      if (!flatten(type, i * ext, first)) {
-         n_segments = first;
-         return;
-      }
-   if (n_segments - first == 1 && segments[first].offset == 0) {
-      n_segments = first;  /* contiguous after all */
-      return;
-   }
-   e->layout_at = first;
-   e->layout_n = n_segments - first;
-}
-
-static long long bytes(int count, MPI_Datatype type)
-{
-   int size = 0;
-   if (count <= 0 || type == MPI_DATATYPE_NULL) return 0;
-   PMPI_Type_size(type, &size);
-   return (long long)count * size;
-}
-
-static long long sum_bytes(const int* counts, int n, MPI_Datatype type)
-{
-   long long total = 0;
-   int i;
-   for (i = 0; i < n; i++) total += counts[i];
-   return total * bytes(1, type);
-}
-
 static void send_event(Comm* c, const void* buffer, int count, MPI_Datatype type, int dest, int tag,
                        int mode, MPI_Request* request)
 {
@@ -393,8 +224,8 @@ static void send_event(Comm* c, const void* buffer, int count, MPI_Datatype type
    e->peer = c->world[dest];
    e->tag = tag;
    e->comm = c->id;
-   e->bytes = bytes(count, type);
-   set_layout(e, count, type);
+   e->bytes = tr_bytes(count, type);
+   tr_set_layout(e, count, type);
    e->mode = mode;
    if (request) {
       e->immediate = 1;
@@ -414,8 +245,8 @@ static void recv_event(Comm* c, void* buffer, const MPI_Status* status, MPI_Data
    e->peer = c->world[status->MPI_SOURCE];
    e->tag = status->MPI_TAG;
    e->comm = c->id;
-   e->bytes = bytes(received == MPI_UNDEFINED ? count : received, type);
-   set_layout(e, received == MPI_UNDEFINED ? count : received, type);
+   e->bytes = tr_bytes(received == MPI_UNDEFINED ? count : received, type);
+   tr_set_layout(e, received == MPI_UNDEFINED ? count : received, type);
 }
 
 /* The wait events of requests that completed (their handles before the call, the statuses). */
@@ -502,28 +333,6 @@ static void collective_buffers(const CallInfo* k, const UW* args, TrEvent* e)
    e->buffer = AT(buf, void*) == MPI_IN_PLACE ? e->buffer_recv : AT(buf, void*);
 }
 
-/* The blocks of a collective whose members' blocks differ (TrEvent's `blocks`): what this rank
-   sends to each of the `P` members (`scounts` NULL: nothing) and receives from each (`rcounts`
-   NULL: nothing), displacements in elements of the types' extents. */
-static void block_table(TrEvent* e, int P, const int* scounts, const int* sdispls,
-                        MPI_Datatype stype, const int* rcounts, const int* rdispls,
-                        MPI_Datatype rtype)
-{
-   int i;
-   if (n_segments + 2 * P > max_segments) {
-      while (n_segments + 2 * P > max_segments) max_segments = max_segments ? 2 * max_segments : 64;
-      segments = realloc(segments, max_segments * sizeof(TrSegment));
-   }
-   e->blocks_at = n_segments;
-   e->blocks_n = 2 * P;
-   for (i = 0; i < P; i++)
-      segments[n_segments++] = scounts ? (TrSegment){sdispls[i] * extent_of(stype), bytes(scounts[i], stype)}
-                                       : (TrSegment){0, 0};
-   for (i = 0; i < P; i++)
-      segments[n_segments++] = rcounts ? (TrSegment){rdispls[i] * extent_of(rtype), bytes(rcounts[i], rtype)}
-                                       : (TrSegment){0, 0};
-}
-
 /* The members' blocks of their own sizes of a v collective, where this rank knows them. */
 static void collective_blocks(const CallInfo* k, const UW* args, TrEvent* e, int P, int rank,
                               int root)
@@ -531,24 +340,24 @@ static void collective_blocks(const CallInfo* k, const UW* args, TrEvent* e, int
    switch (k->family) {
       case ALLTOALLV: {
          int in_place = AT(buf, void*) == MPI_IN_PLACE;
-         block_table(e, P, in_place ? AT(rcount, const int*) : AT(count, const int*),
+         tr_block_table(e, P, in_place ? AT(rcount, const int*) : AT(count, const int*),
                      in_place ? AT(rdispls, const int*) : AT(sdispls, const int*),
                      in_place ? AT(rtype, MPI_Datatype) : AT(type, MPI_Datatype),
                      AT(rcount, const int*), AT(rdispls, const int*), AT(rtype, MPI_Datatype));
          break;
       }
       case ALLGATHERV:
-         block_table(e, P, NULL, NULL, MPI_DATATYPE_NULL, AT(rcount, const int*),
+         tr_block_table(e, P, NULL, NULL, MPI_DATATYPE_NULL, AT(rcount, const int*),
                      AT(rdispls, const int*), AT(rtype, MPI_Datatype));
          break;
       case GATHERV:
          if (rank == root)
-            block_table(e, P, NULL, NULL, MPI_DATATYPE_NULL, AT(rcount, const int*),
+            tr_block_table(e, P, NULL, NULL, MPI_DATATYPE_NULL, AT(rcount, const int*),
                         AT(rdispls, const int*), AT(rtype, MPI_Datatype));
          break;
       case SCATTERV:
          if (rank == root)
-            block_table(e, P, AT(count, const int*), AT(sdispls, const int*),
+            tr_block_table(e, P, AT(count, const int*), AT(sdispls, const int*),
                         AT(type, MPI_Datatype), NULL, NULL, MPI_DATATYPE_NULL);
          break;
       default: break;
@@ -566,54 +375,54 @@ static void collective_event(const CallInfo* k, const UW* args, Comm* c)
    switch (k->family) {
       case BCAST:
          root = AT(root, int);
-         if (rank == root) sent = bytes(AT(count, int), AT(type, MPI_Datatype));
-         else received = bytes(AT(count, int), AT(type, MPI_Datatype));
+         if (rank == root) sent = tr_bytes(AT(count, int), AT(type, MPI_Datatype));
+         else received = tr_bytes(AT(count, int), AT(type, MPI_Datatype));
          break;
       case REDUCE:
          root = AT(root, int);
-         sent = bytes(AT(count, int), AT(type, MPI_Datatype));
+         sent = tr_bytes(AT(count, int), AT(type, MPI_Datatype));
          if (rank == root) received = sent;
          break;
       case ALLREDUCE:
-         sent = received = bytes(AT(count, int), AT(type, MPI_Datatype));
+         sent = received = tr_bytes(AT(count, int), AT(type, MPI_Datatype));
          break;
       case GATHER: case GATHERV:
          root = AT(root, int);
-         sent = in_place ? 0 : bytes(AT(count, int), AT(type, MPI_Datatype));
+         sent = in_place ? 0 : tr_bytes(AT(count, int), AT(type, MPI_Datatype));
          if (rank == root)
-            received = k->family == GATHER ? P * bytes(AT(rcount, int), AT(rtype, MPI_Datatype))
-                                           : sum_bytes(AT(rcount, const int*), P, AT(rtype, MPI_Datatype));
+            received = k->family == GATHER ? P * tr_bytes(AT(rcount, int), AT(rtype, MPI_Datatype))
+                                           : tr_sum_bytes(AT(rcount, const int*), P, AT(rtype, MPI_Datatype));
          break;
       case SCATTER: case SCATTERV:
          root = AT(root, int);
          if (rank == root)
-            sent = k->family == SCATTER ? P * bytes(AT(count, int), AT(type, MPI_Datatype))
-                                        : sum_bytes(AT(count, const int*), P, AT(type, MPI_Datatype));
-         received = AT(rbuf, void*) == MPI_IN_PLACE ? 0 : bytes(AT(rcount, int), AT(rtype, MPI_Datatype));
+            sent = k->family == SCATTER ? P * tr_bytes(AT(count, int), AT(type, MPI_Datatype))
+                                        : tr_sum_bytes(AT(count, const int*), P, AT(type, MPI_Datatype));
+         received = AT(rbuf, void*) == MPI_IN_PLACE ? 0 : tr_bytes(AT(rcount, int), AT(rtype, MPI_Datatype));
          break;
       case ALLGATHER:
-         received = P * bytes(AT(rcount, int), AT(rtype, MPI_Datatype));
-         sent = in_place ? received / P : bytes(AT(count, int), AT(type, MPI_Datatype));
+         received = P * tr_bytes(AT(rcount, int), AT(rtype, MPI_Datatype));
+         sent = in_place ? received / P : tr_bytes(AT(count, int), AT(type, MPI_Datatype));
          break;
       case ALLGATHERV:
-         received = sum_bytes(AT(rcount, const int*), P, AT(rtype, MPI_Datatype));
-         sent = in_place ? bytes(AT(rcount, const int*)[rank], AT(rtype, MPI_Datatype))
-                         : bytes(AT(count, int), AT(type, MPI_Datatype));
+         received = tr_sum_bytes(AT(rcount, const int*), P, AT(rtype, MPI_Datatype));
+         sent = in_place ? tr_bytes(AT(rcount, const int*)[rank], AT(rtype, MPI_Datatype))
+                         : tr_bytes(AT(count, int), AT(type, MPI_Datatype));
          break;
       case ALLTOALL:
-         received = P * bytes(AT(rcount, int), AT(rtype, MPI_Datatype));
-         sent = in_place ? received : P * bytes(AT(count, int), AT(type, MPI_Datatype));
+         received = P * tr_bytes(AT(rcount, int), AT(rtype, MPI_Datatype));
+         sent = in_place ? received : P * tr_bytes(AT(count, int), AT(type, MPI_Datatype));
          break;
       case ALLTOALLV:
-         received = sum_bytes(AT(rcount, const int*), P, AT(rtype, MPI_Datatype));
-         sent = in_place ? received : sum_bytes(AT(count, const int*), P, AT(type, MPI_Datatype));
+         received = tr_sum_bytes(AT(rcount, const int*), P, AT(rtype, MPI_Datatype));
+         sent = in_place ? received : tr_sum_bytes(AT(count, const int*), P, AT(type, MPI_Datatype));
          break;
       case REDUCE_SCATTER:
-         sent = sum_bytes(AT(rcount, const int*), P, AT(type, MPI_Datatype));
-         received = bytes(AT(rcount, const int*)[rank], AT(type, MPI_Datatype));
+         sent = tr_sum_bytes(AT(rcount, const int*), P, AT(type, MPI_Datatype));
+         received = tr_bytes(AT(rcount, const int*)[rank], AT(type, MPI_Datatype));
          break;
       case REDUCE_SCATTER_BLOCK:
-         received = bytes(AT(rcount, int), AT(type, MPI_Datatype));
+         received = tr_bytes(AT(rcount, int), AT(type, MPI_Datatype));
          sent = P * received;
          break;
       default: break;
@@ -634,12 +443,12 @@ static void leave(void)
 {
    int i;
    for (i = 0; i < n_events; i++) {  /* the segments are where they will stay until the next call */
-      events[i].layout = events[i].layout_n > 0 ? segments + events[i].layout_at : NULL;
-      events[i].blocks = events[i].blocks_n > 0 ? segments + events[i].blocks_at : NULL;
+      events[i].layout = events[i].layout_n > 0 ? tr_segments() + events[i].layout_at : NULL;
+      events[i].blocks = events[i].blocks_n > 0 ? tr_segments() + events[i].blocks_at : NULL;
    }
    VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_EXIT, events, n_events, 0, 0, 0);
    n_events = 0;
-   n_segments = 0;
+   tr_segments_clear();
 }
 
 static void opaque(const char* name)
@@ -701,8 +510,8 @@ static void irecv_call(const CallInfo* k, const UW* args, Comm* c)
    e->peer = source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG ? -1 : c->world[source];
    e->tag = tag == MPI_ANY_TAG ? -1 : tag;
    e->comm = c->id;
-   e->bytes = bytes(AT(rcount, int), AT(rtype, MPI_Datatype));
-   set_layout(e, AT(rcount, int), AT(rtype, MPI_Datatype));
+   e->bytes = tr_bytes(AT(rcount, int), AT(rtype, MPI_Datatype));
+   tr_set_layout(e, AT(rcount, int), AT(rtype, MPI_Datatype));
    e->request = add_request(*AT(request, MPI_Request*), 1, c);
 }
 

@@ -25,66 +25,26 @@
 #include "pub_tool_threadstate.h"
 
 #include "tr_coll.h"
+#include "tr_granules.h"
 #include "tr_overlap.h"
+#include "tr_stream.h"
 #include "tracefmt/set_layout.h"
 #include "tr_shadow.h"
 #include "tr_text.h"
 #include "tr_trace.h"
 
-#define GRANULE_BITS 3
-#define GRANULES (TR_SHADOW_LEAF_SPAN >> GRANULE_BITS)
-#define WATCHING (~0ULL)
 #define MAX_CHUNKS 64
 #define MAX_BINS 64
-
-/* Per 8-byte granule: the last store (burst clock + 1; 0: none); while the granule is in a
-   received buffer not yet used, WATCHING, then the first use (clock + 1); and after a send of
-   its buffer, WATCHING until the first store (clock + 1), which must wait for the send. */
-typedef struct {
-   ULong last_store[GRANULES];
-   ULong first_use[GRANULES];
-   ULong first_store[GRANULES];
-} Leaf;
-
-static TrShadow shadow = TR_SHADOW_INIT("tareador.overlap", Leaf);
 
 /* The two overlapped streams, then the baseline (written when collectives are decomposed). */
 enum { REAL, IDEAL, BASE, KINDS };
 static const HChar* const kKindName[KINDS] = {"overlap-real", "overlap-ideal", "authentic-p2p"};
 
-/* A record of an artificial stream, at a moment of the burst clock. Records of one moment are
-   written in the order they were made (`seq`), but one moved to just before another takes its
-   moment and seq and a lower `before` (order_waits). */
-typedef struct {
-   ULong time, seq;
-   Long before;
-   ULong message;  /* a wait for a received chunk: which message (its number in the order the
-                      authentic run completed its receives, from 1); else 0 */
-   TrEvent event;
-   Bool dropped;  /* a chunk the message turned out not to need (a receive's room was larger) */
-} Item;
-
-typedef struct {
-   Item* items;
-   UInt n, max;
-   TrFile out;
-} Stream;
-
-/* Where a message's bytes are: `bytes` from `base`, or, through a non-contiguous datatype, in
-   its `n` segments (a copy, owned by whoever holds the layout). Chunks and parts of a message
-   are ranges of the bytes sent, in the order they are sent. */
-typedef struct {
-   Addr base;
-   SizeT bytes;
-   UInt n;  /* 0: contiguous */
-   TrSegment* segments;
-} Layout;
-
 /* An immediate send or receive of the authentic run, until its wait. */
 typedef struct {
    long long request;       /* authentic id; 0: free slot */
    Bool receive;
-   Layout layout;
+   TrLayout layout;
    Int peer, comm;
    long long tag;
    UInt n;                                /* chunks */
@@ -96,7 +56,7 @@ typedef struct {
 /* A received buffer whose data the program has not finished using. */
 typedef struct {
    Bool open;
-   Layout layout;
+   TrLayout layout;
    Int peer, comm;
    long long tag;
    ULong start;
@@ -111,7 +71,7 @@ typedef struct {
 typedef struct {
    Addr buffer;
    ULong time;
-   Layout layout;  /* of the last message, while its sends are unfinished */
+   TrLayout layout;  /* of the last message, while its sends are unfinished */
    UInt n;         /* its chunks */
    Bool unfinished;
    long long chunk_requests[MAX_CHUNKS];
@@ -126,13 +86,11 @@ static struct {
    ULong base;            /* instruction count when tracing began */
    ULong in_mpi;          /* instructions spent inside MPI calls since */
    ULong entered;         /* instruction count at the current call's start */
-   ULong seq;
    ULong messages_received;  /* in the authentic run's order of completion */
-   Long moved;               /* records moved to just before another (order_waits) */
    long long next_request;
    long long next_base_request;  /* the baseline's collective transfers: beyond the wrappers' */
    ULong message_start[BASE];  /* where the last message sent began, in each overlapped stream */
-   Stream streams[KINDS];
+   TrStream streams[KINDS];
    Pending* pending;
    UInt n_pending;
    Interval* intervals;
@@ -164,23 +122,6 @@ static ULong clock_at(ULong count) { return count - ov.base - ov.in_mpi; }
 
 /* ---- Shadow ------------------------------------------------------------------------------ */
 
-/* Runs `body` for the granules of [a, a+n), one leaf at a time, with `leaf` (made if `make`),
-   `g` its first granule there and `k` how many (a macro: the access helpers stay call-free). */
-#define FOR_GRANULES(a, n, make, leaf, g, k, body)                                          \
-   do {                                                                                     \
-      Addr at_ = (a) >> GRANULE_BITS << GRANULE_BITS;                                       \
-      Addr end_ = (a) + (n);                                                                \
-      while (at_ < end_) {                                                                  \
-         UInt run_ = tr_shadow_run(at_, end_ - at_);                                        \
-         Leaf* leaf = tr_shadow_leaf(&shadow, at_, (make));                                 \
-         UInt g = tr_shadow_offset(at_) >> GRANULE_BITS;                                    \
-         UInt k = (run_ + ((1u << GRANULE_BITS) - 1)) >> GRANULE_BITS;                      \
-         if (leaf) { body }                                                                 \
-         at_ += run_ + ((1u << GRANULE_BITS) - 1);                                          \
-         at_ = at_ >> GRANULE_BITS << GRANULE_BITS;                                         \
-      }                                                                                     \
-   } while (0)
-
 VG_REGPARM(3) void tr_overlap_store(Addr a, UWord size, ULong count)
 {
    ULong stamp;
@@ -206,171 +147,11 @@ VG_REGPARM(3) void tr_overlap_load(Addr a, UWord size, ULong count)
    });
 }
 
-/* ---- Layouts ----------------------------------------------------------------------------- */
-
-static Layout contiguous(Addr base, SizeT bytes)
-{
-   Layout l = {base, bytes, 0, NULL};
-   return l;
-}
-
-/* The layout of an event's buffer at `base` (a copy of its segments: the client's last only
-   during the call). */
-static Layout layout_of(const TrEvent* e, Addr base)
-{
-   Layout l = contiguous(base, (SizeT)e->bytes);
-   if (e->layout != NULL && e->layout_n > 0) {
-      l.n = (UInt)e->layout_n;
-      l.segments = VG_(malloc)("tareador.overlap.layout", l.n * sizeof(TrSegment));
-      VG_(memcpy)(l.segments, e->layout, l.n * sizeof(TrSegment));
-   }
-   return l;
-}
-
-static void layout_free(Layout* l)
-{
-   if (l->segments) VG_(free)(l->segments);
-   l->segments = NULL;
-   l->n = 0;
-}
-
-/* What a pass over memory gathers: a time (clock + 1, 0: none) and its argument. */
-typedef struct {
-   ULong value, arg;
-} Gather;
-
-typedef void (*PieceFn)(Addr a, SizeT n, Gather* g);
-
-/* Calls `fn` on each piece of memory that holds the bytes [from, to) of the message. */
-static void for_pieces(const Layout* l, SizeT from, SizeT to, PieceFn fn, Gather* g)
-{
-   UInt i;
-   SizeT at = 0;
-   if (l->n == 0) {
-      if (to > from) fn(l->base + from, to - from, g);
-      return;
-   }
-   for (i = 0; i < l->n && at < to; i++) {
-      SizeT length = (SizeT)l->segments[i].length;
-      SizeT lo = from > at ? from - at : 0, hi = to - at < length ? to - at : length;
-      if (lo < hi) fn(l->base + (Addr)l->segments[i].offset + lo, hi - lo, g);
-      at += length;
-   }
-}
-
-/* The value a pass gathers over the bytes [from, to) of a message. */
-static ULong over(const Layout* l, SizeT from, SizeT to, PieceFn fn, ULong arg)
-{
-   Gather g = {0, arg};
-   for_pieces(l, from, to, fn, &g);
-   return g.value;
-}
-
-/* ---- Passes over the shadow -------------------------------------------------------------- */
-
-/* The last store at or after `arg` (clock + 1). */
-static void last_store(Addr a, SizeT n, Gather* out)
-{
-   FOR_GRANULES(a, n, False, leaf, g, k, {
-      UInt i;
-      for (i = g; i < g + k && i < GRANULES; i++)
-         if (leaf->last_store[i] > out->arg && leaf->last_store[i] > out->value)
-            out->value = leaf->last_store[i];
-   });
-}
-
-/* The earliest of the stamps[g, g+k) of a leaf, granules still watched or never watched aside. */
-static void earliest(const ULong* stamps, UInt g, UInt k, Gather* out)
-{
-   UInt i;
-   for (i = g; i < g + k && i < GRANULES; i++) {
-      ULong u = stamps[i];
-      if (u != WATCHING && u != 0 && (out->value == 0 || u < out->value)) out->value = u;
-   }
-}
-
-/* The first use since the granules were watched. */
-static void first_use(Addr a, SizeT n, Gather* out)
-{
-   FOR_GRANULES(a, n, False, leaf, g, k, { earliest(leaf->first_use, g, k, out); });
-}
-
-/* The last first use of received data: data passed on cannot leave before it was waited for,
-   which is at its first use at the latest. */
-static void last_first_use(Addr a, SizeT n, Gather* out)
-{
-   FOR_GRANULES(a, n, False, leaf, g, k, {
-      UInt i;
-      for (i = g; i < g + k && i < GRANULES; i++) {
-         ULong u = leaf->first_use[i];
-         if (u != WATCHING && u > out->value) out->value = u;
-      }
-   });
-}
-
-/* The first store since the send of the granules. */
-static void first_store(Addr a, SizeT n, Gather* out)
-{
-   FOR_GRANULES(a, n, False, leaf, g, k, { earliest(leaf->first_store, g, k, out); });
-}
-
-/* A send reads the granules at clock `arg`: received data it passes on is used by then. */
-static void use_at(Addr a, SizeT n, Gather* in)
-{
-   FOR_GRANULES(a, n, False, leaf, g, k, {
-      UInt i;
-      for (i = g; i < g + k && i < GRANULES; i++)
-         if (leaf->first_use[i] == WATCHING) leaf->first_use[i] = in->arg + 1;
-   });
-}
-
-/* MPI wrote the granules at clock `arg` (a collective's result): as a store of the program. */
-static void stored_at(Addr a, SizeT n, Gather* in)
-{
-   FOR_GRANULES(a, n, True, leaf, g, k, {
-      UInt i;
-      for (i = g; i < g + k && i < GRANULES; i++) leaf->last_store[i] = in->arg + 1;
-   });
-}
-
-/* The granules were sent: watch for the first store (which must wait for the send). */
-static void watch_stores(Addr a, SizeT n, Gather* unused)
-{
-   FOR_GRANULES(a, n, True, leaf, g, k, {
-      UInt i;
-      for (i = g; i < g + k && i < GRANULES; i++) leaf->first_store[i] = WATCHING;
-   });
-}
-
-/* The granules were received (`arg` 1: watch for their first use) or are no longer used (0). */
-static void watch(Addr a, SizeT n, Gather* in)
-{
-   FOR_GRANULES(a, n, in->arg, leaf, g, k, {
-      UInt i;
-      for (i = g; i < g + k && i < GRANULES; i++) leaf->first_use[i] = in->arg ? WATCHING : 0;
-   });
-}
-
 /* ---- Records of the artificial streams --------------------------------------------------- */
 
 static UInt add_item(UInt kind, ULong time, const TrEvent* event)
 {
-   Stream* s = &ov.streams[kind];
-   if (s->n == s->max) {
-      s->max = s->max ? 2 * s->max : 1024;
-      s->items = VG_(realloc)("tareador.overlap.items", s->items, s->max * sizeof(Item));
-   }
-   s->items[s->n].time = time;
-   s->items[s->n].seq = ov.seq++;
-   s->items[s->n].event = *event;
-   s->items[s->n].event.layout = NULL;  /* the client's, gone after the call */
-   s->items[s->n].event.layout_n = 0;
-   s->items[s->n].event.blocks = NULL;
-   s->items[s->n].event.blocks_n = 0;
-   s->items[s->n].dropped = False;
-   s->items[s->n].before = 0;
-   s->items[s->n].message = 0;
-   return s->n++;
+   return tr_stream_add(&ov.streams[kind], time, event);
 }
 
 /* A wait for a chunk of received message number `message` (order_waits). */
@@ -442,7 +223,7 @@ static TrEvent wait_event(long long request, Bool joined)
 
 /* One `send` or `recv` line: for each part of the buffer, `at(part)` (clock + 1, 0: none) as a
    fraction of [start, end]. */
-static void pattern_line(const HChar* what, Int peer, long long tag, Int comm, const Layout* l,
+static void pattern_line(const HChar* what, Int peer, long long tag, Int comm, const TrLayout* l,
                          ULong start, ULong end, Bool sending)
 {
    SizeT bytes = l->bytes;
@@ -452,7 +233,7 @@ static void pattern_line(const HChar* what, Int peer, long long tag, Int comm, c
    tr_text_printf(&ov.patterns.text, "%s %d %lld %d %lu %llu", what, peer, tag, comm, bytes, span);
    for (i = 0; i < parts; i++) {
       SizeT from = (SizeT)((ULong)bytes * i / parts), to = (SizeT)((ULong)bytes * (i + 1) / parts);
-      ULong t = sending ? over(l, from, to, last_store, start) : over(l, from, to, first_use, 0);
+      ULong t = sending ? tr_over(l, from, to, tr_last_store, start) : tr_over(l, from, to, tr_first_use, 0);
       if (t == 0 || to == from) {
          tr_text_append(&ov.patterns.text, " -");
       } else {
@@ -490,13 +271,13 @@ static void finish_sends(LastSend* last, ULong now)
    for (k = 0; k < last->n; k++) {
       SizeT from = chunk_start(last->layout.bytes, k, last->n);
       SizeT to = from + chunk_size(last->layout.bytes, k, last->n);
-      ULong stored = over(&last->layout, from, to, first_store, 0);
+      ULong stored = tr_over(&last->layout, from, to, tr_first_store, 0);
       TrEvent w = wait_event(last->chunk_requests[k], False);
       add_item(REAL, stored && stored - 1 < now ? stored - 1 : now, &w);
       add_item(IDEAL, last->time + (now - last->time) * k / last->n, &w);
    }
    last->unfinished = False;
-   layout_free(&last->layout);
+   tr_layout_free(&last->layout);
 }
 
 static ULong production_start(Addr buffer, ULong now)
@@ -516,7 +297,7 @@ static Pending* new_pending(const TrEvent* e, Bool receive)
    VG_(memset)(&ov.pending[i], 0, sizeof(Pending));
    ov.pending[i].request = e->request;
    ov.pending[i].receive = receive;
-   ov.pending[i].layout = layout_of(e, (Addr)(receive ? e->buffer_recv : e->buffer));
+   ov.pending[i].layout = tr_layout_of(e, (Addr)(receive ? e->buffer_recv : e->buffer));
    ov.pending[i].n = chunks_of((SizeT)e->bytes);
    ov.pending[i].peer = e->peer;
    ov.pending[i].tag = e->tag;
@@ -550,7 +331,7 @@ static void sent_at_call(ULong now)
 /* Each chunk is sent where its final version was produced (real) or at (k+1)/N of the
    production interval, which began at `start` (ideal), in order (in_order); without shifting,
    where the call was, as the call was. Returns how many chunks. */
-static UInt send_chunks(const TrEvent* e, const Layout* l, ULong start, ULong now,
+static UInt send_chunks(const TrEvent* e, const TrLayout* l, ULong start, ULong now,
                         long long* requests, Bool whole)
 {
    SizeT bytes = l->bytes;
@@ -558,7 +339,7 @@ static UInt send_chunks(const TrEvent* e, const Layout* l, ULong start, ULong no
    UInt k, kind, n = chunks_of(bytes);
    ULong first[BASE] = {now, now}, last[BASE] = {0, 0};
    pattern_line("send", e->peer, e->tag, e->comm, l, start, now, True);
-   if (ov.shift) over(l, 0, bytes, use_at, now);
+   if (ov.shift) tr_over(l, 0, bytes, tr_use_at, now);
    for (k = 0; k < n; k++) {
       TrEvent c;
       if (!ov.shift || bytes == 0) {  /* an empty message synchronises: it stays at the call */
@@ -571,8 +352,8 @@ static UInt send_chunks(const TrEvent* e, const Layout* l, ULong start, ULong no
             data leaves no earlier than it was first used (an older use is of data since
             overwritten, before the interval) */
          SizeT from = chunk_start(bytes, k, n), to = from + chunk_size(bytes, k, n);
-         ULong stored = over(l, from, to, last_store, start);
-         ULong used = over(l, from, to, last_first_use, 0);
+         ULong stored = tr_over(l, from, to, tr_last_store, start);
+         ULong used = tr_over(l, from, to, tr_last_first_use, 0);
          ULong ready = stored ? stored - 1 : start;
          ULong at[BASE];
          if (used > 0 && used - 1 > ready) ready = used - 1;
@@ -596,17 +377,17 @@ static void send(const TrEvent* e, ULong now)
 {
    LastSend* last = last_send_of((Addr)e->buffer, True);
    ULong start = last->time;
-   Layout l = layout_of(e, (Addr)e->buffer);
+   TrLayout l = tr_layout_of(e, (Addr)e->buffer);
    if (!ov.shift) {
       send_chunks(e, &l, start, now, NULL, False);
-      layout_free(&l);
+      tr_layout_free(&l);
    } else {
       finish_sends(last, now);
       last->n = send_chunks(e, &l, start, now, last->chunk_requests, False);
       last->layout = l;
       last->unfinished = l.bytes > 0;  /* an empty message's chunks stay at the call, unwaited */
-      if (last->unfinished) over(&l, 0, l.bytes, watch_stores, 0);
-      else layout_free(&last->layout);
+      if (last->unfinished) tr_over(&l, 0, l.bytes, tr_watch_stores, 0);
+      else tr_layout_free(&last->layout);
    }
    last->time = now;
 }
@@ -624,13 +405,13 @@ static void close_interval(Interval* iv, ULong now)
       for (k = 0; k < iv->n; k++) {
          SizeT from = chunk_start(iv->layout.bytes, k, iv->n);
          SizeT to = from + chunk_size(iv->layout.bytes, k, iv->n);
-         ULong used = over(&iv->layout, from, to, first_use, 0);
+         ULong used = tr_over(&iv->layout, from, to, tr_first_use, 0);
          TrEvent w = wait_event(iv->chunk_requests[k], False);
          add_wait(REAL, used ? used - 1 : now, &w, iv->message);
          add_wait(IDEAL, iv->start + (now - iv->start) * k / iv->n, &w, iv->message);
       }
-   over(&iv->layout, 0, iv->layout.bytes, watch, False);
-   layout_free(&iv->layout);
+   tr_over(&iv->layout, 0, iv->layout.bytes, tr_watch, False);
+   tr_layout_free(&iv->layout);
 }
 
 /* A receive into `buffer` is posted: what was sent from there must have left, and the data of
@@ -647,7 +428,7 @@ static void receiving_into(Addr buffer, ULong now)
 
 /* The interval of a message received into `layout` (which the interval takes over) in `n`
    chunks, waited for through `requests` (NULL: at the call already). */
-static void start_interval(Layout layout, Int peer, long long tag, Int comm, UInt n,
+static void start_interval(TrLayout layout, Int peer, long long tag, Int comm, UInt n,
                            const long long* requests, ULong now)
 {
    UInt i;
@@ -667,7 +448,7 @@ static void start_interval(Layout layout, Int peer, long long tag, Int comm, UIn
    iv->waited = requests == NULL;
    iv->message = ++ov.messages_received;
    if (requests) VG_(memcpy)(iv->chunk_requests, requests, sizeof iv->chunk_requests);
-   over(&iv->layout, 0, iv->layout.bytes, watch, True);
+   tr_over(&iv->layout, 0, iv->layout.bytes, tr_watch, True);
 }
 
 /* Each chunk is received by its own immediate receive, posted where the call was (blocking
@@ -691,7 +472,7 @@ static Pending* post_receive(const TrEvent* e, ULong now)
       if (p) p->chunk_requests[k] = requests[k];
    }
    if (!e->immediate)
-      start_interval(layout_of(e, buffer), e->peer, e->tag, e->comm, n, requests, now);
+      start_interval(tr_layout_of(e, buffer), e->peer, e->tag, e->comm, n, requests, now);
    return p;
 }
 
@@ -713,7 +494,7 @@ static void resolve(const TrEvent* e)
       }
       for (kind = 0; kind < BASE; kind++)
          for (k = 0; k < n; k++) {
-            Item* item = &ov.streams[kind].items[p->items[kind][k]];
+            TrItem* item = &ov.streams[kind].items[p->items[kind][k]];
             item->event.peer = e->peer;
             item->event.tag = chunk_tag(e->tag, k);
             item->event.bytes = (long long)chunk_size(p->layout.bytes, k, p->n);
@@ -744,7 +525,7 @@ static void complete(const TrEvent* e, ULong now, Bool* joined)
    if (p->receive)
       start_interval(p->layout, p->peer, p->tag, p->comm, p->n, p->chunk_requests, now);
    else
-      layout_free(&p->layout);
+      tr_layout_free(&p->layout);
    p->request = 0;
 }
 
@@ -775,8 +556,8 @@ static Int member_index(const Int* members, Int size, Int world_rank)
 /* The result of a collective is written at the call, whatever reached the rank before it. */
 static void written_by_collective(const TrEvent* e, ULong now)
 {
-   Layout result = contiguous((Addr)e->buffer_recv, (SizeT)e->bytes_recv);
-   if (e->buffer_recv) over(&result, 0, result.bytes, stored_at, now);
+   TrLayout result = tr_layout_contiguous((Addr)e->buffer_recv, (SizeT)e->bytes_recv);
+   if (e->buffer_recv) tr_over(&result, 0, result.bytes, tr_stored_at, now);
 }
 
 /* The transfer of one step in the overlapped streams: the rank's own data is sent where it was
@@ -786,7 +567,7 @@ static void overlap_step(const TrCollStep* step, const TrEvent* t, ULong start, 
 {
    UInt k, kind, n = chunks_of((SizeT)t->bytes);
    if (step->send && step->own) {
-      Layout own = contiguous((Addr)t->buffer, (SizeT)t->bytes);
+      TrLayout own = tr_layout_contiguous((Addr)t->buffer, (SizeT)t->bytes);
       send_chunks(t, &own, start, now, NULL, True);
    } else if (step->send) {
       for (k = 0; k < n; k++) {
@@ -809,7 +590,7 @@ static void overlap_step(const TrCollStep* step, const TrEvent* t, ULong start, 
       }
       if (step->kept > 0) {
          receiving_into((Addr)t->buffer_recv, now);
-         start_interval(contiguous((Addr)t->buffer_recv, (SizeT)step->kept), t->peer, t->tag,
+         start_interval(tr_layout_contiguous((Addr)t->buffer_recv, (SizeT)step->kept), t->peer, t->tag,
                         t->comm, 1, NULL, now);
       }
    }
@@ -937,138 +718,6 @@ void tr_overlap_begin(ThreadId tid, ULong count)
                   ov.chunks);
 }
 
-/* The order of records in a stream: by moment, then as made (or moved: `before`). */
-static Int item_order(const Item* x, const Item* y)
-{
-   if (x->time != y->time) return x->time < y->time ? -1 : 1;
-   if (x->seq != y->seq) return x->seq < y->seq ? -1 : 1;
-   return x->before < y->before ? -1 : x->before > y->before;
-}
-
-static Int by_time(const void* a, const void* b) { return item_order(a, b); }
-
-/* ---- The order of the waits for received chunks ------------------------------------------ */
-
-/* The stream whose record indices order_waits sorts. */
-static const Item* sorting;
-
-/* Waits of one message together, the messages last to first, each message's in stream order. */
-static Int by_message(const void* a, const void* b)
-{
-   const Item* x = &sorting[*(const UInt*)a];
-   const Item* y = &sorting[*(const UInt*)b];
-   if (x->message != y->message) return x->message > y->message ? -1 : 1;
-   return item_order(x, y);
-}
-
-/* Whether two receives are of one channel (source, tag, communicator). */
-static Bool by_channel_only(const TrEvent* x, const TrEvent* y)
-{
-   return x->peer == y->peer && x->tag == y->tag && x->comm == y->comm;
-}
-
-/* Receives by channel, each channel's last posted first. */
-static Int by_channel(const void* a, const void* b)
-{
-   const TrEvent* x = &sorting[*(const UInt*)a].event;
-   const TrEvent* y = &sorting[*(const UInt*)b].event;
-   if (x->peer != y->peer) return x->peer < y->peer ? -1 : 1;
-   if (x->tag != y->tag) return x->tag < y->tag ? -1 : 1;
-   if (x->comm != y->comm) return x->comm < y->comm ? -1 : 1;
-   return item_order(&sorting[*(const UInt*)b], &sorting[*(const UInt*)a]);
-}
-
-/* Waits by request. */
-static Int by_request(const void* a, const void* b)
-{
-   long long x = sorting[*(const UInt*)a].event.request, y = sorting[*(const UInt*)b].event.request;
-   return x < y ? -1 : x > y;
-}
-
-/* The position in `waits` (sorted by request) of the wait for `request`; `n` if none. */
-static UInt wait_of(const Stream* s, const UInt* waits, UInt n, long long request)
-{
-   UInt lo = 0, hi = n;
-   while (lo < hi) {
-      UInt mid = lo + (hi - lo) / 2;
-      if (s->items[waits[mid]].event.request < request) lo = mid + 1;
-      else hi = mid;
-   }
-   return lo < n && s->items[waits[lo]].event.request == request ? lo : n;
-}
-
-/* Moves record `i` of stream `s` to just before record `bound` if it is after it. */
-static void not_after(Stream* s, UInt i, UInt bound)
-{
-   Item* x = &s->items[i];
-   const Item* b = &s->items[bound];
-   if (item_order(x, b) <= 0) return;
-   x->time = b->time;
-   x->seq = b->seq;
-   x->before = --ov.moved;
-}
-
-/* The waits for received chunks keep two orders of the authentic run. (1) The first wait of
-   each message comes no later than the first wait of any message completed after it: in the
-   model, as in Dimemas, each wait for a receive costs its latency on the receiver's CPU, which
-   is hidden while the receiver waits for a message still on its way; a message waited for
-   after one that arrives later would pay it on top, and a run with one chunk per message
-   could take longer than its baseline. The other chunks' waits are free (chunking adds their
-   latencies anyway). (2) On each channel, chunks are waited for in the order they were posted:
-   messages of one channel arrive in order, and Dimemas matches a wait to the oldest immediate
-   receive of its channel, so this is the only order a .dim trace can express. */
-static void order_waits(Stream* s)
-{
-   UInt n = 0, i, j, *waits, *receives, n_receives = 0;
-   waits = VG_(malloc)("tareador.overlap.order", (s->n + 1) * sizeof(UInt));
-   receives = VG_(malloc)("tareador.overlap.order", (s->n + 1) * sizeof(UInt));
-   for (i = 0; i < s->n; i++) {
-      if (s->items[i].message > 0) waits[n++] = i;
-      if (s->items[i].event.kind == TR_EV_RECV && s->items[i].event.immediate &&
-          s->items[i].event.request != 0 && !s->items[i].dropped)
-         receives[n_receives++] = i;
-   }
-   sorting = s->items;
-   VG_(ssort)(waits, n, sizeof(UInt), by_message);
-   for (i = 0, j = n; i < n; i++) {  /* j: the first wait of the message after this one */
-      if (i > 0 && s->items[waits[i]].message == s->items[waits[i - 1]].message) continue;
-      if (j < n) not_after(s, waits[i], waits[j]);
-      j = i;
-   }
-   /* (2): the wait of each receive no later than that of the next one posted on its channel */
-   VG_(ssort)(waits, n, sizeof(UInt), by_request);
-   VG_(ssort)(receives, n_receives, sizeof(UInt), by_channel);
-   for (i = 0, j = n; i < n_receives; i++) {  /* j: the wait of the channel's next receive */
-      UInt w = wait_of(s, waits, n, s->items[receives[i]].event.request);
-      if (i > 0 && by_channel_only(&s->items[receives[i]].event, &s->items[receives[i - 1]].event) &&
-          w < n && j < n)
-         not_after(s, waits[w], waits[j]);
-      j = w;
-   }
-   VG_(free)(receives);
-   VG_(free)(waits);
-}
-
-static void write_stream(Stream* s, ULong end, Bool complete)
-{
-   ULong clock = 0;
-   UInt i;
-   VG_(ssort)(s->items, s->n, sizeof(Item), by_time);
-   for (i = 0; i < s->n; i++) {
-      if (s->items[i].dropped) continue;
-      if (s->items[i].time > clock) tr_text_burst(&s->out.text, s->items[i].time - clock);
-      if (s->items[i].time > clock) clock = s->items[i].time;
-      tr_text_mpi(&s->out.text, &s->items[i].event);
-      tr_file_write_due(&s->out);
-   }
-   if (end > clock) tr_text_burst(&s->out.text, end - clock);
-   if (complete) tr_text_record(&s->out.text, "end");
-   tr_text_end_records(&s->out.text);
-   tr_file_close(&s->out);
-   VG_(free)(s->items);
-   s->items = NULL;
-}
-
 void tr_overlap_finish(Bool complete, ULong count)
 {
    ULong end;
@@ -1079,9 +728,9 @@ void tr_overlap_finish(Bool complete, ULong count)
       if (ov.intervals[i].open) close_interval(&ov.intervals[i], end);
    for (i = 0; i < ov.n_sends; i++) finish_sends(&ov.sends[i], end);
    if (ov.shift)
-      for (kind = 0; kind < BASE; kind++) order_waits(&ov.streams[kind]);
+      for (kind = 0; kind < BASE; kind++) tr_stream_order_waits(&ov.streams[kind]);
    for (kind = 0; kind < KINDS; kind++)
-      if (kind != BASE || ov.decompose) write_stream(&ov.streams[kind], end, complete);
+      if (kind != BASE || ov.decompose) tr_stream_write(&ov.streams[kind], end, complete);
    tr_file_close(&ov.patterns);
    ov.active = False;
 }
