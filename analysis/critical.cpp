@@ -8,9 +8,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "tracefmt/parallel.h"
-#include "plot/svg_plot.h"
 #include "analysis/sweep.h"
+#include "plot/svg_plot.h"
+#include "tracefmt/parallel.h"
 
 namespace tareador::replay {
 
@@ -29,8 +29,8 @@ std::vector<double> type_shares(const trace::TraceHeader& header,
   for (const trace::TaskSet& set : header.task_sets)
     for (const trace::TaskInstance& inst : set.instances) {
       const std::string& name = set.types[static_cast<std::size_t>(inst.type)];
-      auto at = static_cast<std::size_t>(std::find(types.begin(), types.end(), name) -
-                                         types.begin());
+      auto at =
+          static_cast<std::size_t>(std::find(types.begin(), types.end(), name) - types.begin());
       instructions[at] += inst.instructions;
       total += inst.instructions;
     }
@@ -121,10 +121,11 @@ void print_critical(std::ostream& out, const CriticalResult& r) {
   }
   out << head << "  critical\n" << shares << "\n";
   for (const CriticalRow& row : r.rows) {
-    std::string line = fmt::format("  {:>6} {:>7} {:>14.9f}", row.cores, factor_text(row.factor) + "x",
-                                   row.time);
+    std::string line =
+        fmt::format("  {:>6} {:>7} {:>14.9f}", row.cores, factor_text(row.factor) + "x", row.time);
     for (std::size_t t = 0; t < r.types.size(); ++t)
-      line += fmt::format(" {:>{}.3f}", row.speedups[t], std::max<std::size_t>(r.types[t].size(), 8));
+      line +=
+          fmt::format(" {:>{}.3f}", row.speedups[t], std::max<std::size_t>(r.types[t].size(), 8));
     std::string critical;
     for (const std::string& c : row.critical) critical += (critical.empty() ? "" : " = ") + c;
     out << line << "  " << critical << "\n";
@@ -144,8 +145,7 @@ void write_critical_csv(std::ostream& out, const CriticalResult& r) {
   }
 }
 
-std::vector<std::string> write_critical_files(const std::string& prefix,
-                                              const CriticalResult& r) {
+std::vector<std::string> write_critical_files(const std::string& prefix, const CriticalResult& r) {
   prepare_sweep_files(prefix);
   std::vector<std::string> written;
   std::ostringstream csv;

@@ -18,7 +18,7 @@ struct CriticalOptions {
   std::vector<double> factors{2, 10, 100};
   std::vector<int> cores;  // cores per node of each machine; empty: the machine as given
   TaskPolicy policy = TaskPolicy::CriticalPath;
-  int jobs = 0;            // replays at once; 0: one per core of this machine
+  int jobs = 0;  // replays at once; 0: one per core of this machine
   // Called as replays end: the fraction done and how many of how many.
   std::function<void(double fraction, const std::string& what)> progress;
 };

@@ -17,7 +17,8 @@ namespace tareador::replay {
 
 namespace {
 
-std::vector<const trace::Trace*> pointers(const std::vector<std::unique_ptr<trace::Trace>>& traces) {
+std::vector<const trace::Trace*> pointers(
+    const std::vector<std::unique_ptr<trace::Trace>>& traces) {
   std::vector<const trace::Trace*> out;
   for (const auto& t : traces) out.push_back(t.get());
   return out;
@@ -30,7 +31,8 @@ bool printing(const RunRequest& r) { return !r.quiet && r.json_path != "-"; }
 std::string truncation(const trace::TraceHeader& header) {
   if (header.truncated_tasks.empty()) return "";
   std::string ranks;
-  for (int task : header.truncated_tasks) ranks += (ranks.empty() ? "" : ", ") + std::to_string(task);
+  for (int task : header.truncated_tasks)
+    ranks += (ranks.empty() ? "" : ", ") + std::to_string(task);
   return ", truncated: rank(s) " + ranks +
          " stop early (their run died; messages and collectives they leave unmatched are not "
          "problems)";
@@ -137,7 +139,8 @@ void compare_with_baselines(const std::vector<std::unique_ptr<trace::Trace>>& tr
         kinds.push_back(traces[j]->header().kind);
         index.push_back(j);
       }
-    const auto at = static_cast<std::size_t>(std::find(index.begin(), index.end(), i) - index.begin());
+    const auto at =
+        static_cast<std::size_t>(std::find(index.begin(), index.end(), i) - index.begin());
     int base = baseline_index(kinds, at);
     if (base < 0) continue;
     std::size_t b = index[static_cast<std::size_t>(base)];
@@ -206,8 +209,8 @@ int run_validation(const RunRequest& r) {
     for (const auto& t : traces) {
       std::vector<std::string> found = trace::validate(*t);
       for (const std::string& p : found) std::cout << p << "\n";
-      std::cout << t->header().path << " (" << t->header().kind << "): "
-                << (found.empty() ? "valid" : std::to_string(found.size()) + " problem(s)")
+      std::cout << t->header().path << " (" << t->header().kind
+                << "): " << (found.empty() ? "valid" : std::to_string(found.size()) + " problem(s)")
                 << truncation(t->header()) << "\n";
       problems += found.size();
     }

@@ -28,10 +28,10 @@ struct RunRequest {
   std::string files_prefix;  // of an analysis's files (else inside the set, or none)
   bool keep = true;          // keep replays and analysis files in the trace set
   bool quiet = false, csv = false, progress = false;
-  std::vector<int> cores;    // tasks traces: replayed with each number of cores per node
-  std::string sweep;         // KEY=LO:HI:STEPS[:log] or KEY=V1,V2,...
+  std::vector<int> cores;  // tasks traces: replayed with each number of cores per node
+  std::string sweep;       // KEY=LO:HI:STEPS[:log] or KEY=V1,V2,...
   std::vector<double> factors{2, 10, 100};  // the critical task's acceleration factors
-  int jobs = 0;              // replays at once in the analyses; 0: one per core
+  int jobs = 0;                             // replays at once in the analyses; 0: one per core
 };
 
 // The traces of every input replayed on the machine: the summary of each (table or JSON), its

@@ -18,8 +18,8 @@
 #include <set>
 #include <sstream>
 
-#include "replay/machine_readers.h"
 #include "plot/svg_plot.h"
+#include "replay/machine_readers.h"
 
 namespace tareador::replay {
 
@@ -61,8 +61,7 @@ double parse_number(std::string_view text, const char* what) {
   double v = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
-    throw std::invalid_argument(std::string(what) + " '" + std::string(text) +
-                                "' is not a number");
+    throw std::invalid_argument(std::string(what) + " '" + std::string(text) + "' is not a number");
   return v;
 }
 
@@ -95,8 +94,9 @@ std::vector<double> checked_values(const std::string& key, std::vector<double> v
   for (double v : values) {
     if (sweep_key_is_bandwidth(key) && v == 0)
       throw std::invalid_argument(
-          key + "=0 means instantaneous transfers, not a bandwidth to sweep over; sweep from a "
-                "positive bandwidth (--ideal replays the instantaneous network)");
+          key +
+          "=0 means instantaneous transfers, not a bandwidth to sweep over; sweep from a "
+          "positive bandwidth (--ideal replays the instantaneous network)");
     apply_override(probe, key + "=" + format_sweep_value(key, v));
   }
   return values;
@@ -251,7 +251,9 @@ std::vector<Column> columns(const SweepResult& r) {
     using S = ToleratedReduction::Status;
     for (std::size_t k : compared(r)) {
       Column c{"tolerable_reduction_" + r.series[k].label + "_over_" + baseline(r, k).label,
-               "reduction " + r.series[k].label, {}, {}};
+               "reduction " + r.series[k].label,
+               {},
+               {}};
       for (const ToleratedReduction& t : reduction_of(r, k)) {
         c.csv.push_back(t.status == S::InRange ? fmt::format("{:.6f}", t.value) : "");
         c.table.push_back(t.status == S::InRange   ? fmt::format("{:.3f}", t.value)
@@ -266,8 +268,8 @@ std::vector<Column> columns(const SweepResult& r) {
     if (!r.per_core(s)) continue;
     cols.push_back(numbers("speedup_1core_" + s.label, "speedup/1-core " + s.label,
                            one_core_speedups(r, s), 6, 3, "-"));
-    cols.push_back(numbers("efficiency_" + s.label, "efficiency " + s.label, efficiencies(r, s),
-                           6, 3, "-"));
+    cols.push_back(
+        numbers("efficiency_" + s.label, "efficiency " + s.label, efficiencies(r, s), 6, 3, "-"));
   }
   return cols;
 }
@@ -370,28 +372,28 @@ SweepSpec parse_sweep(std::string_view text) {
     double steps = parse_number(parts[2], "STEPS");
     if (steps != std::floor(steps))
       throw std::invalid_argument(fmt::format("STEPS must be a whole number, not {}", steps));
-    if (steps < 1) throw std::invalid_argument(fmt::format("STEPS must be at least 1, not {}", steps));
+    if (steps < 1)
+      throw std::invalid_argument(fmt::format("STEPS must be at least 1, not {}", steps));
     if (steps > kMaxSteps)
-      throw std::invalid_argument(fmt::format("STEPS must be at most {}, not {}", kMaxSteps, steps));
+      throw std::invalid_argument(
+          fmt::format("STEPS must be at most {}, not {}", kMaxSteps, steps));
     spec.steps = static_cast<int>(steps);
     if (parts.size() == 4) {
       std::string_view scale = trim(parts[3]);
-      if (scale == "log")
-        spec.scale = SweepScale::Log;
+      if (scale == "log") spec.scale = SweepScale::Log;
       else if (scale != "lin" && scale != "linear")
         throw std::invalid_argument("the scale is 'log' (or 'lin'), not '" + std::string(scale) +
                                     "'");
     }
     if (spec.low > spec.high)
-      throw std::invalid_argument(fmt::format("LO ({}) is greater than HI ({})", spec.low,
-                                              spec.high));
+      throw std::invalid_argument(
+          fmt::format("LO ({}) is greater than HI ({})", spec.low, spec.high));
     if (spec.steps == 1 && spec.low != spec.high)
       throw std::invalid_argument(
           "a single step is a single value: LO and HI must be equal (or give more steps)");
     if (spec.scale == SweepScale::Log && spec.low <= 0)
       throw std::invalid_argument(fmt::format(
-          "a logarithmic sweep needs LO > 0, not {} (values grow by a constant factor)",
-          spec.low));
+          "a logarithmic sweep needs LO > 0, not {} (values grow by a constant factor)", spec.low));
     std::vector<double> values;
     for (int i = 0; i < spec.steps; ++i) {
       double f = spec.steps == 1 ? 0.0 : static_cast<double>(i) / (spec.steps - 1);
@@ -448,9 +450,7 @@ SweepResult run_sweep(const std::vector<const trace::Trace*>& traces, const Mach
   const bool one_in_values =
       std::find(spec.values.begin(), spec.values.end(), 1.0) != spec.values.end();
   // Tasks traces in a cores sweep also need the replay on 1 core, unless 1 is swept.
-  auto needs_one_core = [&](const trace::Trace* t) {
-    return cores && t->header().kind == "tasks";
-  };
+  auto needs_one_core = [&](const trace::Trace* t) { return cores && t->header().kind == "tasks"; };
   std::size_t total = 0, done = 0;
   for (const trace::Trace* t : traces)
     total += spec.values.size() + (needs_one_core(t) && !one_in_values ? 1 : 0);
@@ -502,8 +502,7 @@ SweepResult run_sweep(const std::vector<const trace::Trace*>& traces, const Mach
       if (one_in_values)
         s.one_core_time = s.times[static_cast<std::size_t>(
             std::find(spec.values.begin(), spec.values.end(), 1.0) - spec.values.begin())];
-      else
-        s.one_core_time = replay_at("cores", 1);
+      else s.one_core_time = replay_at("cores", 1);
       if (!std::isfinite(*s.one_core_time))
         s.notes.push_back("no speedup over 1 core: the replay on 1 core per node deadlocks");
     }
@@ -578,10 +577,10 @@ void print_sweep_table(std::ostream& out, const SweepResult& r) {
   const std::string unit = sweep_key_unit(r.spec.key);
   const std::string range =
       r.spec.steps > 0
-          ? fmt::format("from {} to {}{}, {} value(s){}", format_sweep_value(r.spec.key, r.spec.low),
-                        format_sweep_value(r.spec.key, r.spec.high),
-                        unit.empty() ? "" : " " + unit, r.spec.values.size(),
-                        r.spec.scale == SweepScale::Log ? ", logarithmic" : "")
+          ? fmt::format(
+                "from {} to {}{}, {} value(s){}", format_sweep_value(r.spec.key, r.spec.low),
+                format_sweep_value(r.spec.key, r.spec.high), unit.empty() ? "" : " " + unit,
+                r.spec.values.size(), r.spec.scale == SweepScale::Log ? ", logarithmic" : "")
           : fmt::format("over {} value(s)", r.spec.values.size());
   fmt::print(out, "  sweep of {} {}{}\n", r.spec.key, range,
              has_tasks(r) ? fmt::format(", policy {}", task_policy_name(r.policy)) : "");
@@ -650,15 +649,14 @@ nlohmann::ordered_json sweep_result_json(const SweepResult& r) {
     j["notes"] = s.notes;
     series.push_back(std::move(j));
   }
-  nlohmann::ordered_json doc = {
-      {"name", r.name},
-      {"input", r.input},
-      {"key", r.spec.key},
-      {"unit", sweep_key_unit(r.spec.key)},
-      {"scale", r.spec.scale == SweepScale::Log ? "log" : "linear"},
-      {"values", r.spec.values},
-      {"policy", task_policy_name(r.policy)},
-      {"series", series}};
+  nlohmann::ordered_json doc = {{"name", r.name},
+                                {"input", r.input},
+                                {"key", r.spec.key},
+                                {"unit", sweep_key_unit(r.spec.key)},
+                                {"scale", r.spec.scale == SweepScale::Log ? "log" : "linear"},
+                                {"values", r.spec.values},
+                                {"policy", task_policy_name(r.policy)},
+                                {"series", series}};
   if (compared(r).empty()) return doc;
   nlohmann::ordered_json speedups = nlohmann::ordered_json::array();
   for (std::size_t k : compared(r))
@@ -712,12 +710,9 @@ nlohmann::ordered_json cores_sweep_json(const SweepResult& r) {
                     {"total_time_s", s.times[i]},
                     {"speedup", s.one_core_speedup(i)},
                     {"efficiency", s.efficiency(i, r.spec.values[i])}});
-  return {{"name", s.name},
-          {"kind", s.kind},
-          {"path", s.path},
-          {"policy", task_policy_name(r.policy)},
-          {"sweep", rows},
-          {"notes", s.notes}};
+  return {{"name", s.name}, {"kind", s.kind},
+          {"path", s.path}, {"policy", task_policy_name(r.policy)},
+          {"sweep", rows},  {"notes", s.notes}};
 }
 
 void prepare_sweep_files(const std::string& prefix) {
@@ -767,8 +762,8 @@ std::vector<std::string> write_sweep_files(const std::string& prefix, const Swee
   plot("-speedup.svg", std::move(speedup));
 
   if (shows_reduction(r)) {
-    svg::Plot reduction = plot_of(r, "tolerable bandwidth reduction" + over,
-                                  "bandwidth reduction (times)");
+    svg::Plot reduction =
+        plot_of(r, "tolerable bandwidth reduction" + over, "bandwidth reduction (times)");
     reduction.guide_y = 1.0;
     for (std::size_t k : compared(r)) {
       std::vector<double> y;

@@ -25,11 +25,11 @@ enum class SweepScale { Linear, Log };
 
 // The values one parameter takes in a sweep.
 struct SweepSpec {
-  std::string key;                      // a key of machine_keys()
+  std::string key;  // a key of machine_keys()
   SweepScale scale = SweepScale::Linear;
-  double low = 0, high = 0;             // as given
-  int steps = 0;                        // as given (0 for an explicit list)
-  std::vector<double> values;           // replayed, ascending, distinct (integer keys rounded)
+  double low = 0, high = 0;    // as given
+  int steps = 0;               // as given (0 for an explicit list)
+  std::vector<double> values;  // replayed, ascending, distinct (integer keys rounded)
 };
 
 // Parses "KEY=LO:HI:STEPS[:log]" (STEPS values from LO to HI, evenly spaced or, with `log`,
@@ -52,14 +52,14 @@ std::string format_sweep_value(std::string_view key, double value);
 // One trace replayed at every value of the sweep.
 struct SweepSeries {
   std::string name, kind, path;
-  std::string label;                 // its name in tables and legends (trace_labels)
-  std::vector<double> times;         // total simulated time at each value; NaN: deadlocked
-  std::vector<std::string> failures; // "KEY=VALUE: the deadlock report", one per replay that
-                                     // deadlocked
+  std::string label;                  // its name in tables and legends (trace_labels)
+  std::vector<double> times;          // total simulated time at each value; NaN: deadlocked
+  std::vector<std::string> failures;  // "KEY=VALUE: the deadlock report", one per replay that
+                                      // deadlocked
   // Tasks traces in a sweep of `cores`: the replay with 1 core per node (NaN if it deadlocked:
   // a note says so); the speedups are over it.
   std::optional<double> one_core_time;
-  std::vector<std::string> notes;    // the replays' notes (each once)
+  std::vector<std::string> notes;  // the replays' notes (each once)
 
   // one_core_time / times[i], and that / cores: NaN when unknown.
   double one_core_speedup(std::size_t i) const;
@@ -69,15 +69,15 @@ struct SweepSeries {
 // The sweep of the traces of one input (a trace set or a Dimemas file).
 struct SweepResult {
   SweepSpec spec;
-  std::string input;           // the path given
-  std::string name;            // the application's name
+  std::string input;  // the path given
+  std::string name;   // the application's name
   TaskPolicy policy = TaskPolicy::Fifo;
   std::vector<SweepSeries> series;
 
   // The series that series `k` is compared with (its speedups and reductions are over it), or
   // -1 (baseline_index).
   int reference_of(std::size_t k) const;
-  bool deadlocked() const;     // some replay deadlocked
+  bool deadlocked() const;  // some replay deadlocked
   // Tasks series of a cores sweep carry speedup over 1 core and efficiency.
   bool per_core(const SweepSeries& s) const;
 };
@@ -86,7 +86,7 @@ struct SweepResult {
 // `overall` the fraction of the whole sweep done (replays done plus the input consumed by this
 // one, over the replays of the sweep).
 struct SweepProgress {
-  std::string what;            // "overlap-real at bandwidth=12.5 (3/10)"
+  std::string what;  // "overlap-real at bandwidth=12.5 (3/10)"
   double overall = 0;
 };
 
@@ -118,10 +118,10 @@ std::vector<double> sweep_speedup(const SweepResult& result, std::size_t series)
 // reference run takes at B.
 struct ToleratedReduction {
   enum class Status {
-    InRange,   // `value` is the coefficient
-    AtLeast,   // the run keeps up down to the lowest swept bandwidth: at least `value`
-    AtMost,    // the run is slower even at the highest swept bandwidth: less than `value`
-    Unknown,   // a replay it needs deadlocked
+    InRange,  // `value` is the coefficient
+    AtLeast,  // the run keeps up down to the lowest swept bandwidth: at least `value`
+    AtMost,   // the run is slower even at the highest swept bandwidth: less than `value`
+    Unknown,  // a replay it needs deadlocked
   };
   Status status = Status::Unknown;
   double value = 0;

@@ -53,7 +53,8 @@ double peak_mb() {
 
 void summary(const char* what, std::vector<double> ms) {
   std::sort(ms.begin(), ms.end());
-  std::printf("%-28s %4zu redraws   median %6.2f ms   max %6.2f ms\n", what, ms.size(), ms[ms.size() / 2], ms.back());
+  std::printf("%-28s %4zu redraws   median %6.2f ms   max %6.2f ms\n", what, ms.size(),
+              ms[ms.size() / 2], ms.back());
 }
 
 }  // namespace
@@ -97,8 +98,8 @@ int main(int argc, char** argv) {
       for (const Events& row : t->thread_events) records += row.size();  // one per type:value
       records += t->messages.size();
     }
-    std::printf("%-28s %.0f states, events and messages in %zu timeline(s)\n", "model", static_cast<double>(records),
-                loaded.timelines.size());
+    std::printf("%-28s %.0f states, events and messages in %zu timeline(s)\n", "model",
+                static_cast<double>(records), loaded.timelines.size());
     std::printf("%-28s %.2f s (best of %d)\n", "open", best, repeat);
     std::printf("%-28s %.0f MB at most while opening, %.0f MB once open\n", "memory", peak, held);
 
@@ -112,7 +113,8 @@ int main(int argc, char** argv) {
     view.layout()->activate();
     QImage image(size, QImage::Format_RGB32);
     view.render(&image);
-    std::printf("%-28s %.0f ms (%dx%d)\n", "first frame", seconds_since(start) * 1e3, size.width(), size.height());
+    std::printf("%-28s %.0f ms (%dx%d)\n", "first frame", seconds_since(start) * 1e3, size.width(),
+                size.height());
 
     double end = state.traceEnd(), middle = end / 2;
     std::vector<double> zooms, pans;

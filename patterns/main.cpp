@@ -60,8 +60,9 @@ int main(int argc, char** argv) {
   app.add_flag("--no-parts", o.no_parts,
                "leave each transfer's per-part times out of patterns.json (smaller file)");
   app.add_flag("-q,--quiet", o.quiet, "print nothing (the files are still written)");
-  app.footer("Exit status: 0 success; 1 bad input (trace set or options) or a file not written.\n"
-             "See docs/patterns.md for the metrics and how to read the plots.");
+  app.footer(
+      "Exit status: 0 success; 1 bad input (trace set or options) or a file not written.\n"
+      "See docs/patterns.md for the metrics and how to read the plots.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -96,8 +96,7 @@ void parse_header(const LineParser& p, std::string_view line, int rank, int* chu
   std::vector<std::string_view> f = split(line);
   if (f.size() < 3 || f[0] != "#" || f[1] != "tareador" || f[2] != "patterns")
     p.fail("not a patterns file: the first line must be '# tareador patterns v1 rank=N chunks=C'");
-  if (f.size() < 4 || f[3].size() < 2 || f[3][0] != 'v')
-    p.fail("the header has no version (v1)");
+  if (f.size() < 4 || f[3].size() < 2 || f[3][0] != 'v') p.fail("the header has no version (v1)");
   if (f[3] != "v1")
     p.fail("patterns version " + trace::clipped(f[3].substr(1)) +
            " is not supported (this reader knows version 1)");
@@ -196,12 +195,9 @@ std::vector<Transfer> read_patterns_file(const std::string& path, int rank, int 
     Transfer t;
     t.rank = rank;
     t.line = number;
-    if (f[0] == "send")
-      t.direction = Direction::Send;
-    else if (f[0] == "recv")
-      t.direction = Direction::Recv;
-    else
-      p.fail("unknown record " + trace::excerpt(f[0]) + " (expected send or recv)");
+    if (f[0] == "send") t.direction = Direction::Send;
+    else if (f[0] == "recv") t.direction = Direction::Recv;
+    else p.fail("unknown record " + trace::excerpt(f[0]) + " (expected send or recv)");
     static constexpr const char* kNames[] = {"PEER", "TAG", "COMM", "BYTES", "INTERVAL", "T1"};
     if (f.size() < 7) p.fail(std::string("missing field '") + kNames[f.size() - 1] + "'");
     t.peer = p.count<int>(f[1], "PEER");
@@ -226,15 +222,15 @@ std::vector<Transfer> read_patterns_file(const std::string& path, int rank, int 
       }
       double x = 0;
       if (!parse_real(v, x))
-        p.fail("T" + std::to_string(i + 1) + " is not a fraction of the interval or '-': " +
-               trace::excerpt(v));
+        p.fail("T" + std::to_string(i + 1) +
+               " is not a fraction of the interval or '-': " + trace::excerpt(v));
       if (x < 0 || x > 1)
         p.fail("T" + std::to_string(i + 1) + " is " + trace::clipped(v) +
                ", outside the interval (0 to 1)");
       t.parts.push_back(x);
     }
-    t.metrics = t.direction == Direction::Send ? production_metrics(t.parts)
-                                               : consumption_metrics(t.parts);
+    t.metrics =
+        t.direction == Direction::Send ? production_metrics(t.parts) : consumption_metrics(t.parts);
     out.push_back(std::move(t));
   }
   if (std::ferror(in.get())) throw FormatError(path, number, "read error");
@@ -281,9 +277,9 @@ namespace {
 std::string set_directory(const std::string& dir) {
   std::error_code error;
   if (!fs::is_directory(dir, error))
-    throw FormatError(dir, 0,
-                      fs::exists(dir, error) ? "not a directory (a trace set is one)"
-                                             : "no such directory");
+    throw FormatError(
+        dir, 0,
+        fs::exists(dir, error) ? "not a directory (a trace set is one)" : "no such directory");
   return dir;
 }
 
@@ -390,12 +386,12 @@ nlohmann::ordered_json report_json(const Report& report, bool with_parts) {
                  {"nothing", "can pass before any part is needed"},
                  {"quarter", "can pass upon reception of a quarter of the message"},
                  {"half", "can pass upon reception of half of the message"}};
-  def["ideal"] = {{"send", metrics_json({kIdealProduction[0], kIdealProduction[1],
-                                         kIdealProduction[2], kIdealProduction[3]},
-                                        Direction::Send)},
-                  {"recv", metrics_json({kIdealConsumption[0], kIdealConsumption[1],
-                                         kIdealConsumption[2], 0},
-                                        Direction::Recv)}};
+  def["ideal"] = {
+      {"send", metrics_json({kIdealProduction[0], kIdealProduction[1], kIdealProduction[2],
+                             kIdealProduction[3]},
+                            Direction::Send)},
+      {"recv", metrics_json({kIdealConsumption[0], kIdealConsumption[1], kIdealConsumption[2], 0},
+                            Direction::Recv)}};
   def["parts"] =
       "per part of the buffer in address order (part i of k covers positions i/k to (i+1)/k): "
       "the fraction of the interval of its last store (send) or first load (recv); null: not "
@@ -428,8 +424,8 @@ nlohmann::ordered_json report_json(const Report& report, bool with_parts) {
     x["metrics"] = metrics_json(t.metrics, t.direction);
     if (with_parts) {
       nlohmann::ordered_json parts = nlohmann::ordered_json::array();
-      for (double p : t.parts) parts.push_back(p < 0 ? nlohmann::ordered_json(nullptr)
-                                                     : nlohmann::ordered_json(p));
+      for (double p : t.parts)
+        parts.push_back(p < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p));
       x["parts"] = parts;
     }
     transfers.push_back(x);
@@ -459,8 +455,7 @@ void write_csv(std::ostream& out, const Report& report) {
     std::size_t missing = 0;
     for (double p : t.parts) missing += p < 0;
     out << t.rank << ',' << direction_name(t.direction) << ',' << t.peer << ',' << t.tag << ','
-        << t.comm << ',' << t.bytes << ',' << t.interval << ',' << t.parts.size() << ','
-        << missing;
+        << t.comm << ',' << t.bytes << ',' << t.interval << ',' << t.parts.size() << ',' << missing;
     if (t.direction == Direction::Send) {
       for (std::size_t i = 0; i < 4; ++i) out << ',' << fixed(t.metrics[i], 6);
       out << ",,,";
@@ -485,10 +480,8 @@ std::string bytes_text(std::int64_t bytes) {
     ++unit;
   }
   char buffer[32];
-  if (unit == 0)
-    std::snprintf(buffer, sizeof buffer, "%lld B", static_cast<long long>(bytes));
-  else
-    std::snprintf(buffer, sizeof buffer, "%.1f %s", v, kUnits[unit]);
+  if (unit == 0) std::snprintf(buffer, sizeof buffer, "%lld B", static_cast<long long>(bytes));
+  else std::snprintf(buffer, sizeof buffer, "%.1f %s", v, kUnits[unit]);
   return buffer;
 }
 
@@ -524,10 +517,8 @@ void table(std::ostringstream& out, const Average& a, Direction d) {
   bool first = true;
   for (const auto& [label, values] : rows) {
     out << pad(label, 24, true);
-    if (first)
-      out << pad(std::to_string(a.transfers), 10) << pad(bytes_text(a.bytes), 11);
-    else
-      out << pad("", 21);
+    if (first) out << pad(std::to_string(a.transfers), 10) << pad(bytes_text(a.bytes), 11);
+    else out << pad("", 21);
     first = false;
     for (std::size_t i = 0; i < n; ++i) out << pad(percent((*values)[i]), 9);
     out << "\n";
@@ -540,8 +531,8 @@ std::string report_text(const Report& report) {
   std::ostringstream out;
   out << "Production and consumption patterns of " << (report.name.empty() ? "?" : report.name)
       << " (" << report.dir << ")\n";
-  out << report.ranks << (report.ranks == 1 ? " rank" : " ranks") << ", "
-      << report.by_rank.size() << " with patterns; " << report.send.transfers << " send"
+  out << report.ranks << (report.ranks == 1 ? " rank" : " ranks") << ", " << report.by_rank.size()
+      << " with patterns; " << report.send.transfers << " send"
       << (report.send.transfers == 1 ? "" : "s") << " (" << report.send.missing_parts << " of "
       << report.send.parts << " parts never written), " << report.recv.transfers << " receive"
       << (report.recv.transfers == 1 ? "" : "s") << " (" << report.recv.missing_parts << " of "

@@ -75,7 +75,7 @@ struct Average {
   std::size_t transfers = 0;
   std::int64_t bytes = 0;
   std::size_t parts = 0, missing_parts = 0;  // parts in all, parts not written / not read
-  std::array<double, 4> mean{};      // mean over transfers (each transfer counts once)
+  std::array<double, 4> mean{};              // mean over transfers (each transfer counts once)
   std::array<double, 4> weighted{};  // mean weighted by each transfer's bytes (NaN: no bytes)
   std::array<double, 4> median{};    // median over transfers (mean of the two middle ones)
 };
@@ -90,10 +90,10 @@ struct RankPatterns {
 };
 
 struct Report {
-  std::string dir;   // the trace set
-  std::string name;  // application name (manifest)
-  int ranks = 0;     // ranks of the set (manifest)
-  std::vector<Transfer> transfers;  // by rank, then in file order
+  std::string dir;                    // the trace set
+  std::string name;                   // application name (manifest)
+  int ranks = 0;                      // ranks of the set (manifest)
+  std::vector<Transfer> transfers;    // by rank, then in file order
   std::vector<RankPatterns> by_rank;  // only the ranks with a patterns file, increasing
   Average send, recv;                 // the application
   std::vector<std::string> notes;     // e.g. "rank 3 has no patterns.3.txt"

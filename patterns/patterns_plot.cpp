@@ -48,9 +48,9 @@ class Svg {
   }
   void line(double x1, double y1, double x2, double y2, const char* stroke, double width = 1,
             const char* extra = "") {
-    out_ << "<line x1=\"" << num(x1) << "\" y1=\"" << num(y1) << "\" x2=\"" << num(x2)
-         << "\" y2=\"" << num(y2) << "\" stroke=\"" << stroke << "\" stroke-width=\"" << num(width)
-         << '"' << extra << "/>\n";
+    out_ << "<line x1=\"" << num(x1) << "\" y1=\"" << num(y1) << "\" x2=\"" << num(x2) << "\" y2=\""
+         << num(y2) << "\" stroke=\"" << stroke << "\" stroke-width=\"" << num(width) << '"'
+         << extra << "/>\n";
   }
   void rect(double x, double y, double w, double h, const char* fill, const char* stroke) {
     out_ << "<rect x=\"" << num(x) << "\" y=\"" << num(y) << "\" width=\"" << num(w)
@@ -60,8 +60,8 @@ class Svg {
   void circle(double x, double y, double r, const char* fill, double opacity) {
     char o[16];
     std::snprintf(o, sizeof o, "%.2f", opacity);
-    out_ << "<circle cx=\"" << num(x) << "\" cy=\"" << num(y) << "\" r=\"" << num(r)
-         << "\" fill=\"" << fill << "\" fill-opacity=\"" << o << "\"/>\n";
+    out_ << "<circle cx=\"" << num(x) << "\" cy=\"" << num(y) << "\" r=\"" << num(r) << "\" fill=\""
+         << fill << "\" fill-opacity=\"" << o << "\"/>\n";
   }
   void polyline(const std::vector<std::pair<double, double>>& points, const char* stroke,
                 double width, const char* extra = "") {
@@ -149,22 +149,20 @@ void scatter_panel(Svg& svg, const Panel& p, const Report& report, Direction d,
       double x = (static_cast<double>(i) + 0.5) / static_cast<double>(k);
       std::pair<long, long> key{std::lround(x * p.size), std::lround(t.parts[i] * p.size)};
       auto [it, added] = index.emplace(key, points.size());
-      if (added)
-        points.push_back({key, 1});
-      else
-        ++points[it->second].second;
+      if (added) points.push_back({key, 1});
+      else ++points[it->second].second;
     }
   }
   if (transfers == 0) {
-    svg.text(p.x(0.5), p.y(0.5), send ? "no sends" : "no receives", "middle", 14,
-             " fill=\"#888\"");
+    svg.text(p.x(0.5), p.y(0.5), send ? "no sends" : "no receives", "middle", 14, " fill=\"#888\"");
     return;
   }
   std::size_t shown = points.size();
   std::vector<std::size_t> chosen;
   if (options.max_points > 0 && shown > options.max_points) {
     // Evenly spaced over the order of first appearance: deterministic.
-    for (std::size_t j = 0; j < options.max_points; ++j) chosen.push_back(j * shown / options.max_points);
+    for (std::size_t j = 0; j < options.max_points; ++j)
+      chosen.push_back(j * shown / options.max_points);
   } else {
     for (std::size_t j = 0; j < shown; ++j) chosen.push_back(j);
   }
@@ -185,8 +183,7 @@ void scatter_panel(Svg& svg, const Panel& p, const Report& report, Direction d,
   svg.text(p.left, y,
            plural(parts, "part", "parts") + " of " +
                plural(transfers, send ? "send" : "receive", send ? "sends" : "receives") + "; " +
-               std::to_string(missing) + (send ? " never written" : " never read") +
-               " (not shown)",
+               std::to_string(missing) + (send ? " never written" : " never read") + " (not shown)",
            "start", 11);
   std::string drawn = plural(chosen.size(), "point", "points") +
                       " drawn (parts on the same pixel merged: darker = more)";
@@ -247,8 +244,7 @@ void distribution_panel(Svg& svg, const Panel& p, const Report& report, Directio
     svg.polyline(line, color, 2, id.c_str());
   }
   if (transfers == 0) {
-    svg.text(p.x(0.5), p.y(0.5), send ? "no sends" : "no receives", "middle", 14,
-             " fill=\"#888\"");
+    svg.text(p.x(0.5), p.y(0.5), send ? "no sends" : "no receives", "middle", 14, " fill=\"#888\"");
     return;
   }
   svg.text(p.left, legend_y + 36,
@@ -268,14 +264,15 @@ void write_scatter_svg(std::ostream& out, const Report& report, const PlotOption
   Svg svg(out, kWidth, kHeight, t);
   svg.text(kWidth / 2, 26, t, "middle", 16, " font-weight=\"bold\"");
   svg.text(kWidth / 2, 44,
-           "each point: a part of a message's buffer; dashed: the ideal (linear) pattern",
-           "middle", 11, " fill=\"#555\"");
+           "each point: a part of a message's buffer; dashed: the ideal (linear) pattern", "middle",
+           11, " fill=\"#555\"");
   scatter_panel(svg, kLeft, report, Direction::Send, options);
   scatter_panel(svg, kRight, report, Direction::Recv, options);
 }
 
 void write_distribution_svg(std::ostream& out, const Report& report) {
-  std::string t = title(report, "Distribution of the patterns over the transfers (thesis Table 5.1)");
+  std::string t =
+      title(report, "Distribution of the patterns over the transfers (thesis Table 5.1)");
   Svg svg(out, kWidth, kHeight, t);
   svg.text(kWidth / 2, 26, t, "middle", 16, " font-weight=\"bold\"");
   svg.text(kWidth / 2, 44,

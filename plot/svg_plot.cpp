@@ -20,7 +20,6 @@ constexpr std::size_t kColourCount = sizeof(kColours) / sizeof(kColours[0]);
 constexpr double kLeft = 78, kTop = 44, kBottom = 58;
 constexpr double kLegendRoom = 64, kCharWidth = 7, kMinLegend = 120, kMaxLegend = 0.45;
 
-
 // Pixel coordinates: two decimals are plenty and keep the output stable.
 std::string px(double v) { return fmt::format("{:.2f}", v); }
 
@@ -34,13 +33,11 @@ bool usable(double v, bool log) { return std::isfinite(v) && (!log || v > 0); }
 // One axis: its range (after padding) and how values map onto pixels.
 struct Axis {
   bool log = false;
-  double low = 0, high = 1;     // in data units
-  double from = 0, to = 1;      // pixels of low and high
+  double low = 0, high = 1;  // in data units
+  double from = 0, to = 1;   // pixels of low and high
 
   double t(double v) const { return log ? std::log10(v) : v; }
-  double pixel(double v) const {
-    return from + (t(v) - t(low)) / (t(high) - t(low)) * (to - from);
-  }
+  double pixel(double v) const { return from + (t(v) - t(low)) / (t(high) - t(low)) * (to - from); }
 };
 
 // The range of `values` (with `extra` included), padded by 4% of the span on each side in
@@ -98,8 +95,8 @@ std::string marker(Marker shape, double x, double y, const char* colour) {
   constexpr double r = 3.6;
   switch (shape) {
     case Marker::Circle:
-      return fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"/>", px(x), px(y),
-                         px(r), colour);
+      return fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"/>", px(x), px(y), px(r),
+                         colour);
     case Marker::Square:
       return fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>",
                          px(x - r), px(y - r), px(2 * r), px(2 * r), colour);
@@ -121,10 +118,18 @@ std::string escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
       default:
         if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') out += c;  // XML 1.0
     }
@@ -139,8 +144,8 @@ std::vector<double> ticks(double low, double high, bool log) {
     int first = static_cast<int>(std::floor(std::log10(low) + 1e-9));
     int last = static_cast<int>(std::ceil(std::log10(high) - 1e-9));
     int decades = last - first;
-    std::vector<double> multiples = decades <= 2 ? std::vector<double>{1, 2, 5}
-                                                 : std::vector<double>{1};
+    std::vector<double> multiples =
+        decades <= 2 ? std::vector<double>{1, 2, 5} : std::vector<double>{1};
     int stride = std::max(1, (decades + 7) / 8);  // at most about 8 labelled decades
     for (int d = first; d <= last; ++d) {
       if ((d - first) % stride != 0) continue;
@@ -182,9 +187,9 @@ std::string render(const Plot& plot) {
   Axis y = make_axis(ys, plot.guide_y, plot.log_y);
   std::size_t longest = 0;
   for (const Series& s : plot.series) longest = std::max(longest, s.name.size());
-  const double legend = std::min(
-      std::max(kMinLegend, kLegendRoom + kCharWidth * static_cast<double>(longest)),
-      kMaxLegend * width);
+  const double legend =
+      std::min(std::max(kMinLegend, kLegendRoom + kCharWidth * static_cast<double>(longest)),
+               kMaxLegend * width);
   x.from = kLeft;
   x.to = width - legend;
   y.from = height - kBottom;
@@ -197,11 +202,12 @@ std::string render(const Plot& plot) {
       "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"12\">\n",
       plot.width, plot.height, plot.width, plot.height);
   out += "<title>" + escape(plot.title) + "</title>\n";
-  out += fmt::format("<rect width=\"{}\" height=\"{}\" fill=\"white\"/>\n", plot.width,
-                     plot.height);
-  out += fmt::format("<text class=\"title\" x=\"{}\" y=\"24\" text-anchor=\"middle\" "
-                     "font-size=\"15\">{}</text>\n",
-                     px((x.from + x.to) / 2), escape(plot.title));
+  out +=
+      fmt::format("<rect width=\"{}\" height=\"{}\" fill=\"white\"/>\n", plot.width, plot.height);
+  out += fmt::format(
+      "<text class=\"title\" x=\"{}\" y=\"24\" text-anchor=\"middle\" "
+      "font-size=\"15\">{}</text>\n",
+      px((x.from + x.to) / 2), escape(plot.title));
 
   // Grid and ticks.
   out += "<g class=\"axes\" stroke=\"#000\" stroke-width=\"1\">\n";
@@ -209,8 +215,8 @@ std::string render(const Plot& plot) {
     double p = x.pixel(v);
     out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#e4e4e4\"/>\n",
                        px(p), px(y.to), px(y.from));
-    out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>\n", px(p),
-                       px(y.from), px(y.from + 5));
+    out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>\n", px(p), px(y.from),
+                       px(y.from + 5));
     out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" stroke=\"none\">{}</text>\n",
                        px(p), px(y.from + 18), escape(tick_label(v)));
   }
@@ -228,13 +234,15 @@ std::string render(const Plot& plot) {
   out += "</g>\n";
   out += fmt::format("<text class=\"x-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
                      px((x.from + x.to) / 2), px(height - 14), escape(plot.x_label));
-  out += fmt::format("<text class=\"y-label\" x=\"{0}\" y=\"{1}\" text-anchor=\"middle\" "
-                     "transform=\"rotate(-90 {0} {1})\">{2}</text>\n",
-                     px(18), px((y.from + y.to) / 2), escape(plot.y_label));
+  out += fmt::format(
+      "<text class=\"y-label\" x=\"{0}\" y=\"{1}\" text-anchor=\"middle\" "
+      "transform=\"rotate(-90 {0} {1})\">{2}</text>\n",
+      px(18), px((y.from + y.to) / 2), escape(plot.y_label));
   if (plot.guide_y && usable(*plot.guide_y, y.log))
-    out += fmt::format("<line class=\"guide\" x1=\"{1}\" y1=\"{0}\" x2=\"{2}\" y2=\"{0}\" "
-                       "stroke=\"#888\" stroke-dasharray=\"5,4\"/>\n",
-                       px(y.pixel(*plot.guide_y)), px(x.from), px(x.to));
+    out += fmt::format(
+        "<line class=\"guide\" x1=\"{1}\" y1=\"{0}\" x2=\"{2}\" y2=\"{0}\" "
+        "stroke=\"#888\" stroke-dasharray=\"5,4\"/>\n",
+        px(y.pixel(*plot.guide_y)), px(x.from), px(x.to));
 
   // The series: a path per unbroken run of points, then the markers.
   for (std::size_t k = 0; k < plot.series.size(); ++k) {
@@ -269,9 +277,10 @@ std::string render(const Plot& plot) {
     const char* colour = colour_of(plot.series[k], k);
     double row = ly + 20.0 * static_cast<double>(k);
     if (plot.series[k].lines)
-      out += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" "
-                         "stroke-width=\"2\"/>\n",
-                         px(lx), px(row), px(lx + 28), px(row), colour);
+      out += fmt::format(
+          "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" "
+          "stroke-width=\"2\"/>\n",
+          px(lx), px(row), px(lx + 28), px(row), colour);
     out += marker(marker_of(plot.series[k], k), lx + 14, row, colour) + "\n";
     out += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", px(lx + 36), px(row + 4),
                        escape(plot.series[k].name));

@@ -40,13 +40,12 @@ class ChromeSink final : public TimelineSink {
 
   void state(int task, int thread, double begin, double end, State state) override {
     if (tasks_) name_threads(task, thread + 1);
-    write(fmt::format(R"({{"ph":"X","cat":"state","name":"{}","pid":{},"tid":{},"ts":{},"dur":{}}})",
-                      state_name(state), task, state_track(thread), micro(begin),
-                      micro(end - begin)));
+    write(fmt::format(
+        R"({{"ph":"X","cat":"state","name":"{}","pid":{},"tid":{},"ts":{},"dur":{}}})",
+        state_name(state), task, state_track(thread), micro(begin), micro(end - begin)));
   }
 
-  void event(int task, int thread, double time, std::uint64_t type,
-             std::uint64_t value) override {
+  void event(int task, int thread, double time, std::uint64_t type, std::uint64_t value) override {
     write(fmt::format(
         R"({{"ph":"i","s":"t","cat":"event","name":"event {}","pid":{},"tid":{},"ts":{},"args":{{"value":{}}}}})",
         type, task, state_track(thread), micro(time), value));
@@ -54,8 +53,8 @@ class ChromeSink final : public TimelineSink {
 
   void message(const Message& m) override {
     std::uint64_t id = ++flows_;
-    std::string args = fmt::format(R"("args":{{"bytes":{},"tag":{},"comm":{}}})", m.bytes, m.tag,
-                                   m.comm);
+    std::string args =
+        fmt::format(R"("args":{{"bytes":{},"tag":{},"comm":{}}})", m.bytes, m.tag, m.comm);
     write(fmt::format(
         R"({{"ph":"s","cat":"message","name":"message","id":{},"pid":{},"tid":{},"ts":{},{}}})", id,
         m.src_task, state_track(std::max(m.src_thread, 0)), micro(m.physical_send), args));
@@ -64,8 +63,7 @@ class ChromeSink final : public TimelineSink {
         id, m.dst_task, state_track(std::max(m.dst_thread, 0)), micro(m.physical_recv), args));
   }
 
-  void call(int task, int thread, double begin, double end,
-            const trace::Record& record) override {
+  void call(int task, int thread, double begin, double end, const trace::Record& record) override {
     std::string_view name = mpi_call_name(record, header_);
     if (name.empty()) return;
     write(fmt::format(R"({{"ph":"X","cat":"mpi","name":"{}","pid":{},"tid":{},"ts":{},"dur":{}}})",
@@ -83,15 +81,14 @@ class ChromeSink final : public TimelineSink {
     const Running& r = it->second;
     write(fmt::format(
         R"({{"ph":"X","cat":"task","name":"{}","pid":{},"tid":{},"ts":{},"dur":{},"args":{{"instance":{}}}}})",
-        escaped(types_[static_cast<std::size_t>(r.type)]), task, detail_track(core),
-        micro(r.begin), micro(time - r.begin), r.instance));
+        escaped(types_[static_cast<std::size_t>(r.type)]), task, detail_track(core), micro(r.begin),
+        micro(time - r.begin), r.instance));
     running_.erase(it);
   }
 
   void cores_busy(int task, double time, int cores) override {
-    write(fmt::format(
-        R"({{"ph":"C","name":"cores busy","pid":{},"ts":{},"args":{{"cores":{}}}}})", task,
-        micro(time), cores));
+    write(fmt::format(R"({{"ph":"C","name":"cores busy","pid":{},"ts":{},"args":{{"cores":{}}}}})",
+                      task, micro(time), cores));
   }
 
   void dependency(const TaskDependencyArc& arc) override {
@@ -131,8 +128,7 @@ class ChromeSink final : public TimelineSink {
       if (c == '"' || c == '\\') out += '\\';
       if (static_cast<unsigned char>(c) < 0x20)
         out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-      else
-        out += c;
+      else out += c;
     }
     return out;
   }
@@ -153,8 +149,7 @@ class ChromeSink final : public TimelineSink {
   // of its tracks when tid >= 0, with `args` (a JSON object).
   void metadata(const char* what, int task, int tid, const std::string& args) {
     std::string track = tid < 0 ? std::string() : fmt::format(R"("tid":{},)", tid);
-    write(fmt::format(R"({{"ph":"M","name":"{}","pid":{},{}"args":{}}})", what, task, track,
-                      args));
+    write(fmt::format(R"({{"ph":"M","name":"{}","pid":{},{}"args":{}}})", what, task, track, args));
   }
   static std::string name_arg(const std::string& name) {
     return fmt::format(R"({{"name":"{}"}})", escaped(name));

@@ -37,10 +37,14 @@ double collective_phase_time(CollectiveModel model, int participants, int buses,
                              double bandwidth_mbs, double bytes) {
   double message = latency + (bandwidth_mbs > 0 ? bytes / (bandwidth_mbs * kBytesPerMB) : 0.0);
   switch (model) {
-    case CollectiveModel::None: return 0;
-    case CollectiveModel::Constant: return message;
-    case CollectiveModel::Linear: return message * std::max(participants - 1, 0);
-    case CollectiveModel::Logarithmic: return message * contended_stages(participants, buses);
+    case CollectiveModel::None:
+      return 0;
+    case CollectiveModel::Constant:
+      return message;
+    case CollectiveModel::Linear:
+      return message * std::max(participants - 1, 0);
+    case CollectiveModel::Logarithmic:
+      return message * contended_stages(participants, buses);
   }
   return 0;
 }
@@ -49,13 +53,19 @@ double collective_phase_bytes(CollectiveSize size, bool fan_in, std::int64_t sen
                               std::int64_t received) {
   double s = static_cast<double>(sent), r = static_cast<double>(received);
   switch (size) {
-    case CollectiveSize::Current: return fan_in ? s : r;
-    case CollectiveSize::Min: return std::min(s, r);
-    case CollectiveSize::Max: return std::max(s, r);
+    case CollectiveSize::Current:
+      return fan_in ? s : r;
+    case CollectiveSize::Min:
+      return std::min(s, r);
+    case CollectiveSize::Max:
+      return std::max(s, r);
     // Dimemas divides integers: the mean of 1 and 2 bytes is 1.
-    case CollectiveSize::Mean: return std::floor((s + r) / 2);
-    case CollectiveSize::TwiceMax: return 2 * std::max(s, r);
-    case CollectiveSize::SendPlusRecv: return s + r;
+    case CollectiveSize::Mean:
+      return std::floor((s + r) / 2);
+    case CollectiveSize::TwiceMax:
+      return 2 * std::max(s, r);
+    case CollectiveSize::SendPlusRecv:
+      return s + r;
   }
   return 0;
 }

@@ -68,7 +68,6 @@ std::vector<std::string_view> split_words(std::string_view text) {
   }
 }
 
-
 // The fields that "node information" and "multi node information" share, from
 // simulated_architecture on.
 const Layout kNodeTail = {
@@ -295,8 +294,9 @@ class ConfigReader {
     }
     if (comment_start) throw FormatError(path_, comment_start, "'/*' comment is never closed");
     if (sddf_)
-      add_note(machine_, "SDDFA 2.5 configuration: intra-node buses and links unlimited (the "
-                         "format has none)");
+      add_note(machine_,
+               "SDDFA 2.5 configuration: intra-node buses and links unlimited (the "
+               "format has none)");
     finish();
     return std::move(machine_);
   }
@@ -330,8 +330,8 @@ class ConfigReader {
     std::size_t close = head.find('"', 1);
     if (!starts_with(head, "\"") || close == std::string_view::npos ||
         trim(head.substr(close + 1)) != "{")
-      fail(i < lines.size() ? i : label, "expected '\"<record name>\" {' after the label " +
-                                             trace::excerpt(trim(lines[label])));
+      fail(i < lines.size() ? i : label,
+           "expected '\"<record name>\" {' after the label " + trace::excerpt(trim(lines[label])));
     std::string name = trace::clipped(head.substr(1, close - 1), 60);
     Definition definition{i + 1, {}};
     for (++i; i < lines.size(); ++i) {
@@ -351,8 +351,10 @@ class ConfigReader {
           !(type == "int" || type == "double" || type == "float" || type == "long" ||
             type == "char") ||
           !(rest == ";" || rest == "[];"))
-        fail(i, "expected a field declaration '<int|double|char> \"<name>\"[];' or '};;', "
-                "found " + trace::excerpt(text));
+        fail(i,
+             "expected a field declaration '<int|double|char> \"<name>\"[];' or '};;', "
+             "found " +
+                 trace::excerpt(text));
       definition.fields.emplace_back(text.substr(open + 1, end - open - 1));
     }
     fail(label, "\"" + name + "\" is not closed by '};;'");
@@ -394,7 +396,8 @@ class ConfigReader {
                                   return name == wanted;
                                 });
       if (field != definition.fields.end()) {
-        node.fields.push_back(record.fields[static_cast<std::size_t>(field - definition.fields.begin())]);
+        node.fields.push_back(
+            record.fields[static_cast<std::size_t>(field - definition.fields.begin())]);
       } else if (std::find(std::begin(kZeroIfMissing), std::end(kZeroIfMissing), wanted) !=
                  std::end(kZeroIfMissing)) {
         Value zero;
@@ -657,17 +660,17 @@ class ConfigReader {
     if (!collectives_file_.empty()) {
       std::error_code error;
       if (!fs::exists(collectives_file_, error))
-        throw FormatError(path_, files_line_,
-                          "communication file \"" + trace::clipped(collectives_file_, 200) +
-                              "\" does not exist");
+        throw FormatError(
+            path_, files_line_,
+            "communication file \"" + trace::clipped(collectives_file_, 200) + "\" does not exist");
       CollectivesReader(collectives_file_, machine_).read();
     }
   }
 
   std::string path_;
   Machine machine_;
-  bool sddf_ = false;                                  // the SDDFA 2.5 format
-  std::map<std::string, Definition> definitions_;      // its record definitions
+  bool sddf_ = false;                              // the SDDFA 2.5 format
+  std::map<std::string, Definition> definitions_;  // its record definitions
   std::uint64_t wan_line_ = 0, environment_line_ = 0, mapping_line_ = 0, files_line_ = 0,
                 file_system_line_ = 0;
   int declared_nodes_ = 0;

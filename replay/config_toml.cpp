@@ -63,8 +63,8 @@ class TableReader {
       fail(node, what + " must be at least " + std::to_string(minimum) + ", found " +
                      std::to_string(value));
     if (value > maximum)
-      fail(node, what + " is out of range (at most " + std::to_string(maximum) + "): " +
-                     std::to_string(value));
+      fail(node, what + " is out of range (at most " + std::to_string(maximum) +
+                     "): " + std::to_string(value));
     return static_cast<Int>(value);
   }
 
@@ -160,8 +160,8 @@ Node read_node(TableReader& in) {
   node.cores = in.integer("cores", 1, 1, kMaxCores);
   node.cpu_ratio = in.real("cpu_ratio", 1.0, Sign::Positive);
   if (!(node.cpu_ratio >= kMinCpuRatio && node.cpu_ratio <= kMaxCpuRatio))
-    in.fail(*in.get("cpu_ratio"), "cpu_ratio must be between 1e-6 and 1e6, found " +
-                                      std::to_string(node.cpu_ratio));
+    in.fail(*in.get("cpu_ratio"),
+            "cpu_ratio must be between 1e-6 and 1e6, found " + std::to_string(node.cpu_ratio));
   node.latency = in.real("latency", 0.0, Sign::NonNegative);
   node.input_links = in.integer("input_links", 1, 0);
   node.output_links = in.integer("output_links", 1, 0);

@@ -93,8 +93,7 @@ class RecordScanner {
       explicit Depth(int& d) : depth(d) { ++depth; }
       ~Depth() { --depth; }
     } depth(depth_);
-    if (depth_ > kMaxDepth)
-      fail("arrays nested more than " + std::to_string(kMaxDepth) + " deep");
+    if (depth_ > kMaxDepth) fail("arrays nested more than " + std::to_string(kMaxDepth) + " deep");
     if (take('"')) {
       std::size_t close = text_.find('"', pos_);
       if (close == std::string_view::npos) fail("a string has no closing '\"'");
@@ -189,7 +188,7 @@ struct FieldSpec {
 
 using Layout = std::vector<FieldSpec>;
 
-std::string field_names(const Layout& layout) {
+inline std::string field_names(const Layout& layout) {
   std::string names;
   for (const FieldSpec& spec : layout)
     names += (names.empty() ? "" : ", ") + std::string(spec.name);
@@ -273,6 +272,5 @@ class Fields {
   const Layout& layout_;
   const std::string& path_;
 };
-
 
 }  // namespace tareador::replay::dimemas

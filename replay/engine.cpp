@@ -39,8 +39,8 @@
 
 #include "replay/collectives.h"
 #include "replay/event_queue.h"
-#include "tareador/replay.h"
 #include "replay/resources.h"
+#include "tareador/replay.h"
 
 namespace tareador::replay {
 
@@ -72,7 +72,11 @@ enum class Phase : std::uint8_t {
 
 // What a blocked thread waits for (for deadlock reports).
 enum class Waiting : std::uint8_t {
-  Nothing, Core, Request, SendStart, Collective,
+  Nothing,
+  Core,
+  Request,
+  SendStart,
+  Collective,
   Dependency,  // task mode: an `after` whose source instance has not ended
   Posting,     // task mode: a wait for a request another instance has not posted yet
 };
@@ -89,30 +93,30 @@ struct ThreadSim {
   bool in_call = false;  // between call_begin and the end of its MPI call
   // Where threads outnumber the cores of their node, each piece of CPU work (a burst, a
   // latency, or the empty one after an MPI call) waits for a core (CoreQueue).
-  bool on_core = false;  // runs a piece of work on a core of its node
+  bool on_core = false;     // runs a piece of work on a core of its node
   bool after_call = false;  // its last record was an opaque call (a Dimemas no-op)
-  double work = 0;       // the piece of work it waits to run, in `work_state`
+  double work = 0;          // the piece of work it waits to run, in `work_state`
   State work_state = State::Idle;
   // Outstanding requests (trace id -> RequestSim); a thread has few, so a flat list is fastest.
   std::vector<std::pair<std::uint64_t, std::uint32_t>> requests;
-  std::int32_t blocked_on = kNone;                            // request, message or collective
-  Queue<std::uint32_t> immediate_collectives;                  // started, not yet waited for
+  std::int32_t blocked_on = kNone;             // request, message or collective
+  Queue<std::uint32_t> immediate_collectives;  // started, not yet waited for
   std::uint64_t records = 0;
   double end = 0;
   // ---- task mode (a thread is a task instance) ----
-  int core = -1;                 // core of the node it holds, -1 = none
-  int state_core = -1;           // core held when the current state began
-  int last_core = 0;             // the core it held last (for rows when it holds none)
+  int core = -1;        // core of the node it holds, -1 = none
+  int state_core = -1;  // core held when the current state began
+  int last_core = 0;    // the core it held last (for rows when it holds none)
   bool created = false, started = false, mpi = false;
-  bool preempted = false;        // lost its core in the middle of a timer
-  bool wants_preempt = false;    // woken from MPI (policy mpi): may preempt
-  double remaining = 0;          // a preempted thread's time left until its timer
+  bool preempted = false;      // lost its core in the middle of a timer
+  bool wants_preempt = false;  // woken from MPI (policy mpi): may preempt
+  double remaining = 0;        // a preempted thread's time left until its timer
   State saved_state = State::Idle;
   std::uint32_t generation = 0;  // timers of older generations are stale
   double timer_at = 0;
   std::tuple<double, int, int> priority{};  // lower = served first
-  std::vector<std::uint32_t> dependents;     // threads blocked in an `after` on it
-  std::vector<TaskDependencyArc> arcs;       // satisfied dependencies not yet drawn
+  std::vector<std::uint32_t> dependents;    // threads blocked in an `after` on it
+  std::vector<TaskDependencyArc> arcs;      // satisfied dependencies not yet drawn
 };
 
 // A pending wake-up of a task-mode thread.
@@ -123,11 +127,11 @@ struct TaskTimer {
 
 // The cores of one node in task mode.
 struct TaskNode {
-  int cores = 0;                    // the node's cores
+  int cores = 0;  // the node's cores
   // Thread holding each core, kNone = free: only as many as the instances of the node's ranks
   // (more would never be used).
   std::vector<std::int32_t> owner;
-  std::set<int> free;               // free cores, the lowest taken first
+  std::set<int> free;  // free cores, the lowest taken first
   // Threads waiting for a core, best first.
   std::set<std::pair<std::tuple<double, int, int>, std::uint32_t>> ready;
 };
@@ -139,7 +143,7 @@ struct RequestSim {
   std::int32_t waiter = kNone;  // thread blocked on it
   int peer_task = 0, comm = 0;
   std::int64_t tag = 0;
-  double latency = 0;           // what a wait for a receive costs
+  double latency = 0;  // what a wait for a receive costs
 };
 
 constexpr std::uint8_t kNotQueued = 0xff;
@@ -151,10 +155,10 @@ struct MessageSim {
   std::int32_t next = kNone;          // next message in its match queue
   bool rendezvous = false, matched = false, requested = false, started = false;
   bool arrived = false, sender_blocked = false, intra = false;
-  std::uint8_t held = 0;              // resources held, in acquisition order
-  std::uint8_t queued = kNotQueued;   // the resource (stage) it is queued for
-  std::uint64_t send_mark = 0;        // the sender's record (RecordStream::mark), for reports
-  std::uint64_t serial = 0;           // unique while undelivered; 0 once delivered
+  std::uint8_t held = 0;             // resources held, in acquisition order
+  std::uint8_t queued = kNotQueued;  // the resource (stage) it is queued for
+  std::uint64_t send_mark = 0;       // the sender's record (RecordStream::mark), for reports
+  std::uint64_t serial = 0;          // unique while undelivered; 0 once delivered
 };
 
 // A message not yet delivered, in the heap that finds the earliest of them.
@@ -204,7 +208,7 @@ struct CollectiveSim {
   std::uint32_t representative = 0;    // the root, or the last member to arrive
   double start = 0;
   bool started = false, done = false;
-  std::uint32_t references = 0;        // immediate members that have not waited for it yet
+  std::uint32_t references = 0;  // immediate members that have not waited for it yet
 };
 
 // A pool of objects addressed by index, reusing freed slots.
@@ -259,24 +263,36 @@ struct MemoryLinks {
 std::string describe(const Record& r) {
   std::ostringstream out;
   switch (r.type) {
-    case RecordType::Burst: out << "CPU burst"; break;
+    case RecordType::Burst:
+      out << "CPU burst";
+      break;
     case RecordType::Send:
-      out << (r.immediate() ? "immediate " : "") << ((r.flags & trace::kRendezvous) ? "rendezvous " : "")
-          << "send of " << r.bytes << " bytes to rank " << r.peer << " (tag " << r.tag
-          << ", comm " << r.comm << ")";
+      out << (r.immediate() ? "immediate " : "")
+          << ((r.flags & trace::kRendezvous) ? "rendezvous " : "") << "send of " << r.bytes
+          << " bytes to rank " << r.peer << " (tag " << r.tag << ", comm " << r.comm << ")";
       break;
     case RecordType::Recv:
-      out << (r.immediate() ? "immediate " : "") << "receive of " << r.bytes
-          << " bytes from rank " << r.peer << " (tag " << r.tag << ", comm " << r.comm << ")";
+      out << (r.immediate() ? "immediate " : "") << "receive of " << r.bytes << " bytes from rank "
+          << r.peer << " (tag " << r.tag << ", comm " << r.comm << ")";
       break;
-    case RecordType::Wait: out << "wait"; break;
+    case RecordType::Wait:
+      out << "wait";
+      break;
     case RecordType::GlobalOp:
       out << trace::global_op_name(r.op) << " on comm " << r.comm;
       break;
-    case RecordType::Event: out << "event"; break;
-    case RecordType::Call: out << "opaque call"; break;
-    case RecordType::Spawn: out << "spawn of instance " << r.peer; break;
-    case RecordType::After: out << "after instance " << r.peer; break;
+    case RecordType::Event:
+      out << "event";
+      break;
+    case RecordType::Call:
+      out << "opaque call";
+      break;
+    case RecordType::Spawn:
+      out << "spawn of instance " << r.peer;
+      break;
+    case RecordType::After:
+      out << "after instance " << r.peer;
+      break;
   }
   return out.str();
 }
@@ -284,7 +300,10 @@ std::string describe(const Record& r) {
 class Engine {
  public:
   Engine(const trace::Trace& trace, const Machine& machine, const SimulationOptions& options)
-      : trace_(trace), header_(trace.header()), machine_(machine), options_(options),
+      : trace_(trace),
+        header_(trace.header()),
+        machine_(machine),
+        options_(options),
         sink_(options.sink) {
     if (machine_.nodes.empty()) throw std::invalid_argument("the machine has no nodes");
     task_node_ = machine_.map_tasks(header_.tasks());
@@ -303,16 +322,18 @@ class Engine {
       CoreQueue cores;
       cores.shared = !task_mode_ && threads_on_node[n] > node.cores;
       cores.free = node.cores;
-      nodes_.push_back(NodeResources{std::move(cores), FifoResource(node.output_links),
+      nodes_.push_back(NodeResources{std::move(cores),
+                                     FifoResource(node.output_links),
                                      FifoResource(node.input_links),
-                                     FifoResource(node.intra.buses), {}});
+                                     FifoResource(node.intra.buses),
+                                     {}});
     }
     for (int task = 0; task < header_.tasks(); ++task) {
       const IntraNode& intra = machine_.nodes[static_cast<std::size_t>(node_of(task))].intra;
       MemoryLinks links;
       links.half_duplex = (intra.input_links == 0) != (intra.output_links == 0);
-      links.output = FifoResource(links.half_duplex ? std::max(intra.input_links, intra.output_links)
-                                                    : intra.output_links);
+      links.output = FifoResource(
+          links.half_duplex ? std::max(intra.input_links, intra.output_links) : intra.output_links);
       links.input = FifoResource(intra.input_links);
       memory_links_.push_back(std::move(links));
     }
@@ -338,10 +359,8 @@ class Engine {
   Result run() {
     if (task_mode_) return run_tasks();
     for (std::uint32_t i = 0; i < threads_.size(); ++i) {
-      if (shares_cores(threads_[i]))
-        queue_next_work(i, false);
-      else
-        queue_.push(0.0, EventKind::ThreadReady, i);
+      if (shares_cores(threads_[i])) queue_next_work(i, false);
+      else queue_.push(0.0, EventKind::ThreadReady, i);
     }
     for (;;) {
       if (cores_pending_) dispatch_cores();  // once every event is handled, as Dimemas does
@@ -349,10 +368,17 @@ class Engine {
       Event e = queue_.pop();
       now_ = e.time;
       switch (e.kind) {
-        case EventKind::ThreadReady: advance(e.id); break;
-        case EventKind::TransferDone: transfer_done(e.id); break;
-        case EventKind::CollectiveDone: collective_done(e.id); break;
-        case EventKind::TaskTimer: break;
+        case EventKind::ThreadReady:
+          advance(e.id);
+          break;
+        case EventKind::TransferDone:
+          transfer_done(e.id);
+          break;
+        case EventKind::CollectiveDone:
+          collective_done(e.id);
+          break;
+        case EventKind::TaskTimer:
+          break;
       }
     }
     check_finished();
@@ -371,7 +397,8 @@ class Engine {
     for (;;) {
       switch (t.phase) {
         case Phase::Blocked:
-        case Phase::Done: return;
+        case Phase::Done:
+          return;
         case Phase::Resume:
           end_call(t);
           if (shares_cores(t)) {
@@ -573,10 +600,8 @@ class Engine {
     t.waiting = Waiting::Core;
     set_state(t, State::Idle);
     Queue<std::uint32_t>& ready = nodes_[static_cast<std::size_t>(t.node)].cores.ready;
-    if (front)
-      ready.push_front(ti);
-    else
-      ready.push_back(ti);
+    if (front) ready.push_front(ti);
+    else ready.push_back(ti);
     cores_pending_ = true;
   }
 
@@ -637,8 +662,7 @@ class Engine {
     set_state(t, state);
     // Task mode: an instance blocked in MPI gives its core away under the MPI policy (else it
     // keeps it, busy waiting).
-    if (task_mode_ && t.core >= 0 && options_.policy == TaskPolicy::Mpi)
-      release_task_core(t);
+    if (task_mode_ && t.core >= 0 && options_.policy == TaskPolicy::Mpi) release_task_core(t);
   }
 
   void wake(std::uint32_t ti) {
@@ -694,11 +718,16 @@ class Engine {
     ThreadSim& t = threads_[ti];
     t.phase = Phase::Resume;
     switch (t.record.type) {
-      case RecordType::Send: return issue_send(ti);
-      case RecordType::Recv: return issue_recv(ti);
-      case RecordType::Wait: return issue_wait(ti);
-      case RecordType::GlobalOp: return issue_collective(ti);
-      default: return true;
+      case RecordType::Send:
+        return issue_send(ti);
+      case RecordType::Recv:
+        return issue_recv(ti);
+      case RecordType::Wait:
+        return issue_wait(ti);
+      case RecordType::GlobalOp:
+        return issue_collective(ti);
+      default:
+        return true;
     }
   }
 
@@ -899,9 +928,12 @@ class Engine {
     int src = m.info.src_task, dst = m.info.dst_task;
     if (!m.intra) {
       switch (stage) {
-        case 0: return nodes_[static_cast<std::size_t>(node_of(src))].output_link;
-        case 1: return nodes_[static_cast<std::size_t>(node_of(dst))].input_link;
-        default: return network_bus_;
+        case 0:
+          return nodes_[static_cast<std::size_t>(node_of(src))].output_link;
+        case 1:
+          return nodes_[static_cast<std::size_t>(node_of(dst))].input_link;
+        default:
+          return network_bus_;
       }
     }
     if (stage == 2) return nodes_[static_cast<std::size_t>(node_of(src))].intra_bus;
@@ -939,9 +971,8 @@ class Engine {
                 : machine_.bandwidth;
     double arrival = now_ + transfer_seconds(m.info.bytes, bandwidth);
     if (!(arrival <= kMaxSimulatedSeconds))
-      time_limit(threads_[m.sender].stream->where(m.send_mark), "a transfer of " +
-                                                                  std::to_string(m.info.bytes) +
-                                                                  " bytes");
+      time_limit(threads_[m.sender].stream->where(m.send_mark),
+                 "a transfer of " + std::to_string(m.info.bytes) + " bytes");
     queue_.push(arrival, EventKind::TransferDone, mid);
     if (m.sender_blocked) {
       m.sender_blocked = false;
@@ -1047,7 +1078,8 @@ class Engine {
     }
     const trace::Communicator* comm = header_.communicator(r.comm);
     if (std::find(comm->tasks.begin(), comm->tasks.end(), t.task) == comm->tasks.end())
-      fail(t, "rank " + std::to_string(t.task) + " is not in communicator " + std::to_string(r.comm));
+      fail(t,
+           "rank " + std::to_string(t.task) + " is not in communicator " + std::to_string(r.comm));
     std::uint64_t sequence = collective_counts_[static_cast<std::size_t>(t.task)][r.comm]++;
     auto key = std::make_pair(r.comm, sequence);
     auto it = open_collectives_.find(key);
@@ -1110,8 +1142,7 @@ class Engine {
       if (!c.blocking[i]) continue;
       if (c.members[i] == c.representative)
         representative = static_cast<std::int32_t>(c.members[i]);
-      else
-        wake(c.members[i]);
+      else wake(c.members[i]);
     }
     if (representative != kNone) wake(static_cast<std::uint32_t>(representative));
     for (std::int32_t w : c.waiters) wake(static_cast<std::uint32_t>(w));
@@ -1144,8 +1175,8 @@ class Engine {
       int cores = machine_.nodes[n].cores;
       if (cores < 1) throw std::invalid_argument("node " + std::to_string(n) + " has no core");
       task_nodes_[n].cores = cores;
-      int usable = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(cores),
-                                                            std::max<std::uint64_t>(instances[n], 1)));
+      int usable = static_cast<int>(std::min<std::uint64_t>(
+          static_cast<std::uint64_t>(cores), std::max<std::uint64_t>(instances[n], 1)));
       task_nodes_[n].owner.assign(static_cast<std::size_t>(usable), kNone);
       for (int c = 0; c < usable; ++c) task_nodes_[n].free.insert(c);
     }
@@ -1205,9 +1236,15 @@ class Engine {
       Event e = queue_.pop();
       now_ = e.time;
       switch (e.kind) {
-        case EventKind::ThreadReady: advance(e.id); break;
-        case EventKind::TransferDone: transfer_done(e.id); break;
-        case EventKind::CollectiveDone: collective_done(e.id); break;
+        case EventKind::ThreadReady:
+          advance(e.id);
+          break;
+        case EventKind::TransferDone:
+          transfer_done(e.id);
+          break;
+        case EventKind::CollectiveDone:
+          collective_done(e.id);
+          break;
         case EventKind::TaskTimer: {
           TaskTimer timer = timers_[e.id];
           timers_.remove(e.id);
@@ -1355,8 +1392,7 @@ class Engine {
     std::uint32_t ci = task_base_[static_cast<std::size_t>(t.task)] +
                        static_cast<std::uint32_t>(t.record.peer - 1);
     ThreadSim& child = threads_[ci];
-    if (child.created)
-      fail(t, "instance " + std::to_string(t.record.peer) + " is spawned twice");
+    if (child.created) fail(t, "instance " + std::to_string(t.record.peer) + " is spawned twice");
     child.created = true;
     schedule(ci, now_);  // its leading `after`s, then a core
   }
@@ -1365,12 +1401,15 @@ class Engine {
   bool after(std::uint32_t ti) {
     ThreadSim& t = threads_[ti];
     const Record& r = t.record;
-    std::uint32_t si = task_base_[static_cast<std::size_t>(t.task)] +
-                       static_cast<std::uint32_t>(r.peer - 1);
+    std::uint32_t si =
+        task_base_[static_cast<std::size_t>(t.task)] + static_cast<std::uint32_t>(r.peer - 1);
     ThreadSim& source = threads_[si];
     if (source.phase == Phase::Done) {
-      TaskDependencyArc arc{t.task, source.thread + 1, t.thread + 1, source.last_core, t.core,
-                            source.end, now_, now_, r.bytes, static_cast<std::uint8_t>(r.op)};
+      TaskDependencyArc arc{t.task,       source.thread + 1,
+                            t.thread + 1, source.last_core,
+                            t.core,       source.end,
+                            now_,         now_,
+                            r.bytes,      static_cast<std::uint8_t>(r.op)};
       if (t.core >= 0) {
         if (sink_) sink_->dependency(arc);
       } else {
@@ -1399,8 +1438,8 @@ class Engine {
     t.arcs.clear();
     for (std::uint32_t di : t.dependents) {
       ThreadSim& d = threads_[di];
-      d.arcs.push_back(TaskDependencyArc{d.task, t.thread + 1, d.thread + 1, t.last_core, -1,
-                                         now_, now_, now_, d.record.bytes,
+      d.arcs.push_back(TaskDependencyArc{d.task, t.thread + 1, d.thread + 1, t.last_core, -1, now_,
+                                         now_, now_, d.record.bytes,
                                          static_cast<std::uint8_t>(d.record.op)});
       d.phase = Phase::Fetch;
       d.waiting = Waiting::Nothing;
@@ -1443,8 +1482,8 @@ class Engine {
   }
 
   int type_of(const ThreadSim& t) const {
-    return types_.of_rank[static_cast<std::size_t>(t.task)]
-                         [static_cast<std::size_t>(instance_of(t).type)];
+    return types_
+        .of_rank[static_cast<std::size_t>(t.task)][static_cast<std::size_t>(instance_of(t).type)];
   }
 
   std::string task_problem(const ThreadSim& t) {
@@ -1454,8 +1493,8 @@ class Engine {
       return who + " was never created: instance " + std::to_string(instance_of(t).parent) +
              " did not reach its spawn";
     if (t.waiting == Waiting::Core)
-      return who + " is waiting for a core at " + t.stream->where() + " in " +
-             describe(t.record) + " (every core is held by instances blocked in MPI)";
+      return who + " is waiting for a core at " + t.stream->where() + " in " + describe(t.record) +
+             " (every core is held by instances blocked in MPI)";
     return who + " is blocked at " + t.stream->where() + " in " + describe(t.record) + ": " +
            blocked_reason(t);
   }
@@ -1498,13 +1537,20 @@ class Engine {
     if (length > 0) {
       RankSummary& rank = ranks_[static_cast<std::size_t>(t.task)];
       switch (t.state) {
-        case State::Running: rank.compute += length; break;
+        case State::Running:
+          rank.compute += length;
+          break;
         case State::Startup:
-        case State::Collective: rank.communication += length; break;
+        case State::Collective:
+          rank.communication += length;
+          break;
         case State::WaitingMessage:
         case State::BlockedSend:
-        case State::CollectiveSync: rank.waiting += length; break;
-        case State::Idle: break;
+        case State::CollectiveSync:
+          rank.waiting += length;
+          break;
+        case State::Idle:
+          break;
       }
       if (sink_ && t.state != State::Idle && !task_mode_)
         sink_->state(t.task, t.thread, t.state_begin, now_, t.state);
@@ -1545,7 +1591,8 @@ class Engine {
   [[noreturn]] static void time_limit(const std::string& where, const std::string& what) {
     throw trace::FormatError(where, 0,
                              "the simulated run would last past 9.2e9 s (292 years: times in "
-                             "nanoseconds must stay below 2^63) at this record (" + what + ")");
+                             "nanoseconds must stay below 2^63) at this record (" +
+                                 what + ")");
   }
 
   // ---- End of the run --------------------------------------------------------------------
@@ -1562,8 +1609,8 @@ class Engine {
                         (header_.threads[static_cast<std::size_t>(t.task)] > 1
                              ? " thread " + std::to_string(t.thread)
                              : "");
-      problems.push_back(who + " is blocked at " + t.stream->where() + " in " +
-                         describe(t.record) + ": " + blocked_reason(t));
+      problems.push_back(who + " is blocked at " + t.stream->where() + " in " + describe(t.record) +
+                         ": " + blocked_reason(t));
     }
     for (auto& [key, q] : match_) {
       if (q.head == kNone) continue;
@@ -1577,16 +1624,16 @@ class Engine {
           first = threads_[m.sender].stream->where(m.send_mark);
         }
       }
-      std::string what = "(tag " + std::to_string(key.tag) + ", comm " + std::to_string(key.comm) + ")";
+      std::string what =
+          "(tag " + std::to_string(key.tag) + ", comm " + std::to_string(key.comm) + ")";
       std::string src = endpoint(key.src_task, key.src_thread);
       std::string dst = endpoint(key.dst_task, key.dst_thread);
       if (q.receives)
         problems.push_back(dst + " posted " + std::to_string(count) + " receive(s) from " + src +
                            " " + what + " that no send matched");
       else
-        problems.push_back(src + " sent " + std::to_string(count) + " message(s) to " + dst +
-                           " " + what +
-                           " that no receive matched (the first at " + first + ")");
+        problems.push_back(src + " sent " + std::to_string(count) + " message(s) to " + dst + " " +
+                           what + " that no receive matched (the first at " + first + ")");
     }
     for (auto& [key, cid] : open_collectives_) {
       CollectiveSim& c = collectives_[cid];
@@ -1622,10 +1669,10 @@ class Engine {
     std::string ranks;
     for (int task : header_.truncated_tasks)
       ranks += (ranks.empty() ? "" : ", ") + std::to_string(task);
-    truncation_notes_.push_back(
-        "the trace stops early (truncated: rank(s) " + ranks + "): the simulation ends at " +
-        std::to_string(now_) + " s, with " + std::to_string(problems.size()) +
-        " thing(s) that could not complete because of it");
+    truncation_notes_.push_back("the trace stops early (truncated: rank(s) " + ranks +
+                                "): the simulation ends at " + std::to_string(now_) + " s, with " +
+                                std::to_string(problems.size()) +
+                                " thing(s) that could not complete because of it");
     constexpr std::size_t kMaxLines = 30;
     for (std::size_t i = 0; i < problems.size() && i < kMaxLines; ++i)
       truncation_notes_.push_back("  " + problems[i]);
@@ -1652,7 +1699,8 @@ class Engine {
       case Waiting::Collective:
         return "waiting for the collective's members: " +
                membership(collectives_[static_cast<std::uint32_t>(t.blocked_on)]);
-      case Waiting::Core: return "waiting for a core";
+      case Waiting::Core:
+        return "waiting for a core";
       case Waiting::Dependency: {
         const ThreadSim& source = threads_[static_cast<std::uint32_t>(t.blocked_on)];
         return "waiting for instance " + std::to_string(source.thread + 1) + " (" +
@@ -1661,7 +1709,8 @@ class Engine {
       case Waiting::Posting:
         return "waiting for request " + std::to_string(t.record.request) +
                ", which no instance has posted yet";
-      case Waiting::Nothing: break;
+      case Waiting::Nothing:
+        break;
     }
     return "not finished";
   }
@@ -1719,12 +1768,12 @@ class Engine {
   std::vector<int> task_node_;
   double mips_ = 0;
   std::vector<NodeResources> nodes_;
-  std::vector<std::size_t> shared_nodes_;  // nodes whose threads outnumber their cores
-  bool cores_pending_ = false;             // a core was freed or a thread queued for one
-  std::vector<std::string> truncation_notes_;  // what a truncated trace left unfinished
+  std::vector<std::size_t> shared_nodes_;          // nodes whose threads outnumber their cores
+  bool cores_pending_ = false;                     // a core was freed or a thread queued for one
+  std::vector<std::string> truncation_notes_;      // what a truncated trace left unfinished
   std::vector<std::vector<double>> type_speedup_;  // [rank][type]: --accelerate; empty: none
   FifoResource network_bus_;
-  FifoResource no_link_;  // unlimited
+  FifoResource no_link_;                   // unlimited
   std::vector<MemoryLinks> memory_links_;  // per task
   std::vector<ThreadSim> threads_;
   EventQueue queue_;
@@ -1746,9 +1795,9 @@ class Engine {
   // Task mode.
   bool task_mode_ = false;
   TaskTypeTable types_;
-  std::vector<TaskNode> task_nodes_;                 // per machine node
-  std::vector<std::uint32_t> task_base_;             // thread of each rank's instance 1
-  std::vector<RequestList> rank_requests_;           // outstanding requests of each rank
+  std::vector<TaskNode> task_nodes_;        // per machine node
+  std::vector<std::uint32_t> task_base_;    // thread of each rank's instance 1
+  std::vector<RequestList> rank_requests_;  // outstanding requests of each rank
   std::map<std::pair<int, std::uint64_t>, std::uint32_t> unposted_;  // waits before their post
   Pool<TaskTimer> timers_;
   bool dispatch_pending_ = false;
@@ -1770,9 +1819,12 @@ Result simulate(const trace::Trace& trace, const Machine& machine,
 
 std::string_view task_policy_name(TaskPolicy policy) {
   switch (policy) {
-    case TaskPolicy::Fifo: return "fifo";
-    case TaskPolicy::CriticalPath: return "cp";
-    case TaskPolicy::Mpi: return "mpi";
+    case TaskPolicy::Fifo:
+      return "fifo";
+    case TaskPolicy::CriticalPath:
+      return "cp";
+    case TaskPolicy::Mpi:
+      return "mpi";
   }
   return "fifo";
 }
@@ -1780,8 +1832,7 @@ std::string_view task_policy_name(TaskPolicy policy) {
 TaskPolicy task_policy_from_name(std::string_view name) {
   for (TaskPolicy p : {TaskPolicy::Fifo, TaskPolicy::CriticalPath, TaskPolicy::Mpi})
     if (name == task_policy_name(p)) return p;
-  throw std::invalid_argument("unknown task policy '" + std::string(name) +
-                              "' (fifo, cp or mpi)");
+  throw std::invalid_argument("unknown task policy '" + std::string(name) + "' (fifo, cp or mpi)");
 }
 
 int TaskResult::reference_cores() const {

@@ -27,8 +27,8 @@ std::string lower(std::string_view text) {
 }
 
 [[noreturn]] void bad_value(std::string_view key, std::string_view value, const std::string& why) {
-  throw std::invalid_argument("bad value for '" + std::string(key) + "': " +
-                              trace::excerpt(value) + " " + why);
+  throw std::invalid_argument("bad value for '" + std::string(key) + "': " + trace::excerpt(value) +
+                              " " + why);
 }
 
 enum class Sign { NonNegative, Positive };
@@ -73,7 +73,8 @@ struct Override {
 using Kind = MachineKey::Kind;
 
 const Override kOverrides[] = {
-    {{"bandwidth", "network bandwidth, MB/s (2^20 B/s); 0 = instantaneous", Kind::Real, "MB/s", true},
+    {{"bandwidth", "network bandwidth, MB/s (2^20 B/s); 0 = instantaneous", Kind::Real, "MB/s",
+      true},
      [](Machine& m, std::string_view k, std::string_view v) {
        m.bandwidth = parse_real(k, v, Sign::NonNegative);
      }},
@@ -89,39 +90,45 @@ const Override kOverrides[] = {
        int cores = parse_integer(k, v, 1, kMaxCores);
        for (Node& n : m.nodes) n.cores = cores;
      }},
-    {{"cpu_ratio", "CPU speed of every node relative to the traced one (1e-6 to 1e6): burst / ratio", Kind::Real, "", false},
+    {{"cpu_ratio",
+      "CPU speed of every node relative to the traced one (1e-6 to 1e6): burst / ratio", Kind::Real,
+      "", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        double ratio = parse_real(k, v, Sign::Positive);
        if (!(ratio >= kMinCpuRatio && ratio <= kMaxCpuRatio))
          bad_value(k, v, "is out of range (1e-6 to 1e6)");
        for (Node& n : m.nodes) n.cpu_ratio = ratio;
      }},
-    {{"eager_limit", "bytes: sends of at least this size use rendezvous, smaller ones eager; -1 = as traced", Kind::Integer, "bytes", false},
+    {{"eager_limit",
+      "bytes: sends of at least this size use rendezvous, smaller ones eager; -1 = as traced",
+      Kind::Integer, "bytes", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        m.eager_limit = parse_integer<std::int64_t>(k, v, -1);
      }},
-    {{"mips", "instructions per microsecond of instruction-counted bursts; 0 = the trace's", Kind::Real, "instructions/us", false},
+    {{"mips", "instructions per microsecond of instruction-counted bursts; 0 = the trace's",
+      Kind::Real, "instructions/us", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        m.mips = parse_real(k, v, Sign::NonNegative);
        if (m.mips > trace::kMaxMips) bad_value(k, v, "is out of range (at most 10^9)");
      }},
-    {{"nodes", "number of nodes (at most 2^20): grows by copying the last node, or shrinks", Kind::Integer, "", false},
+    {{"nodes", "number of nodes (at most 2^20): grows by copying the last node, or shrinks",
+      Kind::Integer, "", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        int count = parse_integer(k, v, 1, kMaxNodes);
        Node model = m.nodes.empty() ? Node{} : m.nodes.back();
        m.nodes.resize(static_cast<std::size_t>(count), model);
      }},
-    {{"tasks_per_node", "map N consecutive tasks to each node (N TASKS_PER_NODE)", Kind::Integer, "", false},
+    {{"tasks_per_node", "map N consecutive tasks to each node (N TASKS_PER_NODE)", Kind::Integer,
+      "", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        m.mapping = Mapping{Mapping::Policy::TasksPerNode, parse_integer(k, v, 1), {}};
      }},
-    {{"mapping", "fill | interleaved | N (= tasks_per_node=N)", Kind::Integer, "tasks per node", false},
+    {{"mapping", "fill | interleaved | N (= tasks_per_node=N)", Kind::Integer, "tasks per node",
+      false},
      [](Machine& m, std::string_view k, std::string_view v) {
        std::string policy = lower(v);
-       if (policy == "fill")
-         m.mapping = Mapping{Mapping::Policy::Fill, 1, {}};
-       else if (policy == "interleaved")
-         m.mapping = Mapping{Mapping::Policy::Interleaved, 1, {}};
+       if (policy == "fill") m.mapping = Mapping{Mapping::Policy::Fill, 1, {}};
+       else if (policy == "interleaved") m.mapping = Mapping{Mapping::Policy::Interleaved, 1, {}};
        else if (!v.empty() && std::isdigit(static_cast<unsigned char>(v.front())))
          m.mapping = Mapping{Mapping::Policy::TasksPerNode, parse_integer(k, v, 1), {}};
        else
@@ -129,7 +136,8 @@ const Override kOverrides[] = {
                    "is not a mapping (expected fill, interleaved or a number of tasks "
                    "per node)");
      }},
-    {{"links", "input and output network links of every node; 0 = unlimited", Kind::Integer, "", false},
+    {{"links", "input and output network links of every node; 0 = unlimited", Kind::Integer, "",
+      false},
      [](Machine& m, std::string_view k, std::string_view v) {
        int links = parse_integer(k, v, 0);
        for (Node& n : m.nodes) n.input_links = n.output_links = links;
@@ -139,7 +147,8 @@ const Override kOverrides[] = {
        double latency = parse_real(k, v, Sign::NonNegative);
        for (Node& n : m.nodes) n.intra.latency = latency;
      }},
-    {{"intra_bandwidth", "bandwidth inside a node, MB/s; 0 = instantaneous", Kind::Real, "MB/s", true},
+    {{"intra_bandwidth", "bandwidth inside a node, MB/s; 0 = instantaneous", Kind::Real, "MB/s",
+      true},
      [](Machine& m, std::string_view k, std::string_view v) {
        double bandwidth = parse_real(k, v, Sign::NonNegative);
        for (Node& n : m.nodes) n.intra.bandwidth = bandwidth;
@@ -149,7 +158,9 @@ const Override kOverrides[] = {
        int buses = parse_integer(k, v, 0);
        for (Node& n : m.nodes) n.intra.buses = buses;
      }},
-    {{"collectives", "constant | linear | logarithmic: fan-in and fan-out model of every collective", Kind::Name, "", false},
+    {{"collectives",
+      "constant | linear | logarithmic: fan-in and fan-out model of every collective", Kind::Name,
+      "", false},
      [](Machine& m, std::string_view k, std::string_view v) {
        std::optional<CollectiveModel> model = collective_model_from_name(v);
        if (!model) bad_value(k, v, "is not a model (expected constant, linear or logarithmic)");

@@ -52,8 +52,8 @@ std::map<std::string, double> accelerations(const Options& options) {
     } catch (const std::exception&) {
     }
     if (eq == std::string::npos || eq == 0 || !(factor > 0) || !std::isfinite(factor))
-      throw CLI::ValidationError("--accelerate", "'" + item +
-                                                     "' is not TYPE=FACTOR with a positive factor");
+      throw CLI::ValidationError("--accelerate",
+                                 "'" + item + "' is not TYPE=FACTOR with a positive factor");
     out[item.substr(0, eq)] = factor;
   }
   return out;
@@ -96,10 +96,10 @@ int run(const Options& o) {
   if (!o.sweep_out.empty() && o.sweep.empty() && !o.critical)
     throw CLI::ValidationError("--sweep-out", "requires --sweep or --critical");
   const replay::RunRequest request = request_of(o);
-  int status = o.validate       ? replay::run_validation(request)
+  int status = o.validate         ? replay::run_validation(request)
                : !o.sweep.empty() ? replay::run_sweeps(request)
-               : o.critical     ? replay::run_critical(request)
-                                : replay::run_replays(request);
+               : o.critical       ? replay::run_critical(request)
+                                  : replay::run_replays(request);
   trace::flush_stdout();
   return status;
 }
@@ -201,9 +201,8 @@ OutputOptions add_output_options(CLI::App& app, Options& o) {
                      "write the simulated timeline in the Trace Event format, for Perfetto UI or "
                      "chrome://tracing; with several traces, OUT.KIND.json")
           ->type_name("OUT.json");
-  out.dim =
-      app.add_option("--dim", o.dim_path, "write the input trace in Dimemas format")
-          ->type_name("OUT.dim");
+  out.dim = app.add_option("--dim", o.dim_path, "write the input trace in Dimemas format")
+                ->type_name("OUT.dim");
   out.native =
       app.add_option("--native", o.native_path, "write the input trace as a native trace set")
           ->type_name("DIR");
@@ -227,14 +226,18 @@ int main(int argc, char** argv) {
   CLI::App app{
       "replay: rebuilds the timeline of MPI traces on a configurable machine, with the "
       "semantics of Dimemas 5.5.\nTRACE is a Dimemas .dim file or a Tareador trace-set directory "
-      "(every kind in it, or those given with --kind).", "replay"};
+      "(every kind in it, or those given with --kind).",
+      "replay"};
   app.set_version_flag("--version", std::string("replay (tareador) ") + PACKAGE_VERSION);
   Options o;
   add_machine_options(app, o);
   AnalysisOptions a = add_analysis_options(app, o);
   OutputOptions out = add_output_options(app, o);
-  a.critical->excludes(a.sweep)->excludes(out.prv)->excludes(out.chrome)->excludes(out.dim)->excludes(
-      out.native);
+  a.critical->excludes(a.sweep)
+      ->excludes(out.prv)
+      ->excludes(out.chrome)
+      ->excludes(out.dim)
+      ->excludes(out.native);
   a.sweep->excludes(a.cores_sweep)
       ->excludes(out.prv)
       ->excludes(out.chrome)
@@ -261,8 +264,8 @@ int main(int argc, char** argv) {
     std::cerr << "replay: " << e.what() << "\n";
     return kExitBadInput;
   } catch (const std::filesystem::filesystem_error& e) {
-    std::cerr << "replay: " << e.path1().string() << ": " << trace::system_error_text(e.code().value())
-              << "\n";
+    std::cerr << "replay: " << e.path1().string() << ": "
+              << trace::system_error_text(e.code().value()) << "\n";
     return kExitBadInput;
   } catch (const std::bad_alloc&) {
     std::cerr << "replay: out of memory\n";

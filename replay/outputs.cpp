@@ -38,7 +38,8 @@ void prepare_saved_timelines(const trace::TraceHeader& header) {
   std::error_code error;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
     const fs::path& json = entry.path();
-    if (json.extension() != ".json" || trace::saved_replay_run(json.string()) == header.run) continue;
+    if (json.extension() != ".json" || trace::saved_replay_run(json.string()) == header.run)
+      continue;
     for (const char* extension : {".prv", ".pcf", ".row", ".json"})
       fs::remove(fs::path(json).replace_extension(extension), error);
   }
@@ -77,8 +78,9 @@ void ProgressLine::operator()(double fraction, const std::string& detail) {
   if (width_ > 0 && now - last_ < std::chrono::milliseconds(200) && fraction < 1.0) return;
   last_ = now;
   // Padded to the last line's width, so that a shorter line leaves nothing of it behind.
-  int width = std::fprintf(stderr, "\rreplaying %s: %5.1f%%%s%s", label_.c_str(),
-                           100.0 * fraction, detail.empty() ? "" : ", ", detail.c_str()) - 1;
+  int width = std::fprintf(stderr, "\rreplaying %s: %5.1f%%%s%s", label_.c_str(), 100.0 * fraction,
+                           detail.empty() ? "" : ", ", detail.c_str()) -
+              1;
   if (width < width_) std::fprintf(stderr, "%*s", width_ - width, "");
   width_ = std::max(width, width_);
   std::fflush(stderr);

@@ -58,9 +58,9 @@ class ParaverSink final : public TimelineSink {
             header.threads[static_cast<std::size_t>(task)];
       for (int task = 0; task < header.tasks(); ++task) {
         int node = used[task_node[static_cast<std::size_t>(task)]];
-        int cores = std::min({layout.cpus_per_node[static_cast<std::size_t>(node)],
-                              std::max(1, instances[task_node[static_cast<std::size_t>(task)]]),
-                              kMaxRows});
+        int cores =
+            std::min({layout.cpus_per_node[static_cast<std::size_t>(node)],
+                      std::max(1, instances[task_node[static_cast<std::size_t>(task)]]), kMaxRows});
         rows_used_.push_back(1);
         layout.task_node.push_back(node);
         layout.threads.push_back(cores);
@@ -81,11 +81,12 @@ class ParaverSink final : public TimelineSink {
                                    "without one: --no-save, no --prv)");
     for (int task = 0; task < header.tasks() && header.kind != "tasks"; ++task)
       if (header.threads[static_cast<std::size_t>(task)] > kMaxRows)
-        throw trace::FormatError(header.path, 0,
-                                 "task " + std::to_string(task) + " has " +
-                                     std::to_string(header.threads[static_cast<std::size_t>(task)]) +
-                                     " threads; a Paraver timeline holds at most 4096 per task "
-                                     "(replay it without one: --no-save, no --prv)");
+        throw trace::FormatError(
+            header.path, 0,
+            "task " + std::to_string(task) + " has " +
+                std::to_string(header.threads[static_cast<std::size_t>(task)]) +
+                " threads; a Paraver timeline holds at most 4096 per task "
+                "(replay it without one: --no-save, no --prv)");
     std::vector<int> next_core(layout.cpus_per_node.size(), 0);
     for (int task = 0; task < header.tasks() && header.kind != "tasks"; ++task) {
       int node = used[task_node[static_cast<std::size_t>(task)]];
@@ -128,8 +129,7 @@ class ParaverSink final : public TimelineSink {
                    static_cast<int>(state));
   }
 
-  void event(int task, int thread, double time, std::uint64_t type,
-             std::uint64_t value) override {
+  void event(int task, int thread, double time, std::uint64_t type, std::uint64_t value) override {
     thread = row(task, thread);
     writer_->event(cpu(task, thread), task, thread, nanoseconds(time), type, value);
   }
@@ -184,8 +184,8 @@ class ParaverSink final : public TimelineSink {
     int src = row(a.task, a.src_core), dst = row(a.task, a.dst_core);
     writer_->communication(trace::ParaverCommunication{
         cpu(a.task, src), a.task, src, nanoseconds(a.src_end), nanoseconds(a.src_end),
-        cpu(a.task, dst), a.task, dst, nanoseconds(a.satisfied), nanoseconds(a.resumed),
-        a.bytes, a.kinds});
+        cpu(a.task, dst), a.task, dst, nanoseconds(a.satisfied), nanoseconds(a.resumed), a.bytes,
+        a.kinds});
   }
 
   void safe_until(double time) override { writer_->flush_before(nanoseconds(time)); }
@@ -240,7 +240,7 @@ class ParaverSink final : public TimelineSink {
   }
 
   const trace::TraceHeader& header_;
-  std::vector<std::vector<int>> cpu_;  // global CPU of each thread
+  std::vector<std::vector<int>> cpu_;       // global CPU of each thread
   static constexpr int kMaxRows = 4096;     // threads per task a Paraver trace may have
   std::vector<int> rows_used_;              // tasks traces: rows (cores) used, per task
   std::vector<std::vector<TaskRun>> runs_;  // tasks traces: per task and core
@@ -256,14 +256,17 @@ std::string_view mpi_call_name(const Record& r, const trace::TraceHeader& header
     case RecordType::Send:
       if (r.immediate()) return fixed ? (rendezvous ? "MPI_Issend" : "MPI_Ibsend") : "MPI_Isend";
       return fixed ? (rendezvous ? "MPI_Ssend" : "MPI_Bsend") : "MPI_Send";
-    case RecordType::Recv: return r.immediate() ? "MPI_Irecv" : "MPI_Recv";
-    case RecordType::Wait: return "MPI_Wait";
+    case RecordType::Recv:
+      return r.immediate() ? "MPI_Irecv" : "MPI_Recv";
+    case RecordType::Wait:
+      return "MPI_Wait";
     case RecordType::GlobalOp:
       return (r.flags & trace::kCollectiveWait) ? "MPI_Wait" : trace::global_op_name(r.op);
     case RecordType::Call:
       return r.event_value < header.call_names.size() ? header.call_names[r.event_value]
                                                       : std::string_view();
-    default: return {};
+    default:
+      return {};
   }
 }
 

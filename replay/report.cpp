@@ -16,8 +16,9 @@ void print_tasks(std::ostream& out, const Result& result, const TaskResult& task
   }
   std::string cores = min_cores == max_cores ? std::to_string(max_cores)
                                              : fmt::format("{}-{}", min_cores, max_cores);
-  fmt::print(out, "  tasks: {} instances, policy {}, {} core(s) per node (per-rank columns above "
-                  "are core-seconds)\n",
+  fmt::print(out,
+             "  tasks: {} instances, policy {}, {} core(s) per node (per-rank columns above "
+             "are core-seconds)\n",
              tasks.instances, task_policy_name(tasks.policy), cores);
   if (tasks.one_core_time > 0)
     fmt::print(out,
@@ -36,9 +37,8 @@ void print_tasks(std::ostream& out, const Result& result, const TaskResult& task
 nlohmann::ordered_json profile_json(const std::vector<double>& profile, double total) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (std::size_t k = 0; k < profile.size(); ++k)
-    rows.push_back({{"cores", k},
-                    {"time_s", profile[k]},
-                    {"share", total > 0 ? profile[k] / total : 0.0}});
+    rows.push_back(
+        {{"cores", k}, {"time_s", profile[k]}, {"share", total > 0 ? profile[k] / total : 0.0}});
   return rows;
 }
 

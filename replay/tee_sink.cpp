@@ -12,15 +12,13 @@ class TeeSink final : public TimelineSink {
   void state(int task, int thread, double begin, double end, State state) override {
     for (auto& s : sinks_) s->state(task, thread, begin, end, state);
   }
-  void event(int task, int thread, double time, std::uint64_t type,
-             std::uint64_t value) override {
+  void event(int task, int thread, double time, std::uint64_t type, std::uint64_t value) override {
     for (auto& s : sinks_) s->event(task, thread, time, type, value);
   }
   void message(const Message& message) override {
     for (auto& s : sinks_) s->message(message);
   }
-  void call(int task, int thread, double begin, double end,
-            const trace::Record& record) override {
+  void call(int task, int thread, double begin, double end, const trace::Record& record) override {
     for (auto& s : sinks_) s->call(task, thread, begin, end, record);
   }
   void safe_until(double time) override {

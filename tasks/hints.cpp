@@ -14,9 +14,12 @@ namespace tareador::tasks {
 
 const char* clause_name(Clause c) {
   switch (c) {
-    case Clause::In: return "in";
-    case Clause::Out: return "out";
-    case Clause::InOut: return "inout";
+    case Clause::In:
+      return "in";
+    case Clause::Out:
+      return "out";
+    case Clause::InOut:
+      return "inout";
   }
   return "?";
 }
@@ -56,14 +59,14 @@ struct Bytes {
 // What the instances of one task type did, before it becomes hints.
 struct TypeUses {
   std::size_t instances = 0;
-  std::map<Group, ObjectUse> data;             // the program's objects the clauses name
-  std::map<Group, std::set<int>> members;      // the objects of each group the type used
-  std::map<std::string, Bytes> locals;         // locals of the creating code: most per instance
+  std::map<Group, ObjectUse> data;                 // the program's objects the clauses name
+  std::map<Group, std::set<int>> members;          // the objects of each group the type used
+  std::map<std::string, Bytes> locals;             // locals of the creating code: most per instance
   std::int64_t stack_read = 0, stack_written = 0;  // all of them, most per instance
-  std::size_t stack_writers = 0;               // instances that write such locals
+  std::size_t stack_writers = 0;                   // instances that write such locals
   int first_stack_writer = 0;
-  std::set<std::string> disabled;              // objects it used while they were disabled
-  std::set<std::string> left_out;              // objects that are not the program's data
+  std::set<std::string> disabled;  // objects it used while they were disabled
+  std::set<std::string> left_out;  // objects that are not the program's data
 };
 
 // One instance's uses added to its type's.
@@ -216,17 +219,17 @@ void race_warnings(const trace::TaskSet& set, const HintOptions& options, Hints&
     const trace::TaskInstance& a = set.instance(f.first);
     const trace::TaskInstance& b = set.instance(f.second);
     std::string name = object_name(set, object);
-    w.message = object_description(set, object) + " is written by #" + std::to_string(a.id) +
-                " (" + type_name(set, a.type) + ") and #" + std::to_string(b.id) + " (" +
-                type_name(set, b.type) +
-                ") and no dependency orders them: together they write more bytes than it has, "
-                "so both write some of the same bytes, and the decomposition lets them run in "
-                "either order (" + std::to_string(f.pairs) +
-                (f.pairs == 1 ? " such pair" : " such pairs") + " among " +
-                std::to_string(involved) + " instances). If they accumulate into " + name +
-                " (a disabled object), protect it (atomic, critical, a reduction); otherwise "
-                "name it in out()/inout() so that the runtime orders them (tracing with "
-                "--deps=raw+waw records such write-after-write dependencies)";
+    w.message =
+        object_description(set, object) + " is written by #" + std::to_string(a.id) + " (" +
+        type_name(set, a.type) + ") and #" + std::to_string(b.id) + " (" + type_name(set, b.type) +
+        ") and no dependency orders them: together they write more bytes than it has, "
+        "so both write some of the same bytes, and the decomposition lets them run in "
+        "either order (" +
+        std::to_string(f.pairs) + (f.pairs == 1 ? " such pair" : " such pairs") + " among " +
+        std::to_string(involved) + " instances). If they accumulate into " + name +
+        " (a disabled object), protect it (atomic, critical, a reduction); otherwise "
+        "name it in out()/inout() so that the runtime orders them (tracing with "
+        "--deps=raw+waw records such write-after-write dependencies)";
     hints.warnings.push_back(std::move(w));
   }
 }
@@ -292,9 +295,9 @@ void stack_flow_warnings(const trace::TaskSet& set, Hints& hints) {
     w.count = f.count;
     w.message = type_name(set, consumer) + " reads what " + type_name(set, producer) +
                 " wrote on the stack (" + object_name(set, object) +
-                ", a local variable of the code around the tasks, which no clause names): " + std::to_string(f.count) +
-                (f.count == 1 ? " dependency" : " dependencies") + ", e.g. #" +
-                std::to_string(f.from) + " -> #" + std::to_string(f.to) +
+                ", a local variable of the code around the tasks, which no clause names): " +
+                std::to_string(f.count) + (f.count == 1 ? " dependency" : " dependencies") +
+                ", e.g. #" + std::to_string(f.from) + " -> #" + std::to_string(f.to) +
                 ". Pass the value explicitly (firstprivate, a parameter) or keep it in an "
                 "object named in the clauses";
     hints.warnings.push_back(std::move(w));

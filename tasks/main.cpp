@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "tasks/taskgraph.h"
 #include "tareador/trace.h"
+#include "tasks/taskgraph.h"
 
 namespace {
 
@@ -105,11 +105,11 @@ int main(int argc, char** argv) {
   app.add_flag("--with-main", o.with_main, "draw the main task and its dependencies too");
   app.add_flag("--creation-edges", o.creation_edges,
                "also draw an edge (dashed, blue) from each task to each task it created");
-  auto* group_above = app.add_option(
-      "--group-above", o.group_above,
-      "in graphs of more tasks than this, draw runs of instances of a type at one depth with "
-      "the same neighbours as one node 'TYPE x N'; default 200")
-      ->type_name("N");
+  auto* group_above = app.add_option("--group-above", o.group_above,
+                                     "in graphs of more tasks than this, draw runs of instances of "
+                                     "a type at one depth with "
+                                     "the same neighbours as one node 'TYPE x N'; default 200")
+                          ->type_name("N");
   app.add_flag("--no-group", o.no_group, "never group: one node per task instance")
       ->excludes(group_above);
   app.add_option("--max-nodes", o.max_nodes,

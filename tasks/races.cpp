@@ -40,7 +40,8 @@ class Order {
     for (std::size_t i = 1; i <= n; ++i) {
       const trace::TaskInstance& t = set.instance(static_cast<int>(i));
       std::size_t points = steps[i].size() + 2;
-      for (std::size_t p = 0; p + 1 < points; ++p) next_[first_[i] + p].push_back(first_[i] + p + 1);
+      for (std::size_t p = 0; p + 1 < points; ++p)
+        next_[first_[i] + p].push_back(first_[i] + p + 1);
       for (std::size_t k = 0; k < steps[i].size(); ++k) {
         const trace::TaskStep& step = steps[i][k];
         std::size_t index = static_cast<std::size_t>(step.index);
@@ -180,7 +181,7 @@ std::vector<int> earlier_candidates(const trace::TaskSet& set, const Writes& w,
 // One block of up to 64 earlier members, on one object they write: every later writer j that
 // races with some of them goes into `found`.
 struct Block {
-  const std::vector<int>& members;     // ascending
+  const std::vector<int>& members;          // ascending
   const std::vector<std::uint64_t>& reach;  // Order::reach_from_ends of the members
 };
 
@@ -213,7 +214,8 @@ void check_object(const trace::TaskSet& set, const Order& order, const Block& bl
     // Members created before j ...
     std::uint64_t pairs = all;
     if (j <= high)
-      pairs &= (1ull << (std::lower_bound(members.begin(), members.end(), j) - members.begin())) - 1;
+      pairs &=
+          (1ull << (std::lower_bound(members.begin(), members.end(), j) - members.begin())) - 1;
     if (!pairs) continue;
     // ... that together with j write more than the object ...
     if (least + it->bytes <= size) {

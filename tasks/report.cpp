@@ -56,8 +56,8 @@ std::string report_text(const trace::TaskSet& set, const Report& r) {
       out << "    updates " << join(th.disabled, ", ")
           << " while disabled (no dependency): a reduction, or an atomic or critical update\n";
     if (!th.left_out.empty()) {
-      std::vector<std::string> shown(th.left_out.begin(),
-                                     th.left_out.begin() + std::min<std::size_t>(3, th.left_out.size()));
+      std::vector<std::string> shown(
+          th.left_out.begin(), th.left_out.begin() + std::min<std::size_t>(3, th.left_out.size()));
       if (th.left_out.size() > shown.size())
         shown.push_back("and " + std::to_string(th.left_out.size() - shown.size()) + " more");
       out << "    not in the clauses: " << th.left_out.size()
@@ -72,15 +72,14 @@ std::string report_text(const trace::TaskSet& set, const Report& r) {
     std::size_t name_width = 6;
     for (const ObjectUse& ou : th.objects) name_width = std::max(name_width, shown_name(ou).size());
     std::snprintf(line, sizeof line, "    %-6s %-*s %-7s %10s %10s %12s %12s\n", "clause",
-                  static_cast<int>(name_width), "object", "kind", "size", "instances",
-                  "max read", "max written");
+                  static_cast<int>(name_width), "object", "kind", "size", "instances", "max read",
+                  "max written");
     out << line;
     for (const ObjectUse& ou : th.objects) {
       const trace::TaskObject* o = set.object(ou.object);
       std::snprintf(line, sizeof line, "    %-6s %-*s %-7s %10s %10zu %12s %12s\n",
-                    clause_name(ou.clause), static_cast<int>(name_width),
-                    shown_name(ou).c_str(), o ? o->kind.c_str() : "?",
-                    format_bytes(ou.size).c_str(), ou.instances,
+                    clause_name(ou.clause), static_cast<int>(name_width), shown_name(ou).c_str(),
+                    o ? o->kind.c_str() : "?", format_bytes(ou.size).c_str(), ou.instances,
                     ou.max_read ? format_bytes(ou.max_read).c_str() : "-",
                     ou.max_written ? format_bytes(ou.max_written).c_str() : "-");
       out << line;
@@ -104,10 +103,8 @@ nlohmann::ordered_json report_json(const trace::TaskSet& set, const Report& r) {
   doc["trace"] = r.trace;
   doc["instances"] = r.profile.instances;
   doc["instructions"] = r.profile.instructions;
-  doc["graph"] = {{"files", r.files},
-                  {"nodes", r.nodes},
-                  {"edges", r.edges},
-                  {"with_main", r.with_main}};
+  doc["graph"] = {
+      {"files", r.files}, {"nodes", r.nodes}, {"edges", r.edges}, {"with_main", r.with_main}};
   json types = json::array();
   for (const TypeProfile& t : r.profile.types)
     types.push_back({{"name", t.type},

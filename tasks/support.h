@@ -11,9 +11,9 @@ namespace tareador::tasks {
 // Type index of the main task (instance 1), or -1 when the set has no instance.
 int main_type(const trace::TaskSet& set);
 bool valid_instance(const trace::TaskSet& set, int id);
-std::string fixed1(double v);      // one decimal, without a trailing ".0"
-std::string grouped(double value); // 1234567 -> "1,234,567"
-std::string percent(double v);     // "12.50%"
+std::string fixed1(double v);       // one decimal, without a trailing ".0"
+std::string grouped(double value);  // 1234567 -> "1,234,567"
+std::string percent(double v);      // "12.50%"
 bool is_stack(const trace::TaskSet& set, int id);
 // "NAME (KIND, SIZE)", or the object's name when the set does not declare it.
 std::string object_description(const trace::TaskSet& set, int id);

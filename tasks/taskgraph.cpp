@@ -25,10 +25,9 @@ namespace trace = tareador::trace;
 namespace {
 
 // Light colours that black text reads well on (ColorBrewer Set3 and Paired, light halves).
-constexpr const char* kPalette[] = {"#8dd3c7", "#ffffb3", "#bebada", "#fb8072",
-                                    "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
-                                    "#bc80bd", "#ccebc5", "#ffed6f", "#a6cee3",
-                                    "#b2df8a", "#fb9a99", "#cab2d6", "#e5c494"};
+constexpr const char* kPalette[] = {
+    "#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
+    "#bc80bd", "#ccebc5", "#ffed6f", "#a6cee3", "#b2df8a", "#fb9a99", "#cab2d6", "#e5c494"};
 constexpr std::size_t kPaletteSize = sizeof kPalette / sizeof kPalette[0];
 constexpr const char* kMainColor = "#d9d9d9";
 
@@ -205,8 +204,7 @@ Report write_outputs(const std::string& dir, const std::string& name, int rank,
           options.progress(image_name + ": laying out " + std::to_string(drawn_nodes) +
                            " nodes and " + std::to_string(drawn_edges) +
                            " edges with Graphviz; this may take a while");
-        else
-          options.progress(image_name + ": rendering");
+        else options.progress(image_name + ": rendering");
       };
       try {
         render_dot(dot.str(), options.format, image, stage);
@@ -227,8 +225,7 @@ Report write_outputs(const std::string& dir, const std::string& name, int rank,
   r.profile = profile(set);
   r.hints = porting_hints(set, options.hints);
   write_file(trace::set_files::taskreport(dir, rank, "txt"), report_text(set, r));
-  write_file(trace::set_files::taskreport(dir, rank, "json"),
-             report_json(set, r).dump(2) + "\n");
+  write_file(trace::set_files::taskreport(dir, rank, "json"), report_json(set, r).dump(2) + "\n");
   return r;
 }
 

@@ -31,8 +31,8 @@ namespace tareador::tasks {
 // ---- The dependency graph ---------------------------------------------------------------------
 
 struct TaskVertex {
-  int instance = 0;  // instance id (1 = the main task); of a group, its first instance
-  int type = 0;      // index into TaskSet::types
+  int instance = 0;         // instance id (1 = the main task); of a group, its first instance
+  int type = 0;             // index into TaskSet::types
   double instructions = 0;  // of a group, of all its instances
   bool mpi = false;
   std::vector<int> group;  // a grouped node: the instances it stands for; else empty
@@ -51,8 +51,8 @@ struct TaskEdge {
 
 // Vertices in increasing instance id; out-edges of a vertex in the order of the instances
 // that depend on it. Directed from the instance depended on to the one that waits.
-using TaskGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS,
-                                        TaskVertex, TaskEdge>;
+using TaskGraph =
+    boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, TaskVertex, TaskEdge>;
 
 struct GraphOptions {
   bool with_main = false;       // include the main task (instance 1) and its edges
@@ -114,15 +114,15 @@ struct TypeProfile {
   std::string type;
   std::string color;
   std::size_t instances = 0;
-  std::size_t mpi_instances = 0;  // instances holding MPI calls
+  std::size_t mpi_instances = 0;        // instances holding MPI calls
   double total = 0, mean = 0, max = 0;  // instructions
-  double share = 0;  // total / all instructions of the rank, in percent
+  double share = 0;                     // total / all instructions of the rank, in percent
 };
 
 struct Profile {
   std::size_t instances = 0;
-  double instructions = 0;           // all instructions of the rank (main task included)
-  std::vector<TypeProfile> types;    // every type, main included; by total descending, then name
+  double instructions = 0;         // all instructions of the rank (main task included)
+  std::vector<TypeProfile> types;  // every type, main included; by total descending, then name
 };
 
 Profile profile(const trace::TaskSet& set);
@@ -158,8 +158,8 @@ struct TypeHints {
   std::vector<std::string> firstprivate, locals_private, locals_shared;
   std::vector<std::string> disabled;  // objects used while disabled: reductions, atomic updates
   std::vector<std::string> left_out;  // used objects that are not the program's data
-  std::string ompss;               // "#pragma omp task in(A) out(B) inout(C)"
-  std::string openmp;              // "#pragma omp task depend(in: A) depend(out: B) ..."
+  std::string ompss;                  // "#pragma omp task in(A) out(B) inout(C)"
+  std::string openmp;                 // "#pragma omp task depend(in: A) depend(out: B) ..."
 };
 
 struct Warning {
@@ -172,9 +172,9 @@ struct Warning {
 };
 
 struct Hints {
-  std::vector<TypeHints> types;   // every type but main, in TaskSet::types order
-  std::vector<Warning> warnings;  // by object id, then code, then first instance
-  std::vector<std::string> notes; // limits met by the analysis, if any
+  std::vector<TypeHints> types;    // every type but main, in TaskSet::types order
+  std::vector<Warning> warnings;   // by object id, then code, then first instance
+  std::vector<std::string> notes;  // limits met by the analysis, if any
 };
 
 struct HintOptions {
@@ -189,9 +189,9 @@ Hints porting_hints(const trace::TaskSet& set, const HintOptions& options = {});
 // ---- The report: taskreport.N.txt / .json ------------------------------------------------------
 
 struct Report {
-  std::string name;   // application name
+  std::string name;  // application name
   int rank = 0;
-  std::string trace;  // the tasks stream it comes from
+  std::string trace;                 // the tasks stream it comes from
   std::size_t nodes = 0, edges = 0;  // of the graph as written
   bool with_main = false;
   std::vector<std::string> files;  // graph files written (names relative to the set)
@@ -207,9 +207,9 @@ nlohmann::ordered_json report_json(const trace::TaskSet& set, const Report& repo
 
 struct OutputOptions {
   GraphOptions graph;
-  std::string format = "dot";  // "dot" (DOT only), "svg" or "png" (DOT and the rendering)
+  std::string format = "dot";    // "dot" (DOT only), "svg" or "png" (DOT and the rendering)
   std::size_t max_nodes = 2000;  // larger graphs are not rendered (0: no limit)
-  bool group = true;               // group instances (group_graph) in graphs larger than:
+  bool group = true;             // group instances (group_graph) in graphs larger than:
   std::size_t group_above = 200;
   std::size_t slow_nodes = 200;  // from this many nodes, `progress` hears about the stages
   std::function<void(const std::string&)> progress;  // stage messages (for stderr), or none

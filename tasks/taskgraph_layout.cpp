@@ -198,8 +198,7 @@ std::vector<int> node_depths(std::size_t nodes, const Edges& edges) {
       }
       std::size_t e = out[v][next++];
       std::size_t to = edges[e].second;
-      if (state[to] == kOpen)
-        kept[e] = false;
+      if (state[to] == kOpen) kept[e] = false;
       else if (state[to] == kNew) {
         state[to] = kOpen;
         stack.push_back({to, 0});

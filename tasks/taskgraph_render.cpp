@@ -48,11 +48,20 @@ std::string html_escaped(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -122,9 +131,9 @@ TaskGraph build_graph(const trace::TaskSet& set, const GraphOptions& options) {
         e.kinds = d.kinds;
         e.bytes = d.bytes;
         merge_objects(e.objects, d.objects);
-        edge_of[{from, to}] = boost::add_edge(static_cast<std::size_t>(from),
-                                              static_cast<std::size_t>(to), e, g)
-                                  .first;
+        edge_of[{from, to}] =
+            boost::add_edge(static_cast<std::size_t>(from), static_cast<std::size_t>(to), e, g)
+                .first;
       } else {
         TaskEdge& e = g[found->second];
         e.kinds |= d.kinds;
@@ -161,8 +170,7 @@ TaskGraph group_graph(const TaskGraph& graph) {
       if (last != last_of_type.end() && depth[last->second] == depth[v] &&
           graph[last->second].mpi == tv.mpi)
         block_of[v] = block_of[last->second];
-      else
-        block_of[v] = blocks++;
+      else block_of[v] = blocks++;
       last_of_type[tv.type] = v;
     }
   }
@@ -221,9 +229,9 @@ TaskGraph group_graph(const TaskGraph& graph) {
     auto key = std::make_tuple(from, to, te.creation);
     auto found = edge_of.find(key);
     if (found == edge_of.end()) {
-      edge_of[key] = boost::add_edge(static_cast<std::size_t>(from),
-                                     static_cast<std::size_t>(to), te, grouped)
-                         .first;
+      edge_of[key] =
+          boost::add_edge(static_cast<std::size_t>(from), static_cast<std::size_t>(to), te, grouped)
+              .first;
       continue;
     }
     TaskEdge& merged = grouped[found->second];
@@ -238,12 +246,12 @@ TaskGraph group_graph(const TaskGraph& graph) {
 // ---- Labels -----------------------------------------------------------------------------------------
 
 std::string node_label(const trace::TaskSet& set, const TaskVertex& v) {
-  std::string label =
-      v.group.empty()
-          ? type_name(set, v.type) + " #" + std::to_string(v.instance) + "\n" +
-                format_count(v.instructions) + " instr"
-          : type_name(set, v.type) + " x " + std::to_string(v.group.size()) + "\n" +
-                id_ranges(v.group, "#", 2) + "\n" + format_count(v.instructions) + " instr";
+  std::string label = v.group.empty()
+                          ? type_name(set, v.type) + " #" + std::to_string(v.instance) + "\n" +
+                                format_count(v.instructions) + " instr"
+                          : type_name(set, v.type) + " x " + std::to_string(v.group.size()) + "\n" +
+                                id_ranges(v.group, "#", 2) + "\n" + format_count(v.instructions) +
+                                " instr";
   if (v.mpi) label += "\nMPI";
   return label;
 }
@@ -269,11 +277,11 @@ namespace {
 // What the DOT of a graph says besides its nodes and edges: the colours of the types, the
 // counts of the legend, the labels and the layout.
 struct Drawing {
-  std::vector<std::string> colors;               // per type
-  std::vector<std::size_t> instances, nodes;     // per type
+  std::vector<std::string> colors;            // per type
+  std::vector<std::size_t> instances, nodes;  // per type
   bool any_mpi = false, any_group = false, any_creation = false;
   std::uint8_t kinds_seen = 0;
-  std::vector<std::string> labels;               // per vertex
+  std::vector<std::string> labels;  // per vertex
   Layout layout;
 };
 
@@ -421,9 +429,10 @@ void write_dot(std::ostream& out, const trace::TaskSet& set, const TaskGraph& gr
     os << "]";
   };
   auto graph_writer = [&](std::ostream& os) { write_graph_attributes(os, set, graph, d, title); };
-  boost::write_graphviz(out, graph, vertex_writer, edge_writer, graph_writer,
-                        boost::make_function_property_map<TaskGraph::vertex_descriptor, std::string>(
-                            [&graph](std::size_t v) { return vertex_name(graph, v); }));
+  boost::write_graphviz(
+      out, graph, vertex_writer, edge_writer, graph_writer,
+      boost::make_function_property_map<TaskGraph::vertex_descriptor, std::string>(
+          [&graph](std::size_t v) { return vertex_name(graph, v); }));
 }
 
 // ---- Rendering with libgvc ----------------------------------------------------------------------------

@@ -14,13 +14,13 @@
 #include <cstring>
 #include <limits>
 #include <map>
-#include <set>
 #include <memory>
 #include <optional>
+#include <set>
 
+#include "tareador/trace.h"
 #include "tracefmt/fields.h"
 #include "tracefmt/line_reader.h"
-#include "tareador/trace.h"
 
 namespace tareador::trace {
 
@@ -81,9 +81,9 @@ void split_integers(std::string_view line, LineFields& f) {
 struct ParsedHeader {
   TraceHeader header;
   bool offsets = false;
-  std::uint64_t offsets_at = 0;   // Y
-  std::uint64_t records_at = 0;   // first line after the definitions
-  std::uint64_t header_lines = 0; // lines before records_at
+  std::uint64_t offsets_at = 0;    // Y
+  std::uint64_t records_at = 0;    // first line after the definitions
+  std::uint64_t header_lines = 0;  // lines before records_at
 };
 
 ParsedHeader parse_header(const std::shared_ptr<const SharedFile>& file) {
@@ -97,7 +97,8 @@ ParsedHeader parse_header(const std::shared_ptr<const SharedFile>& file) {
     throw FormatError(file->path(), lines.line_number(), message);
   };
   if (!lines.next(line) || line.substr(0, 10) != "#DIMEMAS:\"")
-    throw FormatError(file->path(), 1, "not a Dimemas trace: the first line must start with #DIMEMAS:\"");
+    throw FormatError(file->path(), 1,
+                      "not a Dimemas trace: the first line must start with #DIMEMAS:\"");
   std::string_view rest = line.substr(10);
   std::size_t quote = rest.find('"');
   if (quote == std::string_view::npos) fail("header: the trace name has no closing quote");
@@ -154,8 +155,8 @@ ParsedHeader parse_header(const std::shared_ptr<const SharedFile>& file) {
     list = cut == std::string_view::npos ? std::string_view() : list.substr(cut + 1);
   }
   if (out.header.tasks() != tasks)
-    fail("header: " + std::to_string(tasks) + " tasks but " +
-         std::to_string(out.header.tasks()) + " thread counts");
+    fail("header: " + std::to_string(tasks) + " tasks but " + std::to_string(out.header.tasks()) +
+         " thread counts");
   // Before anything is allocated per thread: each needs at least a record or an offset.
   if (streams > kMaxStreams)
     fail("header: " + std::to_string(streams) + " threads; a trace has at most 2^24 in all");
@@ -176,8 +177,7 @@ ParsedHeader parse_header(const std::shared_ptr<const SharedFile>& file) {
     Fields f(line.substr(2), ':', lines);
     int kind = f.integer<int>("definition type");
     if (kind == 2 || kind == 3) {
-      out.header.notes.push_back(lines.where() + ": " +
-                                 (kind == 2 ? "file" : "one-sided window") +
+      out.header.notes.push_back(lines.where() + ": " + (kind == 2 ? "file" : "one-sided window") +
                                  " definition ignored (not modelled)");
       continue;
     }
@@ -289,8 +289,8 @@ struct Shape {
 constexpr Shape kNoop = {"no-op (0)", {"record type", "task", "thread"}};
 constexpr Shape kBurst = {"burst (1)", {"record type", "task", "thread", "duration"}};
 constexpr Shape kSend = {"send (2)",
-                         {"record type", "task", "thread", "destination task",
-                          "destination thread", "size", "tag", "communicator", "synchronism"}};
+                         {"record type", "task", "thread", "destination task", "destination thread",
+                          "size", "tag", "communicator", "synchronism"}};
 constexpr Shape kRecv = {"receive (3)",
                          {"record type", "task", "thread", "source task", "source thread", "size",
                           "tag", "communicator", "receive type"}};
@@ -319,9 +319,10 @@ class DimemasStream final : public LineRecordStream {
       if (f_.count < 3) integers(kNoop, 3);  // reports the bad or missing field
       auto task = f_.value[1], thread = f_.value[2];
       if (task != task_ || thread != thread_) {
-        if (first_) fail("offset of task " + std::to_string(task_) + " thread " +
-                         std::to_string(thread_) + " points to a record of task " +
-                         std::to_string(task) + " thread " + std::to_string(thread));
+        if (first_)
+          fail("offset of task " + std::to_string(task_) + " thread " + std::to_string(thread_) +
+               " points to a record of task " + std::to_string(task) + " thread " +
+               std::to_string(thread));
         return done_ = true, false;
       }
       first_ = false;
@@ -330,20 +331,19 @@ class DimemasStream final : public LineRecordStream {
     }
   }
 
-
  private:
-
   // Requires exactly `n` integer fields of `shape`; otherwise says which field is wrong.
   void integers(const Shape& shape, int n) const {
     if (f_.count < n) {
       const char* name = shape.names[f_.count];
       std::string_view field = f_.rest_field();
-      bool digits = !field.empty() &&
-                    field.find_first_not_of("0123456789", field[0] == '-') == std::string_view::npos &&
-                    field.size() > (field[0] == '-' ? 1u : 0u);
+      bool digits =
+          !field.empty() &&
+          field.find_first_not_of("0123456789", field[0] == '-') == std::string_view::npos &&
+          field.size() > (field[0] == '-' ? 1u : 0u);
       if (f_.has_rest)
-        fail(std::string("field '") + name + (digits ? "' is out of range (64-bit integers): "
-                                                     : "' is not an integer: ") +
+        fail(std::string("field '") + name +
+             (digits ? "' is out of range (64-bit integers): " : "' is not an integer: ") +
              excerpt(field));
       fail(std::string("missing field '") + name + "'");
     }
@@ -354,22 +354,24 @@ class DimemasStream final : public LineRecordStream {
 
   std::int32_t int32(const Shape& shape, int i) const {
     std::int64_t v = f_.value[i];
-    if (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max())
+    if (v < std::numeric_limits<std::int32_t>::min() ||
+        v > std::numeric_limits<std::int32_t>::max())
       fail(std::string("field '") + shape.names[i] + "' is out of range: " + std::to_string(v));
     return static_cast<std::int32_t>(v);
   }
 
   std::int64_t count(const Shape& shape, int i) const {
     if (f_.value[i] < 0)
-      fail(std::string("field '") + shape.names[i] + "' is negative: " + std::to_string(f_.value[i]));
+      fail(std::string("field '") + shape.names[i] +
+           "' is negative: " + std::to_string(f_.value[i]));
     return f_.value[i];
   }
 
   int peer(const Shape& shape, int i) const {
     std::int64_t task = f_.value[i];
     if (task < 0 || task >= header_.tasks())
-      fail(std::string(shape.names[i]) + " " + std::to_string(task) + " is not a task of the trace (0.." +
-           std::to_string(header_.tasks() - 1) + ")");
+      fail(std::string(shape.names[i]) + " " + std::to_string(task) +
+           " is not a task of the trace (0.." + std::to_string(header_.tasks() - 1) + ")");
     return static_cast<int>(task);
   }
 
@@ -390,9 +392,9 @@ class DimemasStream final : public LineRecordStream {
     if (thread == -2) return -1;
     int threads = header_.threads[static_cast<std::size_t>(f_.value[task_field])];
     if (thread < -1 || thread >= threads)
-      fail(std::string(shape.names[i]) + " " + std::to_string(thread) + " is not a thread of task " +
-           std::to_string(f_.value[task_field]) + " (0.." + std::to_string(threads - 1) +
-           ", or -1 for any)");
+      fail(std::string(shape.names[i]) + " " + std::to_string(thread) +
+           " is not a thread of task " + std::to_string(f_.value[task_field]) + " (0.." +
+           std::to_string(threads - 1) + ", or -1 for any)");
     return thread;
   }
 
@@ -451,7 +453,8 @@ class DimemasStream final : public LineRecordStream {
         if (type == 1) {
           out.flags = kImmediate;
           out.request = next_request_++;
-          pending_.push_back(PendingRecv{out.peer, out.peer_thread, out.tag, out.comm, out.request});
+          pending_.push_back(
+              PendingRecv{out.peer, out.peer_thread, out.tag, out.comm, out.request});
           return;
         }
         if (type != 2)
@@ -569,8 +572,9 @@ class DimemasWriter final : public TraceWriter {
   DimemasWriter(const std::string& path, const TraceHeader& header)
       : path_(path), header_(header), file_(nullptr) {
     if (header.kind == "tasks")
-      throw std::invalid_argument("a tasks trace cannot be converted to Dimemas (it has task "
-                                  "instances and dependencies, which Dimemas traces cannot hold)");
+      throw std::invalid_argument(
+          "a tasks trace cannot be converted to Dimemas (it has task "
+          "instances and dependencies, which Dimemas traces cannot hold)");
     file_ = std::fopen(path.c_str(), "wb");
     if (file_ == nullptr) throw FormatError(path, 0, "cannot create file");
     offsets_.resize(static_cast<std::size_t>(header.tasks()));
@@ -595,7 +599,8 @@ class DimemasWriter final : public TraceWriter {
     close_block();
     task_ = task;
     thread_ = thread;
-    offsets_[static_cast<std::size_t>(task)].push_back(static_cast<std::uint64_t>(std::ftell(file_)));
+    offsets_[static_cast<std::size_t>(task)].push_back(
+        static_cast<std::uint64_t>(std::ftell(file_)));
     block_empty_ = true;
     irecvs_.clear();
   }
@@ -614,8 +619,8 @@ class DimemasWriter final : public TraceWriter {
         break;
       }
       case RecordType::Send:
-        std::fprintf(file_, "2:%d:%d:%d:%d:%" PRId64 ":%" PRId64 ":%d:%d\n", task_, thread_,
-                     r.peer, r.peer_thread, r.bytes, r.tag, comm(r.comm),
+        std::fprintf(file_, "2:%d:%d:%d:%d:%" PRId64 ":%" PRId64 ":%d:%d\n", task_, thread_, r.peer,
+                     r.peer_thread, r.bytes, r.tag, comm(r.comm),
                      ((r.flags & kRendezvous) ? 1 : 0) | (r.immediate() ? 2 : 0));
         break;
       case RecordType::Recv:
@@ -631,7 +636,9 @@ class DimemasWriter final : public TraceWriter {
       case RecordType::GlobalOp:
         std::fprintf(file_, "10:%d:%d:%d:%d:%d:0:%" PRId64 ":%" PRId64 ":%d\n", task_, thread_,
                      r.op, comm(r.comm), r.peer == task_ ? 1 : 0, r.bytes, r.bytes_recv,
-                     (r.flags & kImmediate) ? 0 : (r.flags & kCollectiveWait) ? 2 : 1);
+                     (r.flags & kImmediate)        ? 0
+                     : (r.flags & kCollectiveWait) ? 2
+                                                   : 1);
         break;
       case RecordType::Event:
         std::fprintf(file_, "20:%d:%d:%" PRIu64 ":%" PRIu64 "\n", task_, thread_, r.event_type,
@@ -663,8 +670,10 @@ class DimemasWriter final : public TraceWriter {
     if (failed) throw FormatError(path_, 0, "write error");
     if (dropped_send_waits_ > 0)
       std::fprintf(stderr,
-                   "note: %s: %" PRIu64 " waits for immediate sends left out (Dimemas has no "
-                   "record for them; they cost nothing)\n", path_.c_str(), dropped_send_waits_);
+                   "note: %s: %" PRIu64
+                   " waits for immediate sends left out (Dimemas has no "
+                   "record for them; they cost nothing)\n",
+                   path_.c_str(), dropped_send_waits_);
   }
 
  private:
@@ -682,8 +691,8 @@ class DimemasWriter final : public TraceWriter {
   }
 
   void write_recv(const Record& r, int type) {
-    std::fprintf(file_, "3:%d:%d:%d:%d:%" PRId64 ":%" PRId64 ":%d:%d\n", task_, thread_,
-                 r.peer, r.peer_thread, r.bytes, r.tag, comm(r.comm), type);
+    std::fprintf(file_, "3:%d:%d:%d:%d:%" PRId64 ":%" PRId64 ":%d:%d\n", task_, thread_, r.peer,
+                 r.peer_thread, r.bytes, r.tag, comm(r.comm), type);
   }
 
   int comm(int id) const { return id == 0 ? zero_as_ : id; }

@@ -6,8 +6,8 @@
 #pragma once
 
 #include <cctype>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -15,8 +15,8 @@
 #include <string_view>
 #include <type_traits>
 
-#include "tracefmt/line_reader.h"
 #include "tareador/trace.h"
+#include "tracefmt/line_reader.h"
 #include "tracefmt/utf8.h"
 
 namespace tareador::trace {
@@ -74,7 +74,8 @@ class Fields {
 
   std::string_view text(const char* name) {
     if (exhausted_) fail(std::string("missing field '") + name + "'");
-    const char* cut = static_cast<const char*>(std::memchr(at_, separator_, static_cast<std::size_t>(end_ - at_)));
+    const char* cut = static_cast<const char*>(
+        std::memchr(at_, separator_, static_cast<std::size_t>(end_ - at_)));
     std::string_view field(at_, static_cast<std::size_t>((cut ? cut : end_) - at_));
     take(cut);
     return field;
@@ -96,11 +97,21 @@ class Fields {
         }
         if (++p == end_) break;
         switch (*p) {
-          case '"': case '\\': value += *p; break;
-          case 't': value += '\t'; break;
-          case 'n': value += '\n'; break;
-          case 'u': value += unicode_escape(p, name); break;
-          default: fail(std::string("field '") + name + "' has an unknown escape '\\" + *p + "'");
+          case '"':
+          case '\\':
+            value += *p;
+            break;
+          case 't':
+            value += '\t';
+            break;
+          case 'n':
+            value += '\n';
+            break;
+          case 'u':
+            value += unicode_escape(p, name);
+            break;
+          default:
+            fail(std::string("field '") + name + "' has an unknown escape '\\" + *p + "'");
         }
       }
       if (p == end_) fail(std::string("field '") + name + "': the quoted string does not end");
@@ -127,7 +138,8 @@ class Fields {
       value = value * 10 + static_cast<unsigned>(*p++ - '0');
     if (p != digits && (p == end_ || *p == separator_) && fits<Int>(value, negative)) {
       take(p == end_ ? nullptr : p);
-      return negative ? static_cast<Int>(-static_cast<std::int64_t>(value)) : static_cast<Int>(value);
+      return negative ? static_cast<Int>(-static_cast<std::int64_t>(value))
+                      : static_cast<Int>(value);
     }
     return slow_integer<Int>(name);
   }
@@ -166,11 +178,13 @@ class Fields {
     for (int i = 0; i < 4; ++i) {
       if (++p == end_ || !std::isxdigit(static_cast<unsigned char>(*p)))
         fail(std::string("field '") + name + "' has a \\u escape without 4 hex digits");
-      code = code * 16 + static_cast<unsigned>(std::isdigit(static_cast<unsigned char>(*p))
-                                                   ? *p - '0'
-                                                   : (std::tolower(static_cast<unsigned char>(*p)) - 'a' + 10));
+      code = code * 16 +
+             static_cast<unsigned>(std::isdigit(static_cast<unsigned char>(*p))
+                                       ? *p - '0'
+                                       : (std::tolower(static_cast<unsigned char>(*p)) - 'a' + 10));
     }
-    if (code >= 0xD800 && code <= 0xDFFF) fail(std::string("field '") + name + "' escapes a surrogate");
+    if (code >= 0xD800 && code <= 0xDFFF)
+      fail(std::string("field '") + name + "' escapes a surrogate");
     std::string out;
     if (code < 0x80) {
       out += static_cast<char>(code);
@@ -187,8 +201,7 @@ class Fields {
 
   template <typename Int>
   static bool fits(std::uint64_t value, bool negative) {
-    if (negative)
-      return value <= static_cast<std::uint64_t>(std::numeric_limits<Int>::max()) + 1;
+    if (negative) return value <= static_cast<std::uint64_t>(std::numeric_limits<Int>::max()) + 1;
     return value <= static_cast<std::uint64_t>(std::numeric_limits<Int>::max());
   }
 

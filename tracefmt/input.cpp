@@ -30,23 +30,40 @@ std::string kind_of(mode_t mode) {
 
 std::string system_error_text(int error) {
   switch (error) {
-    case ENOENT: return "no such file or directory";
-    case EACCES: case EPERM: return "permission denied";
-    case ENOTDIR: return "a component of the path is not a directory";
-    case EISDIR: return "is a directory";
-    case ENOSPC: return "no space left on the device";
-    case EDQUOT: return "disk quota exceeded";
-    case EROFS: return "read-only file system";
-    case EMFILE: case ENFILE: return "too many open files";
-    case ENAMETOOLONG: return "the name is too long";
-    case EEXIST: return "already exists";
-    case ELOOP: return "too many symbolic links";
-    case EIO: return "input/output error";
-    case EFBIG: return "the file is too large";
-    case EPIPE: return "the reader went away (broken pipe)";
+    case ENOENT:
+      return "no such file or directory";
+    case EACCES:
+    case EPERM:
+      return "permission denied";
+    case ENOTDIR:
+      return "a component of the path is not a directory";
+    case EISDIR:
+      return "is a directory";
+    case ENOSPC:
+      return "no space left on the device";
+    case EDQUOT:
+      return "disk quota exceeded";
+    case EROFS:
+      return "read-only file system";
+    case EMFILE:
+    case ENFILE:
+      return "too many open files";
+    case ENAMETOOLONG:
+      return "the name is too long";
+    case EEXIST:
+      return "already exists";
+    case ELOOP:
+      return "too many symbolic links";
+    case EIO:
+      return "input/output error";
+    case EFBIG:
+      return "the file is too large";
+    case EPIPE:
+      return "the reader went away (broken pipe)";
     default: {
       std::string text = std::strerror(error);
-      if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+      if (!text.empty())
+        text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
       return text;
     }
   }
@@ -123,8 +140,11 @@ std::string escaped_prefix(std::string_view text, std::size_t max, std::size_t& 
   for (; i < text.size() && shown < max; ++shown) {
     unsigned char c = static_cast<unsigned char>(text[i]);
     // A whole UTF-8 character as it is; anything else that is not printable ASCII escaped.
-    std::size_t length = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
-                                       : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    std::size_t length = c < 0x80                 ? 1
+                         : c >= 0xC2 && c <= 0xDF ? 2
+                         : c >= 0xE0 && c <= 0xEF ? 3
+                         : c >= 0xF0 && c <= 0xF4 ? 4
+                                                  : 0;
     if (length > 1 && i + length <= text.size() && valid_utf8(text.substr(i, length))) {
       out.append(text.substr(i, length));
       i += length;
@@ -164,7 +184,8 @@ std::string excerpt(std::string_view text, std::size_t max) {
 void make_output_directory(const std::string& dir) {
   std::error_code error;
   std::filesystem::create_directories(dir.empty() ? "." : dir, error);
-  if (error) throw FormatError(dir, 0, "cannot create the directory: " + system_error_text(error.value()));
+  if (error)
+    throw FormatError(dir, 0, "cannot create the directory: " + system_error_text(error.value()));
   if (::access(dir.empty() ? "." : dir.c_str(), W_OK | X_OK) != 0)
     throw FormatError(dir, 0, "cannot write into the directory: " + system_error_text(errno));
 }

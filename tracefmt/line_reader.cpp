@@ -142,7 +142,8 @@ StreamFile open_rank_stream(const std::string& path, int rank, bool truncated,
   stream.end = truncated ? end_of_whole_lines(*stream.file) : stream.file->size();
   if (stream.end < stream.file->size())
     notes.push_back(who + ": the last line of " + path + " is incomplete (" +
-                    std::to_string(stream.file->size() - stream.end) + " bytes: the writer stopped there): left out");
+                    std::to_string(stream.file->size() - stream.end) +
+                    " bytes: the writer stopped there): left out");
   return stream;
 }
 

@@ -22,15 +22,18 @@ FormatError::FormatError(std::string file, std::uint64_t line, const std::string
 
 namespace {
 constexpr std::string_view kGlobalOpNames[kGlobalOpCount] = {
-    "MPI_Barrier",   "MPI_Bcast",          "MPI_Gather",    "MPI_Gatherv",
-    "MPI_Scatter",   "MPI_Scatterv",       "MPI_Allgather", "MPI_Allgatherv",
-    "MPI_Alltoall",  "MPI_Alltoallv",      "MPI_Reduce",    "MPI_Allreduce",
-    "MPI_Reduce_scatter", "MPI_Reduce_scatter_block", "MPI_Scan", "MPI_Alltoallw",
+    "MPI_Barrier",        "MPI_Bcast",
+    "MPI_Gather",         "MPI_Gatherv",
+    "MPI_Scatter",        "MPI_Scatterv",
+    "MPI_Allgather",      "MPI_Allgatherv",
+    "MPI_Alltoall",       "MPI_Alltoallv",
+    "MPI_Reduce",         "MPI_Allreduce",
+    "MPI_Reduce_scatter", "MPI_Reduce_scatter_block",
+    "MPI_Scan",           "MPI_Alltoallw",
 };
 
 bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
@@ -55,8 +58,12 @@ auto channel_fields(const Channel& c) {
 }
 }  // namespace
 
-bool Channel::operator==(const Channel& o) const { return channel_fields(*this) == channel_fields(o); }
-bool Channel::operator<(const Channel& o) const { return channel_fields(*this) < channel_fields(o); }
+bool Channel::operator==(const Channel& o) const {
+  return channel_fields(*this) == channel_fields(o);
+}
+bool Channel::operator<(const Channel& o) const {
+  return channel_fields(*this) < channel_fields(o);
+}
 
 Channel channel_of(const Record& record, int task, int thread) {
   bool threads = record.peer_thread >= 0;
@@ -123,8 +130,9 @@ std::vector<std::unique_ptr<Trace>> open_traces(const std::string& path,
     return open_trace_set(path, kinds);
   }
   if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), "dimemas") == kinds.end())
-    throw FormatError(path, 0, "a Dimemas trace has kind 'dimemas'; the kinds asked for select "
-                               "traces of a trace set");
+    throw FormatError(path, 0,
+                      "a Dimemas trace has kind 'dimemas'; the kinds asked for select "
+                      "traces of a trace set");
   std::vector<std::unique_ptr<Trace>> traces;
   traces.push_back(open_dimemas(path));
   return traces;

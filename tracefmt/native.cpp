@@ -1,24 +1,24 @@
 // The native trace set (docs/trace-format.md): reader and writer.
-#include <nlohmann/json.hpp>
 #include <toml++/toml.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
-#include <limits>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
 #include <type_traits>
 #include <unordered_set>
 
+#include "tareador/trace.h"
 #include "tracefmt/fields.h"
 #include "tracefmt/line_reader.h"
 #include "tracefmt/native_records.h"
 #include "tracefmt/toml_input.h"
-#include "tareador/trace.h"
 
 namespace fs = std::filesystem;
 
@@ -30,8 +30,6 @@ namespace {
 // version 1 set reads the same.
 constexpr int kFormatVersion = 2;
 constexpr const char* kFormatName = "tareador-trace-set";
-
-
 
 // The value of `node` as a T when it is one. An integer is read only from an integer: toml++
 // 3.3.0's value<T>() converts a float to an integer with undefined behaviour past the range.
@@ -84,7 +82,8 @@ std::uint64_t line_of(const toml::table& table, const char* key) {
 SetManifest read_set_manifest(const std::string& dir, bool later_versions) {
   std::string path = set_files::manifest(dir);
   std::error_code error;
-  if (!fs::exists(path, error)) throw FormatError(path, 0, "not a trace set: manifest.toml is missing");
+  if (!fs::exists(path, error))
+    throw FormatError(path, 0, "not a trace set: manifest.toml is missing");
   toml::table table = parse_toml_input(path, "a manifest");
   if (required<std::string>(table, path, "format") != kFormatName)
     throw FormatError(path, line_of(table, "format"),
@@ -109,15 +108,15 @@ SetManifest read_set_manifest(const std::string& dir, bool later_versions) {
   m.ranks = static_cast<int>(ranks);
   if (!later_versions || table.contains("mips")) {
     m.mips = required<double>(table, path, "mips");
-    if (!(m.mips > 0))
-      throw FormatError(path, line_of(table, "mips"), "mips must be positive");
+    if (!(m.mips > 0)) throw FormatError(path, line_of(table, "mips"), "mips must be positive");
     if (!(m.mips <= kMaxMips))
       throw FormatError(path, line_of(table, "mips"),
                         "mips must be at most 10^9 (instructions per microsecond)");
   }
   m.kinds = string_array(table, path, "kinds");
   for (const std::string& kind : m.kinds)
-    if (!later_versions && std::find(std::begin(kKinds), std::end(kKinds), kind) == std::end(kKinds))
+    if (!later_versions &&
+        std::find(std::begin(kKinds), std::end(kKinds), kind) == std::end(kKinds))
       throw FormatError(path, line_of(table, "kinds"), "unknown trace kind " + excerpt(kind));
   if (const toml::node* run = table.get("run")) {
     std::optional<std::string> text = run->value<std::string>();
@@ -181,7 +180,8 @@ bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
     Communicator c;
     auto id = required<std::int64_t>(*comm, path, "id");
     // Ids are 32-bit in the streams: a larger one would alias another once truncated.
-    if (id < std::numeric_limits<std::int32_t>::min() || id > std::numeric_limits<std::int32_t>::max())
+    if (id < std::numeric_limits<std::int32_t>::min() ||
+        id > std::numeric_limits<std::int32_t>::max())
       throw FormatError(path, line_of(*comm, "id"),
                         "communicator id " + std::to_string(id) + " is out of range (32-bit)");
     c.id = static_cast<int>(id);
@@ -190,8 +190,9 @@ bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
     for (const toml::node& t : *tasks) {
       auto task = value_of<std::int64_t>(t);
       if (!task || *task < 0 || *task >= header.tasks())
-        throw FormatError(path, t.source().begin.line,
-                          "communicator " + std::to_string(c.id) + ": task is not a rank of the set");
+        throw FormatError(
+            path, t.source().begin.line,
+            "communicator " + std::to_string(c.id) + ": task is not a rank of the set");
       c.tasks.push_back(static_cast<int>(*task));
     }
     if (std::find(c.tasks.begin(), c.tasks.end(), rank) == c.tasks.end())
@@ -209,8 +210,8 @@ bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
       throw FormatError(path, line,
                         "communicator " + std::to_string(c.id) + " lists rank " +
                             std::to_string(twice) + " more than once");
-    comm_origin.emplace(c.id, std::make_pair(header.communicators.size(),
-                                             path + ":" + std::to_string(line)));
+    comm_origin.emplace(
+        c.id, std::make_pair(header.communicators.size(), path + ":" + std::to_string(line)));
     header.communicators.push_back(std::move(c));
   }
   return truncated;
@@ -242,7 +243,8 @@ void check_ranks_left_files(const std::string& dir, const SetManifest& manifest)
     std::size_t dot = name.find('.');
     if (dot == std::string::npos) continue;
     std::string number;
-    if (name.rfind("rank-", 0) == 0 && name.size() > 10 && name.compare(name.size() - 5, 5, ".toml") == 0)
+    if (name.rfind("rank-", 0) == 0 && name.size() > 10 &&
+        name.compare(name.size() - 5, 5, ".toml") == 0)
       number = name.substr(5, name.size() - 10);
     else if (name.size() > 4 && name.compare(name.size() - 4, 4, ".trc") == 0)
       number = name.substr(dot + 1, name.size() - 4 - dot - 1);
@@ -256,7 +258,8 @@ void check_ranks_left_files(const std::string& dir, const SetManifest& manifest)
   if (silent > std::max(kMaxSilentRanks, present.size()))
     throw FormatError(manifest.path, 0,
                       "the set has " + std::to_string(manifest.ranks) + " ranks but " +
-                          std::to_string(silent) + " of them left no file (no rank manifest, no "
+                          std::to_string(silent) +
+                          " of them left no file (no rank manifest, no "
                           "stream): at most 4096 more than those that did");
 }
 
@@ -301,8 +304,8 @@ class NativeTrace final : public Trace {
 
   std::unique_ptr<RecordStream> open(int task, int thread) const override {
     header_.check_stream(task, thread);
-    return std::make_unique<NativeStream>(files_[static_cast<std::size_t>(task)], header_,
-                                          calls_, task, truncated_[static_cast<std::size_t>(task)]);
+    return std::make_unique<NativeStream>(files_[static_cast<std::size_t>(task)], header_, calls_,
+                                          task, truncated_[static_cast<std::size_t>(task)]);
   }
 
   std::uint64_t size_bytes() const override {
@@ -369,25 +372,25 @@ class NativeWriter final : public TraceWriter {
  public:
   NativeWriter(const std::string& dir, const TraceHeader& header) : dir_(dir), header_(header) {
     if (std::find(std::begin(kKinds), std::end(kKinds), header.kind) == std::end(kKinds))
-      throw std::invalid_argument("a trace set holds the kinds authentic, overlap-real, "
-                                  "overlap-ideal, authentic-p2p and tasks, not '" +
-                                  header.kind + "'");
+      throw std::invalid_argument(
+          "a trace set holds the kinds authentic, overlap-real, "
+          "overlap-ideal, authentic-p2p and tasks, not '" +
+          header.kind + "'");
     if (header.kind == "tasks")
-      throw std::invalid_argument("a tasks trace cannot be rewritten as a trace set (its task "
-                                  "sections, objects and dependencies are not records)");
+      throw std::invalid_argument(
+          "a tasks trace cannot be rewritten as a trace set (its task "
+          "sections, objects and dependencies are not records)");
     if (!(header.mips > 0)) throw std::invalid_argument("a trace set needs a positive MIPS rate");
     make_output_directory(dir);
     write_manifest();
   }
 
   void begin(int task, int thread) override {
-    if (thread != 0)
-      throw std::invalid_argument("native trace sets have one thread per rank");
+    if (thread != 0) throw std::invalid_argument("native trace sets have one thread per rank");
     finish_stream();
     task_ = task;
     out_ = std::make_unique<File>(set_files::stream(dir_, header_.kind, task));
-    std::fprintf(out_->get(), "# tareador stream v1 kind=%s rank=%d\n", header_.kind.c_str(),
-                 task);
+    std::fprintf(out_->get(), "# tareador stream v1 kind=%s rank=%d\n", header_.kind.c_str(), task);
   }
 
   void write(const Record& r) override {
@@ -400,8 +403,7 @@ class NativeWriter final : public TraceWriter {
     wait_open_ = false;
     switch (r.type) {
       case RecordType::Burst: {
-        double instructions = (r.flags & kInstructions) ? r.amount
-                                                        : r.amount * header_.mips * 1e6;
+        double instructions = (r.flags & kInstructions) ? r.amount : r.amount * header_.mips * 1e6;
         std::fprintf(f, "cpu %.0f\n", std::round(instructions));
         break;
       }
@@ -464,8 +466,8 @@ class NativeWriter final : public TraceWriter {
                  "# Tareador trace set: see docs/trace-format.md\n"
                  "format = \"%s\"\nversion = %d\nname = %s\nranks = %d\nmips = %.17g\n"
                  "kinds = %s\n",
-                 kFormatName, kFormatVersion, toml_quote(header_.name).c_str(),
-                 header_.tasks(), header_.mips, toml_strings({header_.kind}).c_str());
+                 kFormatName, kFormatVersion, toml_quote(header_.name).c_str(), header_.tasks(),
+                 header_.mips, toml_strings({header_.kind}).c_str());
     f.close();
   }
 
@@ -496,9 +498,8 @@ class NativeWriter final : public TraceWriter {
 
 std::string saved_replay_run(const std::string& json_path) {
   try {
-    nlohmann::json summary =
-        nlohmann::json::parse(read_input_file(json_path, kMaxSmallFileBytes, "a summary"), nullptr,
-                              false);
+    nlohmann::json summary = nlohmann::json::parse(
+        read_input_file(json_path, kMaxSmallFileBytes, "a summary"), nullptr, false);
     if (summary.is_object() && summary.contains("run") && summary["run"].is_string())
       return summary["run"].get<std::string>();
   } catch (const FormatError&) {
@@ -551,8 +552,7 @@ std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
     for (int rank = 0; rank < manifest.ranks; ++rank)
       files.push_back(open_rank_stream(set_files::stream(dir, kind, rank), rank,
                                        truncated[static_cast<std::size_t>(rank)], header.notes));
-    traces.push_back(
-        std::make_unique<NativeTrace>(std::move(header), std::move(files), truncated));
+    traces.push_back(std::make_unique<NativeTrace>(std::move(header), std::move(files), truncated));
   }
   for (const std::string& kind : kinds)
     if (std::find(manifest.kinds.begin(), manifest.kinds.end(), kind) == manifest.kinds.end())
@@ -560,8 +560,7 @@ std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
   return traces;
 }
 
-std::unique_ptr<TraceWriter> make_native_writer(const std::string& dir,
-                                                const TraceHeader& header) {
+std::unique_ptr<TraceWriter> make_native_writer(const std::string& dir, const TraceHeader& header) {
   return std::make_unique<NativeWriter>(dir, header);
 }
 

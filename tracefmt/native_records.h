@@ -12,9 +12,9 @@
 #include <unordered_set>
 #include <vector>
 
+#include "tareador/trace.h"
 #include "tracefmt/fields.h"
 #include "tracefmt/line_reader.h"
-#include "tareador/trace.h"
 
 namespace tareador::trace {
 

@@ -19,8 +19,8 @@ namespace tareador {
 inline int default_jobs() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 inline void parallel_for(std::size_t count, int jobs, const std::function<void(std::size_t)>& job) {
-  std::size_t threads = std::min<std::size_t>(count, static_cast<std::size_t>(
-                                                         jobs > 0 ? jobs : default_jobs()));
+  std::size_t threads =
+      std::min<std::size_t>(count, static_cast<std::size_t>(jobs > 0 ? jobs : default_jobs()));
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
   std::size_t failed_at = count;

@@ -11,9 +11,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
-#include <condition_variable>
 #include <deque>
 #include <exception>
 #include <mutex>
@@ -73,32 +73,56 @@ struct MpiCall {
 
 // Extrae's numbering (EventEncoding.h).
 constexpr MpiCall kMpiCalls[] = {
-    {"MPI_Send", kPointToPoint, 1},       {"MPI_Recv", kPointToPoint, 2},
-    {"MPI_Isend", kPointToPoint, 3},      {"MPI_Irecv", kPointToPoint, 4},
-    {"MPI_Wait", kPointToPoint, 5},       {"MPI_Waitall", kPointToPoint, 6},
-    {"MPI_Bcast", kCollective, 7},        {"MPI_Barrier", kCollective, 8},
-    {"MPI_Reduce", kCollective, 9},       {"MPI_Allreduce", kCollective, 10},
-    {"MPI_Alltoall", kCollective, 11},    {"MPI_Alltoallv", kCollective, 12},
-    {"MPI_Gather", kCollective, 13},      {"MPI_Gatherv", kCollective, 14},
-    {"MPI_Scatter", kCollective, 15},     {"MPI_Scatterv", kCollective, 16},
-    {"MPI_Allgather", kCollective, 17},   {"MPI_Allgatherv", kCollective, 18},
-    {"MPI_Comm_rank", kOther, 19},        {"MPI_Comm_size", kOther, 20},
-    {"MPI_Comm_create", kOther, 21},      {"MPI_Comm_dup", kOther, 22},
-    {"MPI_Comm_split", kOther, 23},       {"MPI_Comm_group", kOther, 24},
-    {"MPI_Comm_free", kOther, 25},        {"MPI_Comm_remote_group", kOther, 26},
-    {"MPI_Comm_remote_size", kOther, 27}, {"MPI_Comm_test_inter", kOther, 28},
-    {"MPI_Comm_compare", kOther, 29},     {"MPI_Scan", kCollective, 30},
-    {"MPI_Init", kOther, 31},             {"MPI_Finalize", kOther, 32},
-    {"MPI_Bsend", kPointToPoint, 33},     {"MPI_Ssend", kPointToPoint, 34},
-    {"MPI_Rsend", kPointToPoint, 35},     {"MPI_Ibsend", kPointToPoint, 36},
-    {"MPI_Issend", kPointToPoint, 37},    {"MPI_Irsend", kPointToPoint, 38},
-    {"MPI_Test", kPointToPoint, 39},      {"MPI_Cancel", kPointToPoint, 40},
-    {"MPI_Sendrecv", kPointToPoint, 41},  {"MPI_Sendrecv_replace", kPointToPoint, 42},
-    {"MPI_Waitany", kPointToPoint, 59},   {"MPI_Waitsome", kPointToPoint, 60},
-    {"MPI_Probe", kPointToPoint, 61},     {"MPI_Iprobe", kPointToPoint, 62},
+    {"MPI_Send", kPointToPoint, 1},
+    {"MPI_Recv", kPointToPoint, 2},
+    {"MPI_Isend", kPointToPoint, 3},
+    {"MPI_Irecv", kPointToPoint, 4},
+    {"MPI_Wait", kPointToPoint, 5},
+    {"MPI_Waitall", kPointToPoint, 6},
+    {"MPI_Bcast", kCollective, 7},
+    {"MPI_Barrier", kCollective, 8},
+    {"MPI_Reduce", kCollective, 9},
+    {"MPI_Allreduce", kCollective, 10},
+    {"MPI_Alltoall", kCollective, 11},
+    {"MPI_Alltoallv", kCollective, 12},
+    {"MPI_Gather", kCollective, 13},
+    {"MPI_Gatherv", kCollective, 14},
+    {"MPI_Scatter", kCollective, 15},
+    {"MPI_Scatterv", kCollective, 16},
+    {"MPI_Allgather", kCollective, 17},
+    {"MPI_Allgatherv", kCollective, 18},
+    {"MPI_Comm_rank", kOther, 19},
+    {"MPI_Comm_size", kOther, 20},
+    {"MPI_Comm_create", kOther, 21},
+    {"MPI_Comm_dup", kOther, 22},
+    {"MPI_Comm_split", kOther, 23},
+    {"MPI_Comm_group", kOther, 24},
+    {"MPI_Comm_free", kOther, 25},
+    {"MPI_Comm_remote_group", kOther, 26},
+    {"MPI_Comm_remote_size", kOther, 27},
+    {"MPI_Comm_test_inter", kOther, 28},
+    {"MPI_Comm_compare", kOther, 29},
+    {"MPI_Scan", kCollective, 30},
+    {"MPI_Init", kOther, 31},
+    {"MPI_Finalize", kOther, 32},
+    {"MPI_Bsend", kPointToPoint, 33},
+    {"MPI_Ssend", kPointToPoint, 34},
+    {"MPI_Rsend", kPointToPoint, 35},
+    {"MPI_Ibsend", kPointToPoint, 36},
+    {"MPI_Issend", kPointToPoint, 37},
+    {"MPI_Irsend", kPointToPoint, 38},
+    {"MPI_Test", kPointToPoint, 39},
+    {"MPI_Cancel", kPointToPoint, 40},
+    {"MPI_Sendrecv", kPointToPoint, 41},
+    {"MPI_Sendrecv_replace", kPointToPoint, 42},
+    {"MPI_Waitany", kPointToPoint, 59},
+    {"MPI_Waitsome", kPointToPoint, 60},
+    {"MPI_Probe", kPointToPoint, 61},
+    {"MPI_Iprobe", kPointToPoint, 62},
     {"MPI_Reduce_scatter", kCollective, 80},
     {"MPI_Reduce_scatter_block", kCollective, 168},
-    {"MPI_Alltoallw", kCollective, 170},  {"MPI_Init_thread", kOther, 194},
+    {"MPI_Alltoallw", kCollective, 170},
+    {"MPI_Init_thread", kOther, 194},
 };
 
 }  // namespace
@@ -143,12 +167,13 @@ struct Entry {
   std::int32_t recv_cpu, recv_task, recv_thread;  // comm
 
   std::uint64_t time() const { return static_cast<std::uint64_t>(key >> 64); }
-  Kind kind() const { return static_cast<Kind>((static_cast<std::uint64_t>(key) >> kKindShift) & 3); }
+  Kind kind() const {
+    return static_cast<Kind>((static_cast<std::uint64_t>(key) >> kKindShift) & 3);
+  }
 };
 
 Key make_key(std::uint64_t time, int task, int thread, Kind kind) {
-  return (static_cast<Key>(time) << 64) |
-         (static_cast<std::uint64_t>(task) << kTaskShift) |
+  return (static_cast<Key>(time) << 64) | (static_cast<std::uint64_t>(task) << kTaskShift) |
          (static_cast<std::uint64_t>(thread) << kThreadShift) |
          (static_cast<std::uint64_t>(kind) << kKindShift);
 }
@@ -186,11 +211,26 @@ class TextOut {
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
         "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
         "8081828384858687888990919293949596979899";
-    static constexpr std::uint64_t kPowers[20] = {
-        1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-        100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
-        10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-        100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull};
+    static constexpr std::uint64_t kPowers[20] = {1ull,
+                                                  10ull,
+                                                  100ull,
+                                                  1000ull,
+                                                  10000ull,
+                                                  100000ull,
+                                                  1000000ull,
+                                                  10000000ull,
+                                                  100000000ull,
+                                                  1000000000ull,
+                                                  10000000000ull,
+                                                  100000000000ull,
+                                                  1000000000000ull,
+                                                  10000000000000ull,
+                                                  100000000000000ull,
+                                                  1000000000000000ull,
+                                                  10000000000000000ull,
+                                                  100000000000000000ull,
+                                                  1000000000000000000ull,
+                                                  10000000000000000000ull};
     // Digits from the bit length: log10(2) ~ 1233 / 4096, corrected by one comparison.
     int guess = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
     int digits = guess + (v >= kPowers[guess]) + (v == 0);
@@ -240,7 +280,8 @@ class TextOut {
   }
   void flush() {
     std::size_t n = static_cast<std::size_t>(at_ - buffer_.get());
-    if (n && std::fwrite(buffer_.get(), 1, n, file_) != n) throw FormatError(path_, 0, "write error");
+    if (n && std::fwrite(buffer_.get(), 1, n, file_) != n)
+      throw FormatError(path_, 0, "write error");
     at_ = buffer_.get();
   }
   std::string path_;
@@ -313,7 +354,8 @@ void append_file(const std::string& from, const std::string& to) {
 
 std::string replace_extension(const std::string& path, const char* extension) {
   std::string base = path;
-  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".prv") == 0) base.resize(base.size() - 4);
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".prv") == 0)
+    base.resize(base.size() - 4);
   return base + extension;
 }
 
@@ -453,9 +495,7 @@ class SortedBody {
     runs.clear();
     body.close();
   }
-
 };
-
 
 }  // namespace
 
@@ -486,7 +526,8 @@ struct ParaverWriter::Impl {
     if (layout.task_node.size() > static_cast<std::size_t>(kMaxRowTasks))
       throw std::length_error("Paraver writer: more than 2^20 tasks");
     for (int threads : layout.threads)
-      if (threads > kMaxRowThreads) throw std::length_error("Paraver writer: more than 2^12 threads");
+      if (threads > kMaxRowThreads)
+        throw std::length_error("Paraver writer: more than 2^12 threads");
     batch.reserve(kBatch);
     writer = std::thread([this] { run(); });
   }
@@ -674,10 +715,11 @@ void ParaverWriter::Impl::write_prv(std::uint64_t end_time) {
 
 void ParaverWriter::Impl::write_pcf() const {
   TextOut out(replace_extension(path, ".pcf"));
-  out.put("DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n"
-          "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
-          "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\n"
-          "DEFAULT_SEMANTIC\n\nTHREAD_FUNC         State As Is\n\n\nSTATES\n");
+  out.put(
+      "DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS               NANOSEC\n"
+      "LOOK_BACK           100\nSPEED               1\nFLAG_ICONS          ENABLED\n"
+      "NUM_OF_STATE_COLORS 1000\nYMAX_SCALE          37\n\n\n"
+      "DEFAULT_SEMANTIC\n\nTHREAD_FUNC         State As Is\n\n\nSTATES\n");
   for (const ParaverState& s : layout.states) {
     out.number(static_cast<std::uint64_t>(s.value));
     out.put('\t');

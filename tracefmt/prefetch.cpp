@@ -18,7 +18,7 @@ namespace {
 
 constexpr std::size_t kBudgetBytes = 8 << 20;  // records read ahead, all streams together
 constexpr std::size_t kMinRing = 64, kMaxRing = 4096;
-constexpr std::size_t kChunk = 256;            // records parsed per visit to a stream
+constexpr std::size_t kChunk = 256;              // records parsed per visit to a stream
 constexpr std::size_t kMaxPrefetched = 1 << 12;  // streams; their rings take kMinRing each
 
 struct Entry {
@@ -32,8 +32,8 @@ struct Ring {
   std::size_t mask = 0;
   std::atomic<std::uint64_t> head{0}, tail{0};
   std::atomic<std::uint64_t> bytes_read{0};
-  std::atomic<bool> finished{false};       // the worker reached the end (or an error)
-  std::exception_ptr error;                // set before `finished`
+  std::atomic<bool> finished{false};  // the worker reached the end (or an error)
+  std::exception_ptr error;           // set before `finished`
 };
 
 class Prefetcher {
@@ -120,7 +120,8 @@ class Prefetcher {
   bool fill(Ring& ring, std::size_t limit) {
     if (ring.finished.load(std::memory_order_relaxed)) return false;
     std::uint64_t tail = ring.tail.load(std::memory_order_relaxed);
-    std::size_t room = capacity_ - static_cast<std::size_t>(tail - ring.head.load(std::memory_order_acquire));
+    std::size_t room =
+        capacity_ - static_cast<std::size_t>(tail - ring.head.load(std::memory_order_acquire));
     std::size_t n = 0, want = std::min(room, limit);
     if (want == 0) return false;
     bool finished = false;

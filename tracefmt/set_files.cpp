@@ -27,7 +27,9 @@ std::string rank_manifest(const std::string& dir, int rank) {
 std::string stream(const std::string& dir, const std::string& kind, int rank) {
   return in_set(dir, TR_SET_STREAM, kind.c_str(), rank);
 }
-std::string patterns(const std::string& dir, int rank) { return in_set(dir, TR_SET_PATTERNS, rank); }
+std::string patterns(const std::string& dir, int rank) {
+  return in_set(dir, TR_SET_PATTERNS, rank);
+}
 std::string taskgraph(const std::string& dir, int rank, const std::string& extension) {
   return in_set(dir, TR_SET_TASKGRAPH, rank, extension.c_str());
 }

@@ -5,12 +5,12 @@
 #ifndef TAREADOR_SET_LAYOUT_H
 #define TAREADOR_SET_LAYOUT_H
 
-#define TR_SET_MANIFEST "manifest.toml"        /* the set */
-#define TR_SET_RANK_MANIFEST "rank-%d.toml"    /* rank */
-#define TR_SET_STREAM "%s.%d.trc"              /* kind, rank */
-#define TR_SET_PATTERNS "patterns.%d.txt"      /* rank (the overlap study) */
-#define TR_SET_TASKGRAPH "taskgraph.%d.%s"     /* rank, extension: dot, svg, png */
-#define TR_SET_TASKREPORT "taskreport.%d.%s"   /* rank, extension: txt, json */
-#define TR_SET_REPLAYS "replay"                /* the replays kept in the set: KIND.prv, .json */
+#define TR_SET_MANIFEST "manifest.toml"      /* the set */
+#define TR_SET_RANK_MANIFEST "rank-%d.toml"  /* rank */
+#define TR_SET_STREAM "%s.%d.trc"            /* kind, rank */
+#define TR_SET_PATTERNS "patterns.%d.txt"    /* rank (the overlap study) */
+#define TR_SET_TASKGRAPH "taskgraph.%d.%s"   /* rank, extension: dot, svg, png */
+#define TR_SET_TASKREPORT "taskreport.%d.%s" /* rank, extension: txt, json */
+#define TR_SET_REPLAYS "replay"              /* the replays kept in the set: KIND.prv, .json */
 
 #endif

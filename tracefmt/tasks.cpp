@@ -6,10 +6,10 @@
 #include <map>
 #include <unordered_map>
 
+#include "tareador/trace.h"
 #include "tracefmt/fields.h"
 #include "tracefmt/line_reader.h"
 #include "tracefmt/native_records.h"
-#include "tareador/trace.h"
 
 namespace tareador::trace {
 
@@ -145,8 +145,8 @@ bool is_mpi(RecordType type) {
 // Loads and checks the tasks stream of one rank.
 class RankLoader {
  public:
-  RankLoader(const StreamFile& stream, const TraceHeader& header, const CallIndex& calls,
-             int rank, bool truncated)
+  RankLoader(const StreamFile& stream, const TraceHeader& header, const CallIndex& calls, int rank,
+             bool truncated)
       : file_(stream.file),
         lines_(file_, 0, stream.end, 1),
         parser_(header, calls, rank, false),
@@ -239,8 +239,10 @@ class RankLoader {
     o.id = f.integer<int>("object id");
     if (o.id <= 0) f.fail("object ids are positive numbers");
     o.kind = std::string(f.text("kind"));
-    if (std::find(std::begin(kObjectKinds), std::end(kObjectKinds), o.kind) == std::end(kObjectKinds))
-      f.fail("unknown object kind " + excerpt(o.kind) + " (heap, global, stack, const, library or other)");
+    if (std::find(std::begin(kObjectKinds), std::end(kObjectKinds), o.kind) ==
+        std::end(kObjectKinds))
+      f.fail("unknown object kind " + excerpt(o.kind) +
+             " (heap, global, stack, const, library or other)");
     o.size = f.count<std::int64_t>("size");
     o.name = f.name("name");
     f.expect_end("object");
@@ -290,14 +292,10 @@ class RankLoader {
     while (!kinds.empty()) {
       std::size_t plus = kinds.find('+');
       std::string_view kind = kinds.substr(0, plus);
-      if (kind == "raw")
-        d.kinds |= kRaw;
-      else if (kind == "war")
-        d.kinds |= kWar;
-      else if (kind == "waw")
-        d.kinds |= kWaw;
-      else
-        f.fail("unknown dependency kind " + excerpt(kind) + " (raw, war, waw, joined with +)");
+      if (kind == "raw") d.kinds |= kRaw;
+      else if (kind == "war") d.kinds |= kWar;
+      else if (kind == "waw") d.kinds |= kWaw;
+      else f.fail("unknown dependency kind " + excerpt(kind) + " (raw, war, waw, joined with +)");
       if (plus == std::string_view::npos) break;
       kinds.remove_prefix(plus + 1);
       if (kinds.empty()) f.fail("dependency kinds end with '+'");
@@ -342,7 +340,8 @@ class RankLoader {
     // loops (a truncated stream's missing sections take their parent from the spawn).
     if (child < s.instance.id)
       f.fail("instance " + std::to_string(s.instance.id) + " spawns instance " +
-             std::to_string(child) + ", which has a smaller number (children are numbered after "
+             std::to_string(child) +
+             ", which has a smaller number (children are numbered after "
              "their parent)");
     auto [it, fresh] = spawns_.emplace(child, Spawn{s.instance.id, lines_.line_number()});
     if (!fresh)
@@ -461,7 +460,8 @@ class RankLoader {
       fail_at(count_line, "instance " + std::to_string(count) + " is named here but " +
                               std::to_string(missing) +
                               " instances below it have no section (a truncated stream may lack "
-                              "at most " + std::to_string(kMaxMissingSections) + ")");
+                              "at most " +
+                              std::to_string(kMaxMissingSections) + ")");
     return count;
   }
 
@@ -643,9 +643,9 @@ std::unique_ptr<Trace> open_tasks_trace(TraceHeader header,
   std::uint64_t size = 0;
   CallIndex calls = call_index(header);
   for (std::size_t rank = 0; rank < stream_paths.size(); ++rank) {
-    RankLoader loader(open_rank_stream(stream_paths[rank], static_cast<int>(rank), truncated[rank],
-                                       header.notes),
-                      header, calls, static_cast<int>(rank), truncated[rank]);
+    RankLoader loader(
+        open_rank_stream(stream_paths[rank], static_cast<int>(rank), truncated[rank], header.notes),
+        header, calls, static_cast<int>(rank), truncated[rank]);
     loader.load(header.task_sets[rank], records[rank], header.notes);
     size += loader.size();
     header.threads[rank] = static_cast<int>(header.task_sets[rank].instances.size());

@@ -26,8 +26,11 @@ class HazardScanner {
       }
       std::optional<Hazard> found;
       switch (in_) {
-        case In::Code: found = code(c); break;
-        case In::Comment: break;
+        case In::Code:
+          found = code(c);
+          break;
+        case In::Comment:
+          break;
         case In::Basic:
           if (c == '\\' && i_ + 1 < text_.size() && text_[i_ + 1] != '\n') ++i_;  // an escape
           else if (c == '"') in_ = In::Code;
@@ -38,7 +41,9 @@ class HazardScanner {
         case In::MultiLiteral:
           if (opens('\'')) i_ += 2, in_ = In::Code;
           break;
-        case In::MultiBasic: found = multi_basic(c); break;
+        case In::MultiBasic:
+          found = multi_basic(c);
+          break;
       }
       if (found) return *found;
     }
@@ -61,14 +66,16 @@ class HazardScanner {
   std::optional<Hazard> code(char c) {
     if (bare_ && std::string_view(" \t\r,]}#").find(c) == std::string_view::npos) {
       if (non_ascii(c))
-        return Hazard{line_, "a non-ASCII character in a value that is not a string (TOML "
-                             "allows them only in strings and comments)"};
+        return Hazard{line_,
+                      "a non-ASCII character in a value that is not a string (TOML "
+                      "allows them only in strings and comments)"};
       return std::nullopt;
     }
     bare_ = false;
     if (non_ascii(c))
-      return Hazard{line_, "a non-ASCII character outside a string or a comment (TOML allows "
-                           "them only there)"};
+      return Hazard{line_,
+                    "a non-ASCII character outside a string or a comment (TOML allows "
+                    "them only there)"};
     if (c == ' ' || c == '\t' || c == '\r') return std::nullopt;
     char before = last_;
     last_ = c;
@@ -110,16 +117,19 @@ class HazardScanner {
     while (j < text_.size() && (text_[j] == ' ' || text_[j] == '\t' || text_[j] == '\r')) ++j;
     if (j < text_.size() && text_[j] == '\n') {  // a line-ending backslash: blanks go
       std::uint64_t at = line_;
-      while (j < text_.size() && std::string_view(" \t\r\n").find(text_[j]) != std::string_view::npos)
+      while (j < text_.size() &&
+             std::string_view(" \t\r\n").find(text_[j]) != std::string_view::npos)
         at += text_[j++] == '\n';
       if (j < text_.size() && non_ascii(text_[j]))
-        return Hazard{at, "a non-ASCII character right after a line-ending backslash (toml++ "
-                          "3.3.0, which reads this file, mishandles it: escape it as \\uXXXX)"};
+        return Hazard{at,
+                      "a non-ASCII character right after a line-ending backslash (toml++ "
+                      "3.3.0, which reads this file, mishandles it: escape it as \\uXXXX)"};
       line_ = at;
       i_ = j - 1;
     } else if (j < text_.size() && non_ascii(text_[j])) {  // toml++ asks if it is a blank
-      return Hazard{line_, "a non-ASCII character right after a backslash in a multi-line "
-                           "string (toml++ 3.3.0, which reads this file, mishandles it)"};
+      return Hazard{line_,
+                    "a non-ASCII character right after a backslash in a multi-line "
+                    "string (toml++ 3.3.0, which reads this file, mishandles it)"};
     } else {
       ++i_;  // an escape
     }
@@ -130,11 +140,11 @@ class HazardScanner {
   std::size_t i_ = 0;
   In in_ = In::Code;
   std::uint64_t line_ = 1;
-  std::string nesting_;   // the arrays '[' and inline tables '{' open here
-  bool value_ = false;    // a value starts next (after '=', in an array)
-  bool bare_ = false;     // in a value that is not a string, array or table: toml++ reads on
-                          // until a blank, a comma, a closing bracket or a comment
-  char last_ = '\n';      // the last character of code that is not a blank ('\n': none)
+  std::string nesting_;  // the arrays '[' and inline tables '{' open here
+  bool value_ = false;   // a value starts next (after '=', in an array)
+  bool bare_ = false;    // in a value that is not a string, array or table: toml++ reads on
+                         // until a blank, a comma, a closing bracket or a comment
+  char last_ = '\n';     // the last character of code that is not a blank ('\n': none)
 };
 
 }  // namespace

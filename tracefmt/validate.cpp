@@ -106,7 +106,8 @@ class Validator {
             }
             read = true;
             if (r.type == RecordType::Send || r.type == RecordType::Recv) message(i, r);
-            else if (r.type == RecordType::GlobalOp && !(r.flags & kCollectiveWait)) collective(s, r);
+            else if (r.type == RecordType::GlobalOp && !(r.flags & kCollectiveWait))
+              collective(s, r);
           }
         } catch (const FormatError& e) {
           report(e.what());
@@ -164,8 +165,8 @@ class Validator {
     for (const auto& [channel, c] : channels_) {
       if (c.sends == c.receives || died(channel.src_task) || died(channel.dst_task)) continue;
       const std::string& where = c.sends > c.receives ? c.first_send : c.first_receive;
-      report(where + ": " + std::to_string(c.sends) + " send(s) but " +
-             std::to_string(c.receives) + " receive(s) " + describe(channel));
+      report(where + ": " + std::to_string(c.sends) + " send(s) but " + std::to_string(c.receives) +
+             " receive(s) " + describe(channel));
     }
   }
 

@@ -22,8 +22,9 @@ std::pair<double, double> time_range(const QString& option, const QString& text)
   double begin, end;
   if (parts.size() != 2 || !parse_time(parts[0].trimmed().toStdString(), begin) ||
       !parse_time(parts[1].trimmed().toStdString(), end) || end <= begin)
-    usage_error(QString("--%1 %2: expected T0:T1 with T0 < T1 (ns, or with a unit: 2.5ms, 10us, 1s)")
-                    .arg(option, text));
+    usage_error(
+        QString("--%1 %2: expected T0:T1 with T0 < T1 (ns, or with a unit: 2.5ms, 10us, 1s)")
+            .arg(option, text));
   return {begin, end};
 }
 
@@ -38,35 +39,51 @@ Options parse_command_line(const QApplication& app) {
       "task graph (.dot). Several inputs are stacked on one time axis.");
   parser.addHelpOption();
   parser.addVersionOption();
-  QCommandLineOption export_option("export", "Render the view to FILE (.png or .svg) without a display, then exit.", "FILE");
-  QCommandLineOption range_option("range", "Show times T0 to T1 (ns, or with a unit: 1.5ms:3ms).", "T0:T1");
+  QCommandLineOption export_option(
+      "export", "Render the view to FILE (.png or .svg) without a display, then exit.", "FILE");
+  QCommandLineOption range_option("range", "Show times T0 to T1 (ns, or with a unit: 1.5ms:3ms).",
+                                  "T0:T1");
   QCommandLineOption size_option("size", "Size of the exported image (default 1600x900).", "WxH");
-  QCommandLineOption select_option("select", "Select times T0 to T1 (their duration and statistics).", "T0:T1");
+  QCommandLineOption select_option(
+      "select", "Select times T0 to T1 (their duration and statistics).", "T0:T1");
   QCommandLineOption rows_option("rows", "Rows: threads (default), tasks or cpus.", "LEVEL");
-  QCommandLineOption colour_option("colour-by", "Colour by an event type's values (its number or .pcf name), or by states (default: by \"Task type\" where a timeline has it, else by states).", "TYPE");
+  QCommandLineOption colour_option(
+      "colour-by",
+      "Colour by an event type's values (its number or .pcf name), or by states (default: by "
+      "\"Task type\" where a timeline has it, else by states).",
+      "TYPE");
   QCommandLineOption no_messages_option("no-messages", "Do not draw the communication lines.");
-  QCommandLineOption screenshot_option("screenshot", "Open the window, load, save a picture of the window to FILE, exit.", "FILE");
-  QCommandLineOption pick_option("pick", "In the window, show the details of row ROW (counted from 0 down through the stacked timelines) at time T, as a click there would.", "ROW@T");
-  parser.addOptions({export_option, range_option, size_option, select_option, rows_option, colour_option,
-                     no_messages_option, screenshot_option, pick_option});
+  QCommandLineOption screenshot_option(
+      "screenshot", "Open the window, load, save a picture of the window to FILE, exit.", "FILE");
+  QCommandLineOption pick_option(
+      "pick",
+      "In the window, show the details of row ROW (counted from 0 down through the stacked "
+      "timelines) at time T, as a click there would.",
+      "ROW@T");
+  parser.addOptions({export_option, range_option, size_option, select_option, rows_option,
+                     colour_option, no_messages_option, screenshot_option, pick_option});
   parser.addPositionalArgument("INPUT", "Paraver trace, trace set or task graph.", "INPUT...");
   parser.process(app);
 
   Options options;
-  for (const QString& input : parser.positionalArguments()) options.inputs.push_back(input.toStdString());
+  for (const QString& input : parser.positionalArguments())
+    options.inputs.push_back(input.toStdString());
   options.export_path = parser.value(export_option);
   options.screenshot = parser.value(screenshot_option);
-  if (!options.export_path.isEmpty() && options.inputs.empty()) usage_error("--export needs at least one INPUT");
+  if (!options.export_path.isEmpty() && options.inputs.empty())
+    usage_error("--export needs at least one INPUT");
   if (parser.isSet(size_option)) {
     QStringList wh = parser.value(size_option).toLower().split('x');
     bool w_ok = false, h_ok = false;
     if (wh.size() == 2) options.size = QSize(wh[0].toInt(&w_ok), wh[1].toInt(&h_ok));
     if (!w_ok || !h_ok || options.size.width() < 200 || options.size.height() < 150 ||
         options.size.width() > 20000 || options.size.height() > 20000)
-      usage_error("--size " + parser.value(size_option) + ": expected WxH, from 200x150 to 20000x20000");
+      usage_error("--size " + parser.value(size_option) +
+                  ": expected WxH, from 200x150 to 20000x20000");
   }
   if (parser.isSet(range_option)) options.range = time_range("range", parser.value(range_option));
-  if (parser.isSet(select_option)) options.selection = time_range("select", parser.value(select_option));
+  if (parser.isSet(select_option))
+    options.selection = time_range("select", parser.value(select_option));
   if (parser.isSet(rows_option)) {
     QString level = parser.value(rows_option).toLower();
     if (level == "threads") options.rows = RowLevel::Thread;
@@ -100,10 +117,12 @@ bool apply_view_options(const Options& options, ViewState& state, QString* error
     std::uint32_t found = 0;
     for (const TimelinePtr& t : state.timelines())
       for (const auto& [candidate, name] : t->colouring_event_types())
-        if ((numeric && candidate == type) || (!numeric && QString::fromStdString(name).compare(wanted, Qt::CaseInsensitive) == 0))
+        if ((numeric && candidate == type) ||
+            (!numeric && QString::fromStdString(name).compare(wanted, Qt::CaseInsensitive) == 0))
           found = candidate;
     if (found == 0 && !options.colour_by.isEmpty()) {
-      *error = "--colour-by " + options.colour_by + ": no timeline has that event type with named values";
+      *error = "--colour-by " + options.colour_by +
+               ": no timeline has that event type with named values";
       return false;
     }
     state.setColourBy(found);
@@ -116,13 +135,16 @@ bool apply_view_options(const Options& options, ViewState& state, QString* error
 int run_export(const Options& options) {
   try {
     Loaded loaded = load_inputs(resolve_inputs(options.inputs));
-    if (loaded.timelines.empty()) throw LoadError(options.inputs.front(), 0, "no timeline to show (only task graphs)");
-    for (const std::string& w : loaded.warnings) std::fprintf(stderr, "tareador-view: warning: %s\n", w.c_str());
+    if (loaded.timelines.empty())
+      throw LoadError(options.inputs.front(), 0, "no timeline to show (only task graphs)");
+    for (const std::string& w : loaded.warnings)
+      std::fprintf(stderr, "tareador-view: warning: %s\n", w.c_str());
     ViewState state;
     state.setTimelines(loaded.timelines);
     QString error;
     TimelineView view(&state);
-    if (!apply_view_options(options, state, &error) || !view.exportTo(options.export_path, options.size, &error)) {
+    if (!apply_view_options(options, state, &error) ||
+        !view.exportTo(options.export_path, options.size, &error)) {
       std::fprintf(stderr, "tareador-view: %s\n", qPrintable(error));
       return 1;
     }

@@ -16,13 +16,13 @@ namespace tareador::view {
 
 struct Options {
   std::vector<std::string> inputs;
-  QString export_path;   // --export: render and exit
-  QString screenshot;    // --screenshot: the window, once loaded, then exit
+  QString export_path;  // --export: render and exit
+  QString screenshot;   // --screenshot: the window, once loaded, then exit
   QSize size{1600, 900};
   std::optional<std::pair<double, double>> range, selection;  // ns
   std::optional<std::pair<std::uint32_t, double>> pick;       // (row of the stack, ns)
   RowLevel rows = RowLevel::Thread;
-  QString colour_by;     // an event type's number or .pcf name; empty: states
+  QString colour_by;  // an event type's number or .pcf name; empty: states
   bool messages = true;
 };
 

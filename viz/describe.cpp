@@ -17,7 +17,8 @@ QString swatch(std::uint32_t rgb) {
 }
 
 QString row_line(const QString& name, const QString& value) {
-  return "<tr><td style='color:#555;padding-right:8px'>" + name + "</td><td>" + value + "</td></tr>";
+  return "<tr><td style='color:#555;padding-right:8px'>" + name + "</td><td>" + value +
+         "</td></tr>";
 }
 
 QString bytes(std::int64_t n) {
@@ -28,7 +29,8 @@ QString bytes(std::int64_t n) {
 
 bool name_has(const std::string& name, const char* word) {
   std::string lower = name;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return lower.find(word) != std::string::npos;
 }
 
@@ -44,7 +46,8 @@ std::uint32_t thread_of(const Hit& hit, std::uint32_t resource) {
 }
 
 // Where the interval ran, and what the trace says about that moment: task, call, source line.
-QString context(const Timeline& t, const Hit& hit, std::uint32_t thread_row, std::uint32_t cpu, Time time) {
+QString context(const Timeline& t, const Hit& hit, std::uint32_t thread_row, std::uint32_t cpu,
+                Time time) {
   QString html;
   if (hit.level != RowLevel::Thread) html += row_line("thread", text(t.thread_labels[thread_row]));
   if (hit.level != RowLevel::Cpu && cpu > 0 && cpu <= t.cpu_labels.size())
@@ -91,20 +94,25 @@ QString describe(const ViewState& state, const Hit& hit, bool detailed) {
       html = "<b>" + swatch(entry.rgb) + text(entry.name) + "</b><br>" + where + html;
       html += row_line("begins", at(static_cast<double>(intervals.begin(i))));
       html += row_line("ends", at(static_cast<double>(intervals.end(i))));
-      html += row_line("lasts", duration(static_cast<double>(intervals.end(i) - intervals.begin(i))));
+      html +=
+          row_line("lasts", duration(static_cast<double>(intervals.end(i) - intervals.begin(i))));
       std::uint32_t thread_row = thread_of(hit, intervals.resource(i));
       std::uint32_t cpu = hit.level == RowLevel::Thread ? intervals.resource(i) : 0;
       // What was in force where the cursor is (the state may span several functions).
-      Time cursor = std::clamp(static_cast<Time>(hit.time), intervals.begin(i), intervals.end(i) - 1);
+      Time cursor =
+          std::clamp(static_cast<Time>(hit.time), intervals.begin(i), intervals.end(i) - 1);
       html += context(t, hit, thread_row, cpu, cursor);
       if (detailed) {
         const Events& events = t.thread_events[thread_row];
-        auto [first, last] = events.between(intervals.begin(i), intervals.end(i) - 1);  // [begin, end)
+        auto [first, last] =
+            events.between(intervals.begin(i), intervals.end(i) - 1);  // [begin, end)
         std::size_t shown = std::min<std::size_t>(last - first, 12);
         for (std::size_t e = first; e < first + shown; ++e)
-          html += row_line(e == first ? "events" : "", at(static_cast<double>(events.time[e])) + ": " +
-                                                         event_text(t, events.type[e], events.value[e]));
-        if (last - first > shown) html += row_line("", QString("... %1 more").arg(last - first - shown));
+          html += row_line(e == first ? "events" : "",
+                           at(static_cast<double>(events.time[e])) + ": " +
+                               event_text(t, events.type[e], events.value[e]));
+        if (last - first > shown)
+          html += row_line("", QString("... %1 more").arg(last - first - shown));
       }
       break;
     }
@@ -129,14 +137,19 @@ QString describe(const ViewState& state, const Hit& hit, bool detailed) {
       html += row_line("sent", at(static_cast<double>(m.physical_send)));
       html += row_line("receive call", at(static_cast<double>(m.logical_recv)));
       html += row_line("arrived", at(static_cast<double>(m.physical_recv)));
-      html += row_line("transfer", duration(static_cast<double>(m.physical_recv - m.physical_send)));
+      html +=
+          row_line("transfer", duration(static_cast<double>(m.physical_recv - m.physical_send)));
       if (detailed && m.physical_recv > m.physical_send)
-        html += row_line("bandwidth", QString("%1 MB/s").arg(
-                                          static_cast<double>(m.size) / static_cast<double>(m.physical_recv - m.physical_send) * 1e9 / 1048576.0,
-                                          0, 'f', 1));
+        html += row_line(
+            "bandwidth",
+            QString("%1 MB/s").arg(static_cast<double>(m.size) /
+                                       static_cast<double>(m.physical_recv - m.physical_send) *
+                                       1e9 / 1048576.0,
+                                   0, 'f', 1));
       break;
     }
-    case Hit::Nothing: break;
+    case Hit::Nothing:
+      break;
   }
   return html + "</table>";
 }

@@ -5,8 +5,8 @@
 #include <limits>
 #include <map>
 
-#include "viz/inputs.h"
 #include "tareador/trace.h"
+#include "viz/inputs.h"
 
 namespace tareador::view {
 

@@ -20,8 +20,8 @@ namespace tareador::view {
 // out, with a warning: the set was written again since.
 struct Inputs {
   std::vector<std::pair<std::string, std::string>> timelines;  // (name, .prv path)
-  std::vector<std::string> task_graphs;                         // .dot paths
-  std::vector<std::string> warnings;                            // what was left out, and why
+  std::vector<std::string> task_graphs;                        // .dot paths
+  std::vector<std::string> warnings;                           // what was left out, and why
 };
 Inputs resolve_inputs(const std::vector<std::string>& paths);  // throws LoadError
 

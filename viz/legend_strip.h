@@ -13,7 +13,7 @@ class LegendStrip : public QWidget {
  public:
   explicit LegendStrip(ViewState* state, QWidget* parent = nullptr);
   int heightForWidth(int width) const override;  // it wraps, and takes the height it needs
-  QStringList names() const;  // what it shows, in order
+  QStringList names() const;                     // what it shows, in order
 
  protected:
   void paintEvent(QPaintEvent*) override;

@@ -27,7 +27,9 @@ int main(int argc, char** argv) {
     QObject::connect(&window, &MainWindow::loadFinished, &window, [&](bool ok) {
       QTimer::singleShot(500, &window, [&, ok] {
         bool saved = window.grab().save(options.screenshot);
-        if (!saved) std::fprintf(stderr, "tareador-view: %s: cannot write the screenshot\n", qPrintable(options.screenshot));
+        if (!saved)
+          std::fprintf(stderr, "tareador-view: %s: cannot write the screenshot\n",
+                       qPrintable(options.screenshot));
         QApplication::exit(ok && saved ? 0 : 1);
       });
     });

@@ -45,7 +45,8 @@ std::map<std::string, QColor> task_type_colours(const std::vector<TimelinePtr>& 
           colours.emplace(entry.name, QColor::fromRgb(0xff000000u | entry.rgb));
   std::uint64_t next = 1;
   for (const TaskGraph::Node& node : graph.nodes)
-    if (!colours.count(node.type)) colours[node.type] = QColor::fromRgb(0xff000000u | value_color(next++));
+    if (!colours.count(node.type))
+      colours[node.type] = QColor::fromRgb(0xff000000u | value_color(next++));
   return colours;
 }
 
@@ -108,7 +109,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(state_, &ViewState::selectionChanged, this, [this] {
     selection_->setText(state_->hasSelection()
                             ? tr("selection %1 (statistics below)")
-                                  .arg(QString::fromStdString(format_duration(state_->selectionEnd() - state_->selectionBegin())))
+                                  .arg(QString::fromStdString(format_duration(
+                                      state_->selectionEnd() - state_->selectionBegin())))
                             : QString());
   });
   connect(graph_, &TaskGraphView::nodeClicked, this, &MainWindow::pickTask);
@@ -122,10 +124,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
   connect(loader_, &Loader::failed, this, [this](const QString& message) {
     progress_->hide();
-    if (pending_.screenshot.isEmpty())
-      QMessageBox::critical(this, tr("Cannot open"), message);
-    else
-      std::fprintf(stderr, "tareador-view: %s\n", qPrintable(message));
+    if (pending_.screenshot.isEmpty()) QMessageBox::critical(this, tr("Cannot open"), message);
+    else std::fprintf(stderr, "tareador-view: %s\n", qPrintable(message));
     emit loadFinished(false);
   });
   resize(1600, 1000);
@@ -133,7 +133,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 void MainWindow::buildActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  QAction* open_trace = file->addAction(tr("&Open trace or task graph..."), this, [this] { openDialog(false); });
+  QAction* open_trace =
+      file->addAction(tr("&Open trace or task graph..."), this, [this] { openDialog(false); });
   open_trace->setShortcut(QKeySequence::Open);
   QAction* open_set = file->addAction(tr("Open trace &set..."), this, [this] { openDialog(true); });
   QAction* export_image = file->addAction(tr("&Export image..."), this, [this] { exportDialog(); });
@@ -143,8 +144,10 @@ void MainWindow::buildActions() {
   // The canvas takes the keys itself (they work wherever the focus is in it); the menu shows
   // them after a tab.
   QMenu* view = menuBar()->addMenu(tr("&View"));
-  QAction* zoom_in = view->addAction(tr("Zoom in\t+"), this, [this] { state_->zoom(0.5, (state_->begin() + state_->end()) / 2); });
-  QAction* zoom_out = view->addAction(tr("Zoom out\t-"), this, [this] { state_->zoom(2, (state_->begin() + state_->end()) / 2); });
+  QAction* zoom_in = view->addAction(
+      tr("Zoom in\t+"), this, [this] { state_->zoom(0.5, (state_->begin() + state_->end()) / 2); });
+  QAction* zoom_out = view->addAction(
+      tr("Zoom out\t-"), this, [this] { state_->zoom(2, (state_->begin() + state_->end()) / 2); });
   QAction* fit = view->addAction(tr("Fit\tHome"), state_, &ViewState::fit);
   zoom_in->setIconText(tr("Zoom in"));
   zoom_out->setIconText(tr("Zoom out"));
@@ -153,7 +156,8 @@ void MainWindow::buildActions() {
   messages->setCheckable(true);
   messages->setChecked(state_->showMessages());
   connect(messages, &QAction::toggled, state_, &ViewState::setShowMessages);
-  connect(state_, &ViewState::appearanceChanged, messages, [this, messages] { messages->setChecked(state_->showMessages()); });
+  connect(state_, &ViewState::appearanceChanged, messages,
+          [this, messages] { messages->setChecked(state_->showMessages()); });
   view->addSeparator();
   for (ProfilePlot* plot : view_->plots()) {
     QAction* toggle = view->addAction(tr("Plot: %1").arg(plot->title()));
@@ -165,12 +169,13 @@ void MainWindow::buildActions() {
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Mouse and keys"), this, [this] {
-    QMessageBox::information(this, tr("Mouse and keys"),
-                             tr("Wheel: zoom around the cursor (Shift+wheel: pan)\n"
-                                "Drag: pan\nRight drag or Ctrl+drag: zoom to the region\n"
-                                "Shift+drag, or drag on the ruler: select a time range (duration, statistics)\n"
-                                "Click: details of the state, event or message\n"
-                                "+ / -: zoom, Left / Right: pan, Home: fit, Esc: clear the selection"));
+    QMessageBox::information(
+        this, tr("Mouse and keys"),
+        tr("Wheel: zoom around the cursor (Shift+wheel: pan)\n"
+           "Drag: pan\nRight drag or Ctrl+drag: zoom to the region\n"
+           "Shift+drag, or drag on the ruler: select a time range (duration, statistics)\n"
+           "Click: details of the state, event or message\n"
+           "+ / -: zoom, Left / Right: pan, Home: fit, Esc: clear the selection"));
   });
 
   QToolBar* tools = addToolBar(tr("Tools"));
@@ -234,7 +239,8 @@ void MainWindow::display(const Loaded& loaded) {
   graph_choice_->clear();
   for (const auto& graph : graphs_) {
     graph_choice_->addItem(tr("rank %1").arg(graph->rank));
-    graph_choice_->setItemData(graph_choice_->count() - 1, QString::fromStdString(graph->path), Qt::ToolTipRole);
+    graph_choice_->setItemData(graph_choice_->count() - 1, QString::fromStdString(graph->path),
+                               Qt::ToolTipRole);
   }
   graph_choice_->setVisible(graphs_.size() > 1);
   graph_choice_->blockSignals(false);
@@ -242,8 +248,10 @@ void MainWindow::display(const Loaded& loaded) {
   QStringList names;
   for (const TimelinePtr& t : loaded.timelines) names << QString::fromStdString(t->name);
   setWindowTitle("tareador-view: " + names.join(", "));
-  for (const std::string& w : loaded.warnings) std::fprintf(stderr, "tareador-view: warning: %s\n", w.c_str());
-  if (!loaded.warnings.empty()) statusBar()->showMessage(QString::fromStdString(loaded.warnings.front()), 10000);
+  for (const std::string& w : loaded.warnings)
+    std::fprintf(stderr, "tareador-view: warning: %s\n", w.c_str());
+  if (!loaded.warnings.empty())
+    statusBar()->showMessage(QString::fromStdString(loaded.warnings.front()), 10000);
   QString error;
   bool ok = apply_view_options(pending_, *state_, &error);
   if (ok && pending_.pick) {  // rows are counted down through the stacked timelines
@@ -258,10 +266,8 @@ void MainWindow::display(const Loaded& loaded) {
     }
   }
   if (!ok) {
-    if (pending_.screenshot.isEmpty())
-      QMessageBox::warning(this, tr("Option"), error);
-    else
-      std::fprintf(stderr, "tareador-view: %s\n", qPrintable(error));
+    if (pending_.screenshot.isEmpty()) QMessageBox::warning(this, tr("Option"), error);
+    else std::fprintf(stderr, "tareador-view: %s\n", qPrintable(error));
   }
   emit loadFinished(ok);
 }
@@ -271,7 +277,8 @@ void MainWindow::showGraph(std::size_t index) {
     graph_->setGraph(nullptr, {});
     return;
   }
-  if (graph_choice_->currentIndex() != static_cast<int>(index)) graph_choice_->setCurrentIndex(static_cast<int>(index));
+  if (graph_choice_->currentIndex() != static_cast<int>(index))
+    graph_choice_->setCurrentIndex(static_cast<int>(index));
   graph_->setGraph(graphs_[index], task_type_colours(state_->timelines(), *graphs_[index]));
 }
 
@@ -283,16 +290,19 @@ void MainWindow::pick(const Hit& hit) {
   }
   const Timeline& t = *state_->timelines()[static_cast<std::size_t>(hit.timeline)];
   const Intervals& row = t.rows(hit.level, state_->semantic(t)).intervals[hit.row];
-  state_->setHighlight(Highlight{hit.timeline, hit.level, hit.row, row.begin(hit.index), row.end(hit.index)});
+  state_->setHighlight(
+      Highlight{hit.timeline, hit.level, hit.row, row.begin(hit.index), row.end(hit.index)});
   // The task instance running there, in the graph.
   std::uint32_t type = t.task_instance_type();
   if (type == 0) return;
   std::uint32_t thread_row = hit.level == RowLevel::Thread ? hit.row : row.resource(hit.index);
-  Time cursor = std::clamp(static_cast<Time>(hit.time), row.begin(hit.index), row.end(hit.index) - 1);
+  Time cursor =
+      std::clamp(static_cast<Time>(hit.time), row.begin(hit.index), row.end(hit.index) - 1);
   std::uint64_t instance = value_in_force(t, thread_row, cursor, type);
   if (instance == 0) return;
   for (std::size_t g = 0; g < graphs_.size(); ++g) {
-    std::int64_t node = graphs_[g]->node_of_instance(t.task_of_thread[thread_row], static_cast<std::int64_t>(instance));
+    std::int64_t node = graphs_[g]->node_of_instance(t.task_of_thread[thread_row],
+                                                     static_cast<std::int64_t>(instance));
     if (node < 0) continue;
     if (graph_->graph() != graphs_[g].get()) showGraph(g);
     graph_->setSelected(node);
@@ -303,31 +313,39 @@ void MainWindow::pick(const Hit& hit) {
 void MainWindow::pickTask(std::int64_t node_index) {
   const TaskGraph::Node& node = graph_->graph()->nodes[static_cast<std::size_t>(node_index)];
   QString html = QString("<b>%1</b><br>task type %2, instance %3, rank %4<br>")
-                     .arg(QString::fromStdString(node.label).toHtmlEscaped(), QString::fromStdString(node.type).toHtmlEscaped())
+                     .arg(QString::fromStdString(node.label).toHtmlEscaped(),
+                          QString::fromStdString(node.type).toHtmlEscaped())
                      .arg(node.instance)
                      .arg(node.rank);
   const std::vector<TimelinePtr>& timelines = state_->timelines();
   for (std::size_t i = 0; i < timelines.size(); ++i) {
     std::uint32_t thread_row;
     Time begin, end;
-    if (node.instance < 0 || !timelines[i]->find_task_instance(node.rank, static_cast<std::uint64_t>(node.instance), thread_row, begin, end))
+    if (node.instance < 0 ||
+        !timelines[i]->find_task_instance(node.rank, static_cast<std::uint64_t>(node.instance),
+                                          thread_row, begin, end))
       continue;
     state_->setRowLevel(RowLevel::Thread);
     state_->setHighlight(Highlight{static_cast<int>(i), RowLevel::Thread, thread_row, begin, end});
     // Bring it into view, zooming out only if it does not fit.
     double width = state_->end() - state_->begin(), length = static_cast<double>(end - begin);
     if (length > 0.8 * width)
-      state_->setRange(static_cast<double>(begin) - 0.1 * length, static_cast<double>(end) + 0.1 * length);
-    else if (static_cast<double>(begin) < state_->begin() || static_cast<double>(end) > state_->end())
-      state_->setRange((static_cast<double>(begin + end) - width) / 2, (static_cast<double>(begin + end) + width) / 2);
+      state_->setRange(static_cast<double>(begin) - 0.1 * length,
+                       static_cast<double>(end) + 0.1 * length);
+    else if (static_cast<double>(begin) < state_->begin() ||
+             static_cast<double>(end) > state_->end())
+      state_->setRange((static_cast<double>(begin + end) - width) / 2,
+                       (static_cast<double>(begin + end) + width) / 2);
     html += tr("ran in %1 on %2 from %3 for %4")
-                .arg(QString::fromStdString(timelines[i]->name), QString::fromStdString(timelines[i]->thread_labels[thread_row]),
+                .arg(QString::fromStdString(timelines[i]->name),
+                     QString::fromStdString(timelines[i]->thread_labels[thread_row]),
                      QString::fromStdString(format_instant(static_cast<double>(begin))),
                      QString::fromStdString(format_duration(static_cast<double>(end - begin))));
     details_->setHtml(html);
     return;
   }
-  details_->setHtml(html + tr("not in the timelines shown (they have no \"Task instance\" events for it)"));
+  details_->setHtml(
+      html + tr("not in the timelines shown (they have no \"Task instance\" events for it)"));
 }
 
 void MainWindow::openDialog(bool directory) {
@@ -336,18 +354,21 @@ void MainWindow::openDialog(bool directory) {
     QString dir = QFileDialog::getExistingDirectory(this, tr("Open a trace set"));
     if (!dir.isEmpty()) paths.push_back(dir.toStdString());
   } else {
-    for (const QString& path : QFileDialog::getOpenFileNames(this, tr("Open traces or task graphs"), QString(),
-                                                             tr("Paraver traces (*.prv);;Task graphs (*.dot);;All files (*)")))
+    for (const QString& path : QFileDialog::getOpenFileNames(
+             this, tr("Open traces or task graphs"), QString(),
+             tr("Paraver traces (*.prv);;Task graphs (*.dot);;All files (*)")))
       paths.push_back(path.toStdString());
   }
   if (!paths.empty()) open(paths);
 }
 
 void MainWindow::exportDialog() {
-  QString path = QFileDialog::getSaveFileName(this, tr("Export the view"), "timeline.png", tr("PNG image (*.png);;SVG drawing (*.svg)"));
+  QString path = QFileDialog::getSaveFileName(this, tr("Export the view"), "timeline.png",
+                                              tr("PNG image (*.png);;SVG drawing (*.svg)"));
   if (path.isEmpty()) return;
   QString error;
-  if (!view_->exportTo(path, view_->size(), &error)) QMessageBox::critical(this, tr("Cannot export"), error);
+  if (!view_->exportTo(path, view_->size(), &error))
+    QMessageBox::critical(this, tr("Cannot export"), error);
 }
 
 }  // namespace tareador::view

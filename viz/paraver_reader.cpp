@@ -12,9 +12,9 @@
 #include <sstream>
 #include <thread>
 
+#include "tareador/trace.h"
 #include "tracefmt/parallel.h"
 #include "viz/timeline.h"
-#include "tareador/trace.h"
 
 namespace tareador::view {
 
@@ -32,7 +32,8 @@ trace::InputFile open_input(const std::string& path) {
 
 std::string sibling(const std::string& prv, const char* extension) {
   std::string base = prv;
-  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".prv") == 0) base.resize(base.size() - 4);
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".prv") == 0)
+    base.resize(base.size() - 4);
   return base + extension;
 }
 
@@ -100,16 +101,16 @@ constexpr std::uint64_t kMaxRows = 1u << 20;
 constexpr std::uint64_t kMaxCpus = 1u << 20;
 
 struct Header {
-  Time scale = 1;              // ns per unit of the file's times (1000 for microseconds)
-  Time end = 0;                // in ns
-  std::uint32_t cpus = 0;      // 0: no resource information (any CPU id is taken)
+  Time scale = 1;          // ns per unit of the file's times (1000 for microseconds)
+  Time end = 0;            // in ns
+  std::uint32_t cpus = 0;  // 0: no resource information (any CPU id is taken)
   // Tasks are flattened over applications, threads over tasks (the thread rows).
   std::vector<std::uint32_t> first_task;                  // per application
   std::vector<std::uint32_t> first_thread, thread_count;  // per task
   std::uint32_t thread_rows = 0;
   std::size_t tasks_of(std::size_t application) const {  // 0-based
-    std::size_t next = application + 1 < first_task.size() ? first_task[application + 1]
-                                                           : first_thread.size();
+    std::size_t next =
+        application + 1 < first_task.size() ? first_task[application + 1] : first_thread.size();
     return next - first_task[application];
   }
 };
@@ -120,7 +121,8 @@ class HeaderParser {
 
   Header parse() {
     Header h;
-    if (text_.substr(0, 9) != "#Paraver ") fail("not a Paraver trace: the first line must start with '#Paraver ('");
+    if (text_.substr(0, 9) != "#Paraver ")
+      fail("not a Paraver trace: the first line must start with '#Paraver ('");
     std::size_t close = text_.find(')');
     if (close == std::string_view::npos) fail("malformed Paraver header: the date has no ')'");
     at_ = close + 1;
@@ -159,7 +161,8 @@ class HeaderParser {
     if (applications == 0) fail("malformed Paraver header: no application");
     for (std::uint64_t a = 0; a < applications; ++a) {
       if (a) {
-        if (peek() != ':' && peek() != ',') fail("malformed Paraver header: expected ':' between applications");
+        if (peek() != ':' && peek() != ',')
+          fail("malformed Paraver header: expected ':' between applications");
         ++at_;
       } else {
         expect(':');
@@ -265,7 +268,8 @@ class BodyParser {
                  kind == '4') {
         // Empty lines, comments, communicator definitions and the legacy global-operation
         // records (4), which Paraver ignores too.
-        const char* eol = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+        const char* eol =
+            static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
         p = eol ? eol + 1 : end;
       } else {
         fail(std::string("unknown record type '") + kind + "' (expected 1, 2 or 3)");
@@ -300,14 +304,17 @@ class BodyParser {
     return true;
   }
   // No digits, or 20 digits and more: an error unless it still fits in 64 bits.
-  [[gnu::noinline, gnu::cold]] bool bad_number(const char* start, std::uint64_t& v, const char* what) {
+  [[gnu::noinline, gnu::cold]] bool bad_number(const char* start, std::uint64_t& v,
+                                               const char* what) {
     if (p_ == start) {
-      if (p_ >= end_ || *p_ == '\n' || *p_ == '\r') return fail(std::string("the record ends before ") + what);
+      if (p_ >= end_ || *p_ == '\n' || *p_ == '\r')
+        return fail(std::string("the record ends before ") + what);
       return fail(std::string("expected a number for ") + what + ", found '" + *p_ + "'");
     }
     std::uint64_t x = 0;
     for (const char* d = start; d < p_; ++d)
-      if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, static_cast<unsigned>(*d - '0'), &x))
+      if (__builtin_mul_overflow(x, 10, &x) ||
+          __builtin_add_overflow(x, static_cast<unsigned>(*d - '0'), &x))
         return fail(std::string(what) + " is too large");
     v = x;
     return true;
@@ -320,7 +327,8 @@ class BodyParser {
     return bad_separator(what);
   }
   [[gnu::noinline, gnu::cold]] bool bad_separator(const char* what) {
-    if (p_ >= end_ || *p_ == '\n' || *p_ == '\r') return fail(std::string("the record ends after ") + what);
+    if (p_ >= end_ || *p_ == '\n' || *p_ == '\r')
+      return fail(std::string("the record ends after ") + what);
     return fail(std::string("unexpected '") + *p_ + "' after " + what);
   }
   bool end_of_line(const char* what) {
@@ -336,7 +344,8 @@ class BodyParser {
     return fail(std::string("unexpected '") + *p_ + "' after " + what + " (too many fields?)");
   }
 
-  bool thread_row(std::uint64_t appl, std::uint64_t task, std::uint64_t thread, std::uint32_t& row) {
+  bool thread_row(std::uint64_t appl, std::uint64_t task, std::uint64_t thread,
+                  std::uint32_t& row) {
     if (__builtin_expect(appl - 1 < header_.first_task.size(), 1)) {
       std::size_t flat = header_.first_task[appl - 1] + task - 1;
       if (task - 1 < header_.tasks_of(appl - 1) && thread - 1 < header_.thread_count[flat]) {
@@ -346,7 +355,8 @@ class BodyParser {
     }
     return bad_thread(appl, task, thread);
   }
-  [[gnu::noinline, gnu::cold]] bool bad_thread(std::uint64_t appl, std::uint64_t task, std::uint64_t thread) {
+  [[gnu::noinline, gnu::cold]] bool bad_thread(std::uint64_t appl, std::uint64_t task,
+                                               std::uint64_t thread) {
     if (appl < 1 || appl > header_.first_task.size())
       return fail("application " + std::to_string(appl) + " is not in the header (" +
                   std::to_string(header_.first_task.size()) + " application(s))");
@@ -391,7 +401,9 @@ class BodyParser {
     if (!thread_row(a, t, th, row) || !cpu(c, cpu_id) || !time(b, begin, "the begin time") ||
         !time(e, end, "the end time"))
       return false;
-    if (end < begin) return fail("the state ends (" + std::to_string(e) + ") before it begins (" + std::to_string(b) + ")");
+    if (end < begin)
+      return fail("the state ends (" + std::to_string(e) + ") before it begins (" +
+                  std::to_string(b) + ")");
     if (s >= kNoKey) return fail("state value too large");
     if (end > begin) out_.states[row].add(begin, end, static_cast<std::uint32_t>(s), cpu_id);
     return true;
@@ -428,7 +440,8 @@ class BodyParser {
     if (!field(sc, false, "the sender's CPU") || !field(sa, false, "the sender's application") ||
         !field(st, false, "the sender's task") || !field(sth, false, "the sender's thread") ||
         !field(ls, false, "the logical send time") || !field(ps, false, "the physical send time") ||
-        !field(rc, false, "the receiver's CPU") || !field(ra, false, "the receiver's application") ||
+        !field(rc, false, "the receiver's CPU") ||
+        !field(ra, false, "the receiver's application") ||
         !field(rt, false, "the receiver's task") || !field(rth, false, "the receiver's thread") ||
         !field(lr, false, "the logical receive time") ||
         !field(pr, false, "the physical receive time") || !signed_field(size, false, "the size") ||
@@ -470,7 +483,8 @@ std::vector<std::string> labels_or(const RowLabels& row, const char* level, std:
                                    const std::function<std::string(std::size_t)>& fallback) {
   auto it = row.find(level);
   if (it != row.end() && it->second.size() >= count)
-    return std::vector<std::string>(it->second.begin(), it->second.begin() + static_cast<long>(count));
+    return std::vector<std::string>(it->second.begin(),
+                                    it->second.begin() + static_cast<long>(count));
   std::vector<std::string> labels;
   for (std::size_t i = 0; i < count; ++i) labels.push_back(fallback(i));
   return labels;
@@ -608,13 +622,12 @@ std::unique_ptr<Timeline> load_paraver(const std::string& prv_path, const Progre
     timeline->pcf = read_pcf(pcf_path);
   } else {
     timeline->pcf = Pcf::standard();
-    timeline->warnings.push_back(pcf_path + ": missing; Paraver's standard state and MPI names are used");
+    timeline->warnings.push_back(pcf_path +
+                                 ": missing; Paraver's standard state and MPI names are used");
   }
   RowLabels row_labels;
-  if (::access(row_path.c_str(), F_OK) == 0)
-    row_labels = read_row_labels(row_path);
-  else
-    timeline->warnings.push_back(row_path + ": missing; rows are labelled by number");
+  if (::access(row_path.c_str(), F_OK) == 0) row_labels = read_row_labels(row_path);
+  else timeline->warnings.push_back(row_path + ": missing; rows are labelled by number");
 
   // The body in one chunk per core, cut at line ends; chunks are in file order, so each row's
   // records stay in file order when the chunks are appended.
@@ -625,7 +638,8 @@ std::unique_ptr<Timeline> load_paraver(const std::string& prv_path, const Progre
   for (std::size_t w = 1; w < workers; ++w) {
     const char* cut = body + body_size * w / workers;
     cut = std::max(cut, cuts.back());
-    const char* nl = static_cast<const char*>(std::memchr(cut, '\n', static_cast<std::size_t>(end - cut)));
+    const char* nl =
+        static_cast<const char*>(std::memchr(cut, '\n', static_cast<std::size_t>(end - cut)));
     cuts.push_back(nl ? nl + 1 : end);
   }
   cuts.push_back(end);
@@ -636,7 +650,8 @@ std::unique_ptr<Timeline> load_paraver(const std::string& prv_path, const Progre
     BodyParser parser(header, chunks[w], static_cast<std::size_t>(cuts[w + 1] - cuts[w]));
     parser.parse(cuts[w], cuts[w + 1], [&](std::size_t bytes) {
       std::size_t total = parsed += bytes;
-      if (report && progress && !progress(0.85 * static_cast<double>(total) / static_cast<double>(body_size)))
+      if (report && progress &&
+          !progress(0.85 * static_cast<double>(total) / static_cast<double>(body_size)))
         stop = true;
       return !stop;
     });
@@ -673,7 +688,8 @@ std::unique_ptr<Timeline> load_paraver(const std::string& prv_path, const Progre
   for (const ChunkResult& chunk : chunks) message_count += chunk.messages.size();
   timeline->messages.reserve(message_count);
   for (const ChunkResult& chunk : chunks)
-    timeline->messages.insert(timeline->messages.end(), chunk.messages.begin(), chunk.messages.end());
+    timeline->messages.insert(timeline->messages.end(), chunk.messages.begin(),
+                              chunk.messages.end());
   if (progress && !progress(0.9)) throw LoadCancelled();
 
   // Rows and their labels: threads in header order, their tasks, the CPUs.
@@ -695,9 +711,11 @@ std::unique_ptr<Timeline> load_paraver(const std::string& prv_path, const Progre
   if (cpus == 0)  // no resources in the header: as many as the records name
     for (const Message& m : timeline->messages) cpus = std::max({cpus, m.send_cpu, m.recv_cpu});
   for (const Intervals& row : timeline->thread_states.intervals)
-    for (std::size_t i = 0; header.cpus == 0 && i < row.size(); ++i) cpus = std::max(cpus, row.resource(i));
+    for (std::size_t i = 0; header.cpus == 0 && i < row.size(); ++i)
+      cpus = std::max(cpus, row.resource(i));
   for (const Events& row : timeline->thread_events)
-    for (std::size_t i = 0; header.cpus == 0 && i < row.size(); ++i) cpus = std::max(cpus, row.resource[i]);
+    for (std::size_t i = 0; header.cpus == 0 && i < row.size(); ++i)
+      cpus = std::max(cpus, row.resource[i]);
   timeline->cpu_labels = labels_or(row_labels, "CPU", cpus,
                                    [](std::size_t i) { return "CPU " + std::to_string(i + 1); });
   timeline->finish();

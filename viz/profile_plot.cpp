@@ -75,9 +75,12 @@ void ProfilePlot::paintEvent(QPaintEvent*) {
              QString::number(scale_top, scale_top >= 1 ? 'f' : 'g', scale_top >= 1 ? 0 : 3));
   p.drawText(QRectF(2, plot.bottom() - 14, gutter_ - 6, 14), Qt::AlignRight | Qt::AlignBottom, "0");
   if (state_->hasSelection()) {
-    double x0 = gutter_ + (state_->selectionBegin() - state_->begin()) / (state_->end() - state_->begin()) * plot.width();
-    double x1 = gutter_ + (state_->selectionEnd() - state_->begin()) / (state_->end() - state_->begin()) * plot.width();
-    p.fillRect(QRectF(x0, plot.top(), x1 - x0, plot.height()).intersected(plot), QColor(70, 130, 255, 45));
+    double x0 = gutter_ + (state_->selectionBegin() - state_->begin()) /
+                              (state_->end() - state_->begin()) * plot.width();
+    double x1 = gutter_ + (state_->selectionEnd() - state_->begin()) /
+                              (state_->end() - state_->begin()) * plot.width();
+    p.fillRect(QRectF(x0, plot.top(), x1 - x0, plot.height()).intersected(plot),
+               QColor(70, 130, 255, 45));
   }
   // A step per pixel column, up to where the timeline ends; a filled area when there is one
   // curve. Cosmetic pens without antialiasing: the raster engine's fast path.
@@ -87,7 +90,8 @@ void ProfilePlot::paintEvent(QPaintEvent*) {
     double last_x = gutter_ + (static_cast<double>(timelines[i]->end_time) - state_->begin()) /
                                   (state_->end() - state_->begin()) * plot.width();
     QPolygonF steps;
-    for (std::size_t c = 0; c < curves[i].size() && gutter_ + static_cast<double>(c) < last_x; ++c) {
+    for (std::size_t c = 0; c < curves[i].size() && gutter_ + static_cast<double>(c) < last_x;
+         ++c) {
       double y = plot.bottom() - curves[i][c] / scale_top * plot.height();
       steps << QPointF(gutter_ + static_cast<double>(c), y) << QPointF(gutter_ + c + 1.0, y);
     }

@@ -50,14 +50,16 @@ StatisticsPanel::StatisticsPanel(ViewState* state, QWidget* parent)
   connect(state_, &ViewState::timelinesChanged, this, &StatisticsPanel::listTimelines);
   connect(state_, &ViewState::selectionChanged, this, &StatisticsPanel::refill);
   connect(state_, &ViewState::appearanceChanged, this, &StatisticsPanel::refill);
-  connect(timeline_, qOverload<int>(&QComboBox::currentIndexChanged), this, &StatisticsPanel::refill);
+  connect(timeline_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+          &StatisticsPanel::refill);
   listTimelines();
 }
 
 void StatisticsPanel::listTimelines() {
   timeline_->blockSignals(true);
   timeline_->clear();
-  for (const TimelinePtr& t : state_->timelines()) timeline_->addItem(QString::fromStdString(t->name));
+  for (const TimelinePtr& t : state_->timelines())
+    timeline_->addItem(QString::fromStdString(t->name));
   timeline_->blockSignals(false);
   refill();
 }
@@ -105,7 +107,8 @@ void StatisticsPanel::refill() {
     if (states) {
       double classes[4] = {0, 0, 0, 0};
       for (std::size_t k = 0; k < times.size(); ++k)
-        classes[static_cast<int>(classify_state(static_cast<int>(rows.legend[k].value)))] += static_cast<double>(times[k]);
+        classes[static_cast<int>(classify_state(static_cast<int>(rows.legend[k].value)))] +=
+            static_cast<double>(times[k]);
       for (double ns : classes) per_row_->setItem(row, column++, percent_item(ns / span, ns));
     }
     for (std::size_t k : present) {
@@ -117,7 +120,8 @@ void StatisticsPanel::refill() {
 
   // Per value: total time, share of all rows' time, mean per row.
   per_value_->setColumnCount(4);
-  per_value_->setHorizontalHeaderLabels({states ? tr("state") : tr("value"), tr("time"), tr("share"), tr("mean per row")});
+  per_value_->setHorizontalHeaderLabels(
+      {states ? tr("state") : tr("value"), tr("time"), tr("share"), tr("mean per row")});
   per_value_->setRowCount(static_cast<int>(present.size()));
   double all_rows = span * static_cast<double>(std::max<std::size_t>(1, stats.per_row.size()));
   for (std::size_t i = 0; i < present.size(); ++i) {
@@ -129,8 +133,10 @@ void StatisticsPanel::refill() {
     per_value_->setItem(row, 0, name);
     per_value_->setItem(row, 1, text_item(QString::fromStdString(format_duration(ns))));
     per_value_->setItem(row, 2, percent_item(ns / all_rows, ns));
-    per_value_->setItem(row, 3, text_item(QString::fromStdString(
-                                    format_duration(ns / static_cast<double>(std::max<std::size_t>(1, stats.per_row.size()))))));
+    per_value_->setItem(
+        row, 3,
+        text_item(QString::fromStdString(format_duration(
+            ns / static_cast<double>(std::max<std::size_t>(1, stats.per_row.size()))))));
   }
   per_value_->resizeColumnsToContents();
 }

@@ -11,9 +11,9 @@
 #include <regex>
 #include <unordered_map>
 
+#include "tareador/trace.h"
 #include "viz/taskgraph.h"
 #include "viz/timeline.h"
-#include "tareador/trace.h"
 
 namespace tareador::view {
 
@@ -98,10 +98,13 @@ std::vector<std::pair<std::int64_t, std::int64_t>> instance_ranges(const std::st
 // "#rrggbb" or "#rrggbbaa" as ARGB; `fallback` for anything else (a colour name).
 std::uint32_t argb(const std::string& colour, std::uint32_t fallback) {
   if (colour.size() != 7 && colour.size() != 9) return fallback;
-  if (colour[0] != '#' || colour.find_first_not_of("0123456789abcdefABCDEF", 1) != std::string::npos)
+  if (colour[0] != '#' ||
+      colour.find_first_not_of("0123456789abcdefABCDEF", 1) != std::string::npos)
     return fallback;
   auto value = static_cast<std::uint32_t>(std::stoul(colour.substr(1, 6), nullptr, 16));
-  std::uint32_t alpha = colour.size() == 9 ? static_cast<std::uint32_t>(std::stoul(colour.substr(7), nullptr, 16)) : 0xff;
+  std::uint32_t alpha = colour.size() == 9
+                            ? static_cast<std::uint32_t>(std::stoul(colour.substr(7), nullptr, 16))
+                            : 0xff;
   return alpha << 24 | value;
 }
 
@@ -129,9 +132,11 @@ TaskGraph layout_task_graph(const std::string& dot_path, std::uint32_t rank) {
     // "syntax error in line 3 near 'x'": keep the line for file:line.
     std::smatch m;
     std::uint64_t line = 0;
-    if (std::regex_search(graphviz_errors, m, std::regex("line ([0-9]+)"))) line = std::stoull(m[1]);
+    if (std::regex_search(graphviz_errors, m, std::regex("line ([0-9]+)")))
+      line = std::stoull(m[1]);
     std::string message = graphviz_errors;
-    while (!message.empty() && std::isspace(static_cast<unsigned char>(message.back()))) message.pop_back();
+    while (!message.empty() && std::isspace(static_cast<unsigned char>(message.back())))
+      message.pop_back();
     if (message.rfind("Error: ", 0) == 0) message.erase(0, 7);
     throw LoadError(dot_path, line, message.empty() ? "not a DOT graph" : message);
   }
@@ -140,7 +145,8 @@ TaskGraph layout_task_graph(const std::string& dot_path, std::uint32_t rank) {
   result.rank = rank;
   int count = agnnodes(graph);
   if (count > kMaxNodes) {
-    result.note = std::to_string(count) + " task instances: too many to lay out (the panel shows up to " +
+    result.note = std::to_string(count) +
+                  " task instances: too many to lay out (the panel shows up to " +
                   std::to_string(kMaxNodes) + ")";
     agclose(graph);
     return result;

@@ -28,10 +28,10 @@ struct TaskGraph {
     // The instances of a grouped node, as ranges [first, last]; empty for one instance.
     std::vector<std::pair<std::int64_t, std::int64_t>> instances;
     std::uint32_t rank = 0;
-    Point centre;                // points (1/72 inch), y growing downwards
+    Point centre;  // points (1/72 inch), y growing downwards
     double width, height;
-    bool box;                    // drawn as a box, else as an ellipse
-    bool rounded = false;        // a box with rounded corners
+    bool box;              // drawn as a box, else as an ellipse
+    bool rounded = false;  // a box with rounded corners
     bool contains(std::int64_t id) const;
   };
   enum class Line { Solid, Dashed, Dotted };

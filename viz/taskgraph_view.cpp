@@ -12,11 +12,11 @@
 namespace tareador::view {
 
 namespace {
-constexpr double kMargin = 10;       // pixels around a fitted graph
-constexpr double kMaxFitScale = 2;   // a small graph is not blown up beyond twice its size
-constexpr double kMaxScale = 8;      // zooming in stops here (pixels per point)
-constexpr double kZoomStep = 1.25;   // per wheel notch or key press
-constexpr double kFontSize = 11;     // label text, in points of the graph
+constexpr double kMargin = 10;      // pixels around a fitted graph
+constexpr double kMaxFitScale = 2;  // a small graph is not blown up beyond twice its size
+constexpr double kMaxScale = 8;     // zooming in stops here (pixels per point)
+constexpr double kZoomStep = 1.25;  // per wheel notch or key press
+constexpr double kFontSize = 11;    // label text, in points of the graph
 }  // namespace
 
 TaskGraphView::TaskGraphView(QWidget* parent) : QWidget(parent) {
@@ -30,7 +30,8 @@ TaskGraphView::TaskGraphView(QWidget* parent) : QWidget(parent) {
   connect(fit_button_, &QToolButton::clicked, this, &TaskGraphView::fit);
 }
 
-void TaskGraphView::setGraph(std::shared_ptr<const TaskGraph> graph, std::map<std::string, QColor> type_colours) {
+void TaskGraphView::setGraph(std::shared_ptr<const TaskGraph> graph,
+                             std::map<std::string, QColor> type_colours) {
   graph_ = std::move(graph);
   colours_ = std::move(type_colours);
   selected_ = -1;
@@ -53,7 +54,8 @@ void TaskGraphView::fit() {
   following_fit_ = true;
   if (!graph_ || graph_->nodes.empty() || width() <= 2 * kMargin || height() <= 2 * kMargin) return;
   scale_ = fitScale();
-  offset_ = QPointF((width() - graph_->width * scale_) / 2, (height() - graph_->height * scale_) / 2);
+  offset_ =
+      QPointF((width() - graph_->width * scale_) / 2, (height() - graph_->height * scale_) / 2);
   update();
 }
 
@@ -80,8 +82,10 @@ std::int64_t TaskGraphView::nodeAt(QPointF at) const {
   for (std::size_t i = 0; i < graph_->nodes.size(); ++i) {
     const TaskGraph::Node& n = graph_->nodes[i];
     QPointF c = toWidget(n.centre);
-    double dx = (at.x() - c.x()) / (n.width * scale_ / 2), dy = (at.y() - c.y()) / (n.height * scale_ / 2);
-    if (n.box ? std::abs(dx) <= 1 && std::abs(dy) <= 1 : dx * dx + dy * dy <= 1) return static_cast<std::int64_t>(i);
+    double dx = (at.x() - c.x()) / (n.width * scale_ / 2),
+           dy = (at.y() - c.y()) / (n.height * scale_ / 2);
+    if (n.box ? std::abs(dx) <= 1 && std::abs(dy) <= 1 : dx * dx + dy * dy <= 1)
+      return static_cast<std::int64_t>(i);
   }
   return -1;
 }
@@ -92,8 +96,9 @@ void TaskGraphView::paintEvent(QPaintEvent*) {
   if (!graph_ || graph_->nodes.empty()) {
     p.setPen(Qt::darkGray);
     p.drawText(rect().adjusted(8, 8, -8, -8), Qt::AlignCenter | Qt::TextWordWrap,
-               graph_ && !graph_->note.empty() ? QString::fromStdString(graph_->note)
-                                               : tr("No task graph: a trace set shows its taskgraph.dot here"));
+               graph_ && !graph_->note.empty()
+                   ? QString::fromStdString(graph_->note)
+                   : tr("No task graph: a trace set shows its taskgraph.dot here"));
     return;
   }
   p.setRenderHint(QPainter::Antialiasing);
@@ -125,7 +130,8 @@ void TaskGraphView::paintEvent(QPaintEvent*) {
     }
     if (text && !e.label.empty()) {
       p.setPen(QColor(90, 90, 90));
-      p.drawText(QRectF(toWidget(e.label_at) - QPointF(80 * scale_, 8 * scale_), QSizeF(160 * scale_, 16 * scale_)),
+      p.drawText(QRectF(toWidget(e.label_at) - QPointF(80 * scale_, 8 * scale_),
+                        QSizeF(160 * scale_, 16 * scale_)),
                  Qt::AlignCenter, QString::fromStdString(e.label));
     }
   }
@@ -138,12 +144,9 @@ void TaskGraphView::paintEvent(QPaintEvent*) {
     bool selected = static_cast<std::int64_t>(i) == selected_;
     p.setPen(selected ? QPen(QColor(255, 120, 0), 3) : QPen(Qt::black, line_width));
     p.setBrush(fill);
-    if (n.box && n.rounded)
-      p.drawRoundedRect(box, 6 * scale_, 6 * scale_);
-    else if (n.box)
-      p.drawRect(box);
-    else
-      p.drawEllipse(box);
+    if (n.box && n.rounded) p.drawRoundedRect(box, 6 * scale_, 6 * scale_);
+    else if (n.box) p.drawRect(box);
+    else p.drawEllipse(box);
     if (text) {
       p.setPen(fill.lightness() < 110 ? Qt::white : Qt::black);
       p.drawText(box, Qt::AlignCenter, QString::fromStdString(n.label));
@@ -180,14 +183,33 @@ void TaskGraphView::keyPressEvent(QKeyEvent* e) {
   QPointF centre(width() / 2.0, height() / 2.0);
   double step_x = width() / 8.0, step_y = height() / 8.0;
   switch (e->key()) {
-    case Qt::Key_Home: case Qt::Key_F: case Qt::Key_0: fit(); break;
-    case Qt::Key_Plus: case Qt::Key_Equal: zoom(kZoomStep, centre); break;
-    case Qt::Key_Minus: zoom(1 / kZoomStep, centre); break;
-    case Qt::Key_Left: pan({step_x, 0}); break;
-    case Qt::Key_Right: pan({-step_x, 0}); break;
-    case Qt::Key_Up: pan({0, step_y}); break;
-    case Qt::Key_Down: pan({0, -step_y}); break;
-    default: QWidget::keyPressEvent(e); return;
+    case Qt::Key_Home:
+    case Qt::Key_F:
+    case Qt::Key_0:
+      fit();
+      break;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+      zoom(kZoomStep, centre);
+      break;
+    case Qt::Key_Minus:
+      zoom(1 / kZoomStep, centre);
+      break;
+    case Qt::Key_Left:
+      pan({step_x, 0});
+      break;
+    case Qt::Key_Right:
+      pan({-step_x, 0});
+      break;
+    case Qt::Key_Up:
+      pan({0, step_y});
+      break;
+    case Qt::Key_Down:
+      pan({0, -step_y});
+      break;
+    default:
+      QWidget::keyPressEvent(e);
+      return;
   }
   e->accept();
 }

@@ -2,15 +2,15 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <limits>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 #include <thread>
 
+#include "tareador/trace.h"
 #include "tracefmt/parallel.h"
 #include "viz/timeline.h"
-#include "tareador/trace.h"
 
 namespace tareador::view {
 
@@ -58,10 +58,10 @@ std::string Pcf::event_value_name(std::uint32_t type, std::uint64_t value) const
 
 std::uint32_t value_color(std::uint64_t value) {
   // Tableau's 20 colours, strong ones first; beyond them, hues spaced by the golden ratio.
-  static constexpr std::uint32_t kPalette[] = {
-      0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2,
-      0x7f7f7f, 0xbcbd22, 0x17becf, 0xaec7e8, 0xffbb78, 0x98df8a, 0xff9896,
-      0xc5b0d5, 0xc49c94, 0xf7b6d2, 0xc7c7c7, 0xdbdb8d, 0x9edae5};
+  static constexpr std::uint32_t kPalette[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
+                                               0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf,
+                                               0xaec7e8, 0xffbb78, 0x98df8a, 0xff9896, 0xc5b0d5,
+                                               0xc49c94, 0xf7b6d2, 0xc7c7c7, 0xdbdb8d, 0x9edae5};
   constexpr std::uint64_t kSize = sizeof kPalette / sizeof kPalette[0];
   if (value >= 1 && value <= kSize) return kPalette[value - 1];
   double hue = std::fmod(static_cast<double>(value) * 0.618033988749895, 1.0) * 6;
@@ -75,13 +75,29 @@ std::uint32_t value_color(std::uint64_t value) {
 
 StateClass classify_state(int state) {
   switch (state) {
-    case 1: return StateClass::Compute;                         // Running
-    case 10: case 11: case 13: case 16: case 17: case 20:       // sends, receives, collectives,
-    case 25: case 26: case 28: case 29:                         // RMA, latency, copies, RTT
+    case 1:
+      return StateClass::Compute;  // Running
+    case 10:
+    case 11:
+    case 13:
+    case 16:
+    case 17:
+    case 20:  // sends, receives, collectives,
+    case 25:
+    case 26:
+    case 28:
+    case 29:  // RMA, latency, copies, RTT
       return StateClass::Communication;
-    case 3: case 4: case 5: case 6: case 8: case 9: case 27:    // waiting for messages, peers,
-      return StateClass::Waiting;                               // links
-    default: return StateClass::Other;                          // idle, not created, I/O, ...
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+    case 8:
+    case 9:
+    case 27:                       // waiting for messages, peers,
+      return StateClass::Waiting;  // links
+    default:
+      return StateClass::Other;  // idle, not created, I/O, ...
   }
 }
 
@@ -206,16 +222,16 @@ void Intervals::finish() {
 
 std::pair<std::size_t, std::size_t> Intervals::overlapping(Time t0, Time t1) const {
   const std::vector<Time>& r = reach();
-  std::size_t first = static_cast<std::size_t>(
-      std::upper_bound(r.begin(), r.end(), t0) - r.begin());
-  std::size_t last = static_cast<std::size_t>(
-      std::lower_bound(begin_.begin(), begin_.end(), t1) - begin_.begin());
+  std::size_t first =
+      static_cast<std::size_t>(std::upper_bound(r.begin(), r.end(), t0) - r.begin());
+  std::size_t last =
+      static_cast<std::size_t>(std::lower_bound(begin_.begin(), begin_.end(), t1) - begin_.begin());
   return {first, std::max(first, last)};
 }
 
 std::size_t Intervals::at(Time t) const {
-  std::size_t i = static_cast<std::size_t>(
-      std::upper_bound(begin_.begin(), begin_.end(), t) - begin_.begin());
+  std::size_t i =
+      static_cast<std::size_t>(std::upper_bound(begin_.begin(), begin_.end(), t) - begin_.begin());
   const std::vector<Time>& r = reach();
   while (i > 0 && r[i - 1] > t) {
     --i;
@@ -233,8 +249,8 @@ void Intervals::exact_dominant(double t0, double t1, int columns, std::uint32_t*
   std::fill(weight, weight + columns, 0.0f);
   if (columns <= 0 || t1 <= t0) return;
   double dt = (t1 - t0) / columns;
-  auto [first, last] = overlapping(static_cast<Time>(std::floor(t0)),
-                                   static_cast<Time>(std::ceil(t1)));
+  auto [first, last] =
+      overlapping(static_cast<Time>(std::floor(t0)), static_cast<Time>(std::ceil(t1)));
   int current = -1;
   ColumnTally tally;
   auto settle = [&] {
@@ -287,9 +303,7 @@ void Intervals::dominant_keys(double t0, double t1, int columns, std::uint32_t* 
   // The finest level whose buckets are no wider than a column; each column takes the key that
   // covers most of it among the buckets it spans.
   std::size_t level = 0;
-  while (level + 1 < lod_.size() &&
-         static_cast<double>(lod_width_ << (level + 1)) <= dt)
-    ++level;
+  while (level + 1 < lod_.size() && static_cast<double>(lod_width_ << (level + 1)) <= dt) ++level;
   const std::vector<std::uint32_t>& buckets = lod_[level];
   double width = static_cast<double>(lod_width_ << level);
   double origin = static_cast<double>(lod_origin_);
@@ -408,7 +422,8 @@ void Profile::averages(double t0, double t1, int columns, double* out) const {
   // The integral at each column boundary, each search starting where the previous ended.
   auto from = time_.begin();
   auto integral_at = [&](double t) {
-    from = std::upper_bound(from, time_.end(), t, [](double x, Time y) { return x < static_cast<double>(y); });
+    from = std::upper_bound(from, time_.end(), t,
+                            [](double x, Time y) { return x < static_cast<double>(y); });
     if (from == time_.begin()) return 0.0;
     std::size_t i = static_cast<std::size_t>(from - time_.begin()) - 1;
     return integral_[i] + rate_[i] * (t - static_cast<double>(time_[i]));
@@ -425,28 +440,32 @@ void Profile::averages(double t0, double t1, int columns, double* out) const {
 
 const std::vector<std::string>& Timeline::labels(RowLevel level) const {
   switch (level) {
-    case RowLevel::Task: return task_labels;
-    case RowLevel::Cpu: return cpu_labels;
-    default: return thread_labels;
+    case RowLevel::Task:
+      return task_labels;
+    case RowLevel::Cpu:
+      return cpu_labels;
+    default:
+      return thread_labels;
   }
 }
 
 std::uint32_t Timeline::message_row(const Message& m, bool sender, RowLevel level) const {
   std::uint32_t row = sender ? m.send_row : m.recv_row;
   switch (level) {
-    case RowLevel::Task: return task_of_thread[row];
+    case RowLevel::Task:
+      return task_of_thread[row];
     case RowLevel::Cpu: {
       std::uint32_t cpu = sender ? m.send_cpu : m.recv_cpu;
       return cpu ? cpu - 1 : kNoKey;
     }
-    default: return row;
+    default:
+      return row;
   }
 }
 
 std::pair<std::size_t, std::size_t> Timeline::messages_overlapping(Time t0, Time t1) const {
   std::size_t first = static_cast<std::size_t>(
-      std::upper_bound(message_reach_.begin(), message_reach_.end(), t0) -
-      message_reach_.begin());
+      std::upper_bound(message_reach_.begin(), message_reach_.end(), t0) - message_reach_.begin());
   std::size_t last = static_cast<std::size_t>(
       std::lower_bound(messages.begin(), messages.end(), t1,
                        [](const Message& m, Time t) { return m.line_begin() < t; }) -
@@ -473,7 +492,9 @@ void Timeline::finish() {
       thread_events[job].sort_by_time();
       return;
     }
-    auto by_line = [](const Message& a, const Message& b) { return a.line_begin() < b.line_begin(); };
+    auto by_line = [](const Message& a, const Message& b) {
+      return a.line_begin() < b.line_begin();
+    };
     if (!std::is_sorted(messages.begin(), messages.end(), by_line))
       std::stable_sort(messages.begin(), messages.end(), by_line);
     message_reach_.resize(messages.size());
@@ -482,7 +503,9 @@ void Timeline::finish() {
       message_reach_[i] = reach = std::max(reach, messages[i].line_end());
   });
   // Communications within a task (a tasks trace's dependencies) are not on the network.
-  auto between_tasks = [this](const Message& m) { return task_of_thread[m.send_row] != task_of_thread[m.recv_row]; };
+  auto between_tasks = [this](const Message& m) {
+    return task_of_thread[m.send_row] != task_of_thread[m.recv_row];
+  };
   parallel_for(3, 0, [&](std::size_t job) {
     if (job == 0) {
       for (const Intervals& row : thread_states.intervals)
@@ -493,18 +516,21 @@ void Timeline::finish() {
       bandwidth.reserve(messages.size());
       for (const Message& m : messages)
         if (m.physical_recv > m.physical_send && between_tasks(m))
-          bandwidth.add(m.physical_send, m.physical_recv,
-                        static_cast<double>(m.size) / static_cast<double>(m.physical_recv - m.physical_send));
+          bandwidth.add(
+              m.physical_send, m.physical_recv,
+              static_cast<double>(m.size) / static_cast<double>(m.physical_recv - m.physical_send));
       bandwidth.finish();
     } else {
       in_flight.reserve(messages.size());
       for (const Message& m : messages)
-        if (between_tasks(m)) in_flight.add(m.logical_send, std::max(m.logical_recv, m.physical_recv), 1);
+        if (between_tasks(m))
+          in_flight.add(m.logical_send, std::max(m.logical_recv, m.physical_recv), 1);
       in_flight.finish();
     }
   });
   // The header's end, or the last record's if later.
-  for (const Intervals& row : thread_states.intervals) end_time = std::max(end_time, row.latest_end());
+  for (const Intervals& row : thread_states.intervals)
+    end_time = std::max(end_time, row.latest_end());
   for (const Events& row : thread_events)
     if (row.size()) end_time = std::max(end_time, row.time.back());
   for (const Message& m : messages)
@@ -553,10 +579,8 @@ std::vector<Intervals> Timeline::event_intervals(std::uint32_t type,
       if (e.type[i] != type) continue;
       if (!stack.empty() && e.time[i] > since)
         rows[r].add(since, e.time[i], key_of[stack.back().first], stack.back().second);
-      if (e.value[i] != 0)
-        stack.emplace_back(e.value[i], e.resource[i]);
-      else if (!stack.empty())
-        stack.pop_back();
+      if (e.value[i] != 0) stack.emplace_back(e.value[i], e.resource[i]);
+      else if (!stack.empty()) stack.pop_back();
       since = e.time[i];
     }
     if (!stack.empty() && end_time > since)
@@ -639,14 +663,15 @@ RangeStatistics Timeline::statistics(RowLevel level, Semantic semantic, Time t0,
 std::uint32_t Timeline::task_instance_type() const {
   for (std::uint32_t type : event_types_present_) {
     std::string name = pcf.event_type_name(type);
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     if (name == "task instance") return type;
   }
   return 0;
 }
 
-bool Timeline::find_task_instance(std::uint32_t task, std::uint64_t instance, std::uint32_t& thread_row,
-                                  Time& begin, Time& end) const {
+bool Timeline::find_task_instance(std::uint32_t task, std::uint64_t instance,
+                                  std::uint32_t& thread_row, Time& begin, Time& end) const {
   std::uint32_t type = task_instance_type();
   if (type == 0) return false;
   const RowSet& instances = rows(RowLevel::Thread, Semantic{type});

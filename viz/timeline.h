@@ -126,8 +126,7 @@ class Intervals {
   void time_per_key(Time t0, Time t1, std::vector<Time>& totals) const;
 
  private:
-  void exact_dominant(double t0, double t1, int columns, std::uint32_t* out,
-                      float* weight) const;
+  void exact_dominant(double t0, double t1, int columns, std::uint32_t* out, float* weight) const;
   const std::vector<Time>& reach() const { return reach_.empty() ? end_ : reach_; }
 
   std::vector<Time> begin_, end_;
@@ -214,9 +213,9 @@ class Timeline {
   // Thread rows are Paraver's (application, task, thread) in header order; each knows its task.
   std::vector<std::string> thread_labels, task_labels, cpu_labels;
   std::vector<std::uint32_t> task_of_thread;
-  RowSet thread_states;               // what the .prv holds: keys are Paraver states
+  RowSet thread_states;  // what the .prv holds: keys are Paraver states
   std::vector<Events> thread_events;
-  std::vector<Message> messages;      // sorted by line_begin() after finish()
+  std::vector<Message> messages;  // sorted by line_begin() after finish()
 
   const std::vector<std::string>& labels(RowLevel level) const;
   std::size_t row_count(RowLevel level) const;

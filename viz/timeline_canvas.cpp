@@ -95,10 +95,12 @@ std::vector<TimelineCanvas::Band> TimelineCanvas::bands() const {
   for (const TimelinePtr& t : timelines) rows += t->row_count(state_->rowLevel());
   double n = static_cast<double>(timelines.size());
   double available = height() - kRuler - n * kTitle - (n - 1) * kGap;
-  double row_height = std::max(0.25, available / static_cast<double>(std::max<std::size_t>(rows, 1)));
+  double row_height =
+      std::max(0.25, available / static_cast<double>(std::max<std::size_t>(rows, 1)));
   double y = kRuler;
   for (const TimelinePtr& t : timelines) {
-    Band band{y, y + kTitle, row_height, static_cast<std::uint32_t>(t->row_count(state_->rowLevel()))};
+    Band band{y, y + kTitle, row_height,
+              static_cast<std::uint32_t>(t->row_count(state_->rowLevel()))};
     result.push_back(band);
     y = band.rows_top + band.rows * row_height + kGap;
   }
@@ -118,7 +120,8 @@ bool TimelineCanvas::rowAt(double y, int& timeline, std::uint32_t& row) const {
     const Band& band = all[i];
     if (y < band.rows_top || y >= band.rows_top + band.rows * band.row_height) continue;
     timeline = static_cast<int>(i);
-    row = std::min(band.rows - 1, static_cast<std::uint32_t>((y - band.rows_top) / band.row_height));
+    row =
+        std::min(band.rows - 1, static_cast<std::uint32_t>((y - band.rows_top) / band.row_height));
     return true;
   }
   return false;
@@ -130,8 +133,8 @@ std::vector<TimelineCanvas::MessageLine> TimelineCanvas::messageLines(int timeli
   RowLevel level = state_->rowLevel();
   const Band band = bands().at(static_cast<std::size_t>(timeline));
   double t0 = state_->begin(), t1 = state_->end();
-  auto [first, last] = t.messages_overlapping(static_cast<Time>(std::floor(t0)),
-                                              static_cast<Time>(std::ceil(t1)));
+  auto [first, last] =
+      t.messages_overlapping(static_cast<Time>(std::floor(t0)), static_cast<Time>(std::ceil(t1)));
   // The level of detail of messages: about kLineBudget lines at most. When more messages are
   // visible, time is cut into buckets wider than a pixel column (at least 16 of them), and each
   // bucket draws one line per pair of rows among its first `per_bucket` messages; the rest of
@@ -140,11 +143,13 @@ std::vector<TimelineCanvas::MessageLine> TimelineCanvas::messageLines(int timeli
   double visible = static_cast<double>(last - first);
   double columns = std::clamp(visible / kLineBudget, 1.0, std::max(1.0, plotWidth() / 16.0));
   double buckets = plotWidth() / columns;
-  std::size_t per_bucket = visible <= kLineBudget ? last - first
-                                                  : static_cast<std::size_t>(std::ceil(kLineBudget / buckets));
+  std::size_t per_bucket = visible <= kLineBudget
+                               ? last - first
+                               : static_cast<std::size_t>(std::ceil(kLineBudget / buckets));
   double bucket_time = columns * (t1 - t0) / plotWidth();
   auto bucket_of = [&](double time) {
-    return static_cast<std::int64_t>(std::clamp(std::floor((time - t0) / bucket_time), -1.0, buckets + 1));
+    return static_cast<std::int64_t>(
+        std::clamp(std::floor((time - t0) / bucket_time), -1.0, buckets + 1));
   };
   auto centre = [&](std::uint32_t row) {
     auto [top, bottom] = row_pixels(band, row);
@@ -159,8 +164,9 @@ std::vector<TimelineCanvas::MessageLine> TimelineCanvas::messageLines(int timeli
     std::size_t seen = 0;
     for (; i < last && static_cast<double>(t.messages[i].line_begin()) < bucket_end; ++i) {
       if (++seen > per_bucket) {
-        auto next = std::lower_bound(t.messages.begin() + static_cast<long>(i), t.messages.begin() + static_cast<long>(last),
-                                     bucket_end, [](const Message& m, double time) {
+        auto next = std::lower_bound(t.messages.begin() + static_cast<long>(i),
+                                     t.messages.begin() + static_cast<long>(last), bucket_end,
+                                     [](const Message& m, double time) {
                                        return static_cast<double>(m.line_begin()) < time;
                                      });
         i = static_cast<std::size_t>(next - t.messages.begin());
@@ -170,8 +176,9 @@ std::vector<TimelineCanvas::MessageLine> TimelineCanvas::messageLines(int timeli
       if (static_cast<double>(m.line_end()) < t0) continue;
       std::uint32_t from = t.message_row(m, true, level), to = t.message_row(m, false, level);
       if (from == kNoKey || to == kNoKey || from >= band.rows || to >= band.rows) continue;
-      std::uint64_t key = (static_cast<std::uint64_t>(from) << 40) ^ (static_cast<std::uint64_t>(to) << 18) ^
-                          static_cast<std::uint64_t>(bucket_of(static_cast<double>(m.physical_recv)) + 1);
+      std::uint64_t key =
+          (static_cast<std::uint64_t>(from) << 40) ^ (static_cast<std::uint64_t>(to) << 18) ^
+          static_cast<std::uint64_t>(bucket_of(static_cast<double>(m.physical_recv)) + 1);
       if (!drawn.insert(key).second) continue;
       lines.push_back({i, QLineF(xOf(static_cast<double>(m.physical_send)), centre(from),
                                  xOf(static_cast<double>(m.physical_recv)), centre(to))});
@@ -196,7 +203,9 @@ Hit TimelineCanvas::hitTest(QPointF at) const {
     for (const MessageLine& ml : messageLines(timeline)) {
       QPointF d = ml.line.p2() - ml.line.p1();
       double length2 = d.x() * d.x() + d.y() * d.y();
-      double u = length2 > 0 ? std::clamp(QPointF::dotProduct(at - ml.line.p1(), d) / length2, 0.0, 1.0) : 0;
+      double u = length2 > 0
+                     ? std::clamp(QPointF::dotProduct(at - ml.line.p1(), d) / length2, 0.0, 1.0)
+                     : 0;
       QPointF nearest = ml.line.p1() + u * d;
       double distance = std::hypot(at.x() - nearest.x(), at.y() - nearest.y());
       if (distance <= best) {
@@ -211,8 +220,10 @@ Hit TimelineCanvas::hitTest(QPointF at) const {
   if (band.row_height >= kDetailedRow) {
     const Events& events = t.events(hit.level)[row];
     double slack = 2 * (state_->end() - state_->begin()) / plotWidth();
-    auto [first, last] = events.between(static_cast<Time>(hit.time - slack), static_cast<Time>(hit.time + slack));
-    auto [all_first, all_last] = events.between(static_cast<Time>(state_->begin()), static_cast<Time>(state_->end()));
+    auto [first, last] =
+        events.between(static_cast<Time>(hit.time - slack), static_cast<Time>(hit.time + slack));
+    auto [all_first, all_last] =
+        events.between(static_cast<Time>(state_->begin()), static_cast<Time>(state_->end()));
     bool drawn = all_last - all_first <= static_cast<std::size_t>(plotWidth() / 4);
     if (drawn && first < last && at.y() < rowRect(timeline, row).top() + band.row_height / 2) {
       hit.kind = Hit::Event;
@@ -247,7 +258,8 @@ void TimelineCanvas::paintEvent(QPaintEvent*) {
   p.fillRect(rect(), kBackground);
   if (state_->timelines().empty()) {
     p.setPen(Qt::darkGray);
-    p.drawText(rect(), Qt::AlignCenter, tr("Open a Paraver trace (.prv) or a trace set (File > Open)"));
+    p.drawText(rect(), Qt::AlignCenter,
+               tr("Open a Paraver trace (.prv) or a trace set (File > Open)"));
     return;
   }
   std::vector<Band> all = bands();
@@ -292,8 +304,10 @@ void TimelineCanvas::paintRows(QPainter& p, int timeline, const Band& band) cons
   font.setBold(true);
   p.setFont(font);
   p.setPen(Qt::black);
-  QString heading = QString::fromStdString(t.name) + "   " +
-                    tr("ends at %1").arg(QString::fromStdString(format_duration(static_cast<double>(t.end_time))));
+  QString heading =
+      QString::fromStdString(t.name) + "   " +
+      tr("ends at %1")
+          .arg(QString::fromStdString(format_duration(static_cast<double>(t.end_time))));
   p.drawText(title.adjusted(6, 0, -6, 0), Qt::AlignLeft | Qt::AlignVCenter, heading);
 
   // The rows: the level of detail gives a key per pixel column. On a raster device they go
@@ -315,18 +329,24 @@ void TimelineCanvas::paintRows(QPainter& p, int timeline, const Band& band) cons
     if (bottom <= painted_to) continue;
     painted_to = bottom;
     rows.intervals[r].dominant_keys(state_->begin(), state_->end(), columns, keys.data());
-    auto colour = [&](std::uint32_t key) { return key < colours.size() ? colours[key] : kBackground.rgb(); };
+    auto colour = [&](std::uint32_t key) {
+      return key < colours.size() ? colours[key] : kBackground.rgb();
+    };
     if (raster) {
-      for (int x = 0; x < columns; ++x) line[static_cast<std::size_t>(x)] = colour(keys[static_cast<std::size_t>(x)]);
+      for (int x = 0; x < columns; ++x)
+        line[static_cast<std::size_t>(x)] = colour(keys[static_cast<std::size_t>(x)]);
       for (int y = std::max(top, band_top); y < std::min(bottom, band_bottom); ++y)
         std::copy(line.begin(), line.end(), reinterpret_cast<QRgb*>(image.scanLine(y - band_top)));
       continue;
     }
     for (int x = 0; x < columns;) {
       int run = x;
-      while (run < columns && keys[static_cast<std::size_t>(run)] == keys[static_cast<std::size_t>(x)]) ++run;
+      while (run < columns &&
+             keys[static_cast<std::size_t>(run)] == keys[static_cast<std::size_t>(x)])
+        ++run;
       if (keys[static_cast<std::size_t>(x)] != kNoKey)
-        p.fillRect(QRect(gutter_ + x, top, run - x, bottom - top), QColor(colour(keys[static_cast<std::size_t>(x)])));
+        p.fillRect(QRect(gutter_ + x, top, run - x, bottom - top),
+                   QColor(colour(keys[static_cast<std::size_t>(x)])));
       x = run;
     }
   }
@@ -337,7 +357,8 @@ void TimelineCanvas::paintRows(QPainter& p, int timeline, const Band& band) cons
     const std::vector<Events>& events = t.events(level);
     p.setPen(kEventColour);
     for (std::uint32_t r = 0; r < band.rows; ++r) {
-      auto [first, last] = events[r].between(static_cast<Time>(state_->begin()), static_cast<Time>(state_->end()));
+      auto [first, last] =
+          events[r].between(static_cast<Time>(state_->begin()), static_cast<Time>(state_->end()));
       if (last - first > static_cast<std::size_t>(columns / 4)) continue;
       auto [top, bottom] = row_pixels(band, r);
       for (std::size_t i = first; i < last; ++i) {
@@ -353,11 +374,13 @@ void TimelineCanvas::paintRows(QPainter& p, int timeline, const Band& band) cons
   font.setPixelSize(pixel_size);
   p.setFont(font);
   p.setPen(Qt::black);
-  std::uint32_t every = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::ceil((pixel_size + 2) / band.row_height)));
+  std::uint32_t every = std::max<std::uint32_t>(
+      1, static_cast<std::uint32_t>(std::ceil((pixel_size + 2) / band.row_height)));
   QFontMetrics metrics(font);
   for (std::uint32_t r = 0; r < band.rows; r += every) {
     auto [top, bottom] = row_pixels(band, r);
-    QString label = metrics.elidedText(QString::fromStdString(labels[r]), Qt::ElideMiddle, gutter_ - 8);
+    QString label =
+        metrics.elidedText(QString::fromStdString(labels[r]), Qt::ElideMiddle, gutter_ - 8);
     p.drawText(QRectF(2, (top + bottom) / 2.0 - pixel_size, gutter_ - 6, 2.0 * pixel_size),
                Qt::AlignRight | Qt::AlignVCenter, label);
   }
@@ -400,10 +423,12 @@ void TimelineCanvas::paintMarks(QPainter& p) const {
     p.setPen(QPen(QColor(40, 90, 220), 1));
     p.drawLine(QPointF(x0, 0), QPointF(x0, height()));
     p.drawLine(QPointF(x1, 0), QPointF(x1, height()));
-    QString duration = QString::fromStdString(format_duration(state_->selectionEnd() - state_->selectionBegin()));
+    QString duration =
+        QString::fromStdString(format_duration(state_->selectionEnd() - state_->selectionBegin()));
     QRectF label(std::max(x0, static_cast<double>(gutter_)), kRuler, std::max(x1 - x0, 80.0), 16);
-    p.fillRect(QRectF(label.left(), label.top(), p.fontMetrics().horizontalAdvance(duration) + 8, 16),
-               QColor(255, 255, 255, 220));
+    p.fillRect(
+        QRectF(label.left(), label.top(), p.fontMetrics().horizontalAdvance(duration) + 8, 16),
+        QColor(255, 255, 255, 220));
     p.drawText(label.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, duration);
   }
   if (drag_ == Drag::Zoom) {
@@ -428,8 +453,7 @@ void TimelineCanvas::mousePressEvent(QMouseEvent* e) {
     drag_ = Drag::Zoom;
   else if (e->button() == Qt::LeftButton && (on_ruler || (e->modifiers() & Qt::ShiftModifier)))
     drag_ = Drag::Select;
-  else if (e->button() == Qt::LeftButton)
-    drag_ = Drag::Pan;
+  else if (e->button() == Qt::LeftButton) drag_ = Drag::Pan;
 }
 
 void TimelineCanvas::mouseMoveEvent(QMouseEvent* e) {
@@ -437,7 +461,8 @@ void TimelineCanvas::mouseMoveEvent(QMouseEvent* e) {
   emit hovered(timeAt(e->position().x()));
   switch (drag_) {
     case Drag::Pan: {
-      double shift = (press_at_.x() - e->position().x()) * (press_end_ - press_begin_) / plotWidth();
+      double shift =
+          (press_at_.x() - e->position().x()) * (press_end_ - press_begin_) / plotWidth();
       state_->setRange(press_begin_ + shift, press_end_ + shift);
       break;
     }
@@ -483,17 +508,29 @@ void TimelineCanvas::keyPressEvent(QKeyEvent* e) {
   double centre = (state_->begin() + state_->end()) / 2;
   switch (e->key()) {
     case Qt::Key_Plus:
-    case Qt::Key_Equal: state_->zoom(0.5, centre); break;
+    case Qt::Key_Equal:
+      state_->zoom(0.5, centre);
+      break;
     case Qt::Key_Minus:
-    case Qt::Key_Underscore: state_->zoom(2.0, centre); break;
-    case Qt::Key_Left: state_->pan(-0.2); break;
-    case Qt::Key_Right: state_->pan(0.2); break;
-    case Qt::Key_Home: state_->fit(); break;
+    case Qt::Key_Underscore:
+      state_->zoom(2.0, centre);
+      break;
+    case Qt::Key_Left:
+      state_->pan(-0.2);
+      break;
+    case Qt::Key_Right:
+      state_->pan(0.2);
+      break;
+    case Qt::Key_Home:
+      state_->fit();
+      break;
     case Qt::Key_Escape:
       state_->clearSelection();
       state_->setHighlight(Highlight());
       break;
-    default: QWidget::keyPressEvent(e); return;
+    default:
+      QWidget::keyPressEvent(e);
+      return;
   }
   e->accept();
 }
@@ -509,7 +546,8 @@ bool TimelineCanvas::event(QEvent* e) {
       QToolTip::hideText();
       for (std::size_t i = 0; i < all.size(); ++i)
         if (help->pos().y() >= all[i].title_top && help->pos().y() < all[i].rows_top)
-          QToolTip::showText(help->globalPos(), QString::fromStdString(state_->timelines()[i]->path), this);
+          QToolTip::showText(help->globalPos(),
+                             QString::fromStdString(state_->timelines()[i]->path), this);
     }
     return true;
   }

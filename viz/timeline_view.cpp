@@ -41,7 +41,8 @@ void TimelineView::updateGutter() {
   font.setPixelSize(12);
   QFontMetrics metrics(font);
   int widest = 0;
-  for (ProfilePlot* plot : plots_) widest = std::max(widest, metrics.horizontalAdvance(plot->title()));
+  for (ProfilePlot* plot : plots_)
+    widest = std::max(widest, metrics.horizontalAdvance(plot->title()));
   for (const TimelinePtr& t : state_->timelines())
     for (const std::string& label : t->labels(state_->rowLevel()))
       widest = std::max(widest, metrics.horizontalAdvance(QString::fromStdString(label)));

@@ -12,7 +12,8 @@ constexpr double kNarrowest = 10;  // ns: zooming stops at a few nanoseconds per
 void ViewState::setTimelines(std::vector<TimelinePtr> timelines) {
   timelines_ = std::move(timelines);
   trace_end_ = 1;
-  for (const TimelinePtr& t : timelines_) trace_end_ = std::max(trace_end_, static_cast<double>(t->end_time));
+  for (const TimelinePtr& t : timelines_)
+    trace_end_ = std::max(trace_end_, static_cast<double>(t->end_time));
   highlight_ = Highlight();
   selection_begin_ = selection_end_ = 0;
   begin_ = 0;

@@ -39,20 +39,20 @@ struct CollectiveCost {
 
 // Communication inside a node (through memory).
 struct IntraNode {
-  double latency = 0;      // s
-  double bandwidth = 0;    // MB/s (2^20 B/s); 0 = transfers take no time
-  int buses = 0;           // concurrent transfers in the node; 0 = unlimited
-  int input_links = 0;     // 0 = unlimited
-  int output_links = 0;    // 0 = unlimited
+  double latency = 0;    // s
+  double bandwidth = 0;  // MB/s (2^20 B/s); 0 = transfers take no time
+  int buses = 0;         // concurrent transfers in the node; 0 = unlimited
+  int input_links = 0;   // 0 = unlimited
+  int output_links = 0;  // 0 = unlimited
 };
 
 struct Node {
   int cores = 1;
-  double cpu_ratio = 1;       // simulated CPU speed relative to the traced one: burst / ratio
+  double cpu_ratio = 1;  // simulated CPU speed relative to the traced one: burst / ratio
   IntraNode intra;
-  double latency = 0;         // s, startup of messages to other nodes (Dimemas inter_node_startup)
-  int input_links = 1;        // links from the network; 0 = unlimited
-  int output_links = 1;       // links to the network; 0 = unlimited
+  double latency = 0;    // s, startup of messages to other nodes (Dimemas inter_node_startup)
+  int input_links = 1;   // links from the network; 0 = unlimited
+  int output_links = 1;  // links to the network; 0 = unlimited
 };
 
 // Where tasks go (Dimemas "predefined mapping information" / "mapping information").
@@ -76,12 +76,12 @@ inline constexpr double kMaxSimulatedSeconds = 9.2e9;
 struct Machine {
   std::string name;
   std::vector<Node> nodes;
-  double bandwidth = 0;          // network, MB/s (2^20 B/s); 0 = transfers take no time
-  int buses = 0;                 // network buses (concurrent transfers); 0 = unlimited
+  double bandwidth = 0;  // network, MB/s (2^20 B/s); 0 = transfers take no time
+  int buses = 0;         // network buses (concurrent transfers); 0 = unlimited
   Mapping mapping;
-  std::int64_t eager_limit = -1; // >= 0: sends of at least this many bytes use rendezvous and
-                                 // smaller ones eager, whatever the trace says; < 0: the trace's
-  double mips = 0;               // > 0: overrides the MIPS rate of instruction-counted traces
+  std::int64_t eager_limit = -1;  // >= 0: sends of at least this many bytes use rendezvous and
+                                  // smaller ones eager, whatever the trace says; < 0: the trace's
+  double mips = 0;                // > 0: overrides the MIPS rate of instruction-counted traces
   // Per Dimemas global operation id. MPI_Reduce always uses the constant model (as Dimemas 5.5).
   std::array<CollectiveCost, trace::kGlobalOpCount> collectives{};
   std::vector<std::string> notes;  // what the configuration held that is not modelled
@@ -144,15 +144,15 @@ inline constexpr std::uint64_t kCoresBusyEvent = 60000102;     // cores of the r
 
 // A dependency of a tasks trace (an `after` record) as the replay satisfied it.
 struct TaskDependencyArc {
-  int task = 0;                     // rank
+  int task = 0;  // rank
   int src_instance = 0, dst_instance = 0;
-  int src_core = 0, dst_core = 0;   // cores of the node (rows of the Paraver trace)
-  double src_end = 0;               // the source instance ended
-  double satisfied = 0;             // the dependent instance reached its `after` (or the
-                                    // source ended, whichever is later)
-  double resumed = 0;               // the dependent instance ran again on a core
+  int src_core = 0, dst_core = 0;  // cores of the node (rows of the Paraver trace)
+  double src_end = 0;              // the source instance ended
+  double satisfied = 0;            // the dependent instance reached its `after` (or the
+                                   // source ended, whichever is later)
+  double resumed = 0;              // the dependent instance ran again on a core
   std::int64_t bytes = 0;
-  std::uint8_t kinds = 0;           // trace::kRaw | kWar | kWaw
+  std::uint8_t kinds = 0;  // trace::kRaw | kWar | kWaw
 };
 
 // What a thread is doing, as shown in the timeline. The numbers are the Paraver state values
@@ -170,10 +170,10 @@ enum class State : int {
 // A point-to-point message of the simulated run.
 struct Message {
   int src_task, src_thread, dst_task, dst_thread;
-  double logical_send;    // the send call began
-  double physical_send;   // the transfer began (resources held)
-  double logical_recv;    // the receive was posted
-  double physical_recv;   // the last byte arrived
+  double logical_send;   // the send call began
+  double physical_send;  // the transfer began (resources held)
+  double logical_recv;   // the receive was posted
+  double physical_recv;  // the last byte arrived
   std::int64_t bytes;
   std::int64_t tag;
   std::int32_t comm;
@@ -215,14 +215,14 @@ struct RankSummary {
 // What a replay of a tasks trace adds to the result.
 struct TaskResult {
   TaskPolicy policy = TaskPolicy::Fifo;
-  std::vector<int> cores;          // cores of each rank's node
-  int instances = 0;               // of all ranks
+  std::vector<int> cores;  // cores of each rank's node
+  int instances = 0;       // of all ranks
   // profile[k]: simulated time during which exactly k cores were busy (held by an instance),
   // counting every node; rank_profiles[r][k] the same for the instances of rank r.
   std::vector<double> profile;
   std::vector<std::vector<double>> rank_profiles;
-  double busy = 0;                 // core-seconds held by instances
-  int peak = 0;                    // most cores busy at once
+  double busy = 0;  // core-seconds held by instances
+  int peak = 0;     // most cores busy at once
   // The same replay with 1 core per node, for the speedup; 0 = not known. simulate() leaves it
   // to the caller (it is another simulation).
   double one_core_time = 0;

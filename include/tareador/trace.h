@@ -90,42 +90,42 @@ enum class RecordType : std::uint8_t {
              // (a Dimemas no-op record reads as the call kNoopCall)
   // Task traces (kind "tasks") only; a thread of such a trace is a task instance (thread index
   // = instance id - 1):
-  Spawn,     // creates instance `peer` (its creation point in this instance)
-  After,     // waits until instance `peer` has ended: `bytes` bytes cause it, `op` holds the
-             // dependency kinds (kRaw | kWar | kWaw)
+  Spawn,  // creates instance `peer` (its creation point in this instance)
+  After,  // waits until instance `peer` has ended: `bytes` bytes cause it, `op` holds the
+          // dependency kinds (kRaw | kWar | kWaw)
 };
 
 // The name of the opaque call a Dimemas no-op record (0) stands for.
 inline constexpr std::string_view kNoopCall = "noop";
 
 // Record::flags
-inline constexpr std::uint8_t kImmediate = 1 << 0;      // Send/Recv: returns at once
-inline constexpr std::uint8_t kRendezvous = 1 << 1;     // Send: waits for the receive to be posted
-inline constexpr std::uint8_t kProtocolFixed = 1 << 2;  // Send: eager_limit does not override
-inline constexpr std::uint8_t kInstructions = 1 << 3;   // Burst: amount is an instruction count
-inline constexpr std::uint8_t kJoinedWait = 1 << 4;     // Wait: continues the previous wait
-                                                        // (one `wait` line of a native stream)
-inline constexpr std::uint8_t kCollectiveWait = 1 << 5; // GlobalOp: waits for this thread's
-                                                        // oldest immediate collective
-inline constexpr std::uint8_t kAccelerator = 1 << 6;    // Burst: runs on an accelerator (Dimemas
-                                                        // record 11)
+inline constexpr std::uint8_t kImmediate = 1 << 0;       // Send/Recv: returns at once
+inline constexpr std::uint8_t kRendezvous = 1 << 1;      // Send: waits for the receive to be posted
+inline constexpr std::uint8_t kProtocolFixed = 1 << 2;   // Send: eager_limit does not override
+inline constexpr std::uint8_t kInstructions = 1 << 3;    // Burst: amount is an instruction count
+inline constexpr std::uint8_t kJoinedWait = 1 << 4;      // Wait: continues the previous wait
+                                                         // (one `wait` line of a native stream)
+inline constexpr std::uint8_t kCollectiveWait = 1 << 5;  // GlobalOp: waits for this thread's
+                                                         // oldest immediate collective
+inline constexpr std::uint8_t kAccelerator = 1 << 6;     // Burst: runs on an accelerator (Dimemas
+                                                         // record 11)
 
 // One record of a stream. A flat struct rather than a variant: records are copied in the
 // replayer's innermost loop. Which fields mean something depends on `type` (see RecordType).
 struct Record {
   RecordType type = RecordType::Burst;
   std::uint8_t flags = 0;
-  std::int32_t op = 0;           // GlobalOp: Dimemas global operation id (GlobalOpId)
-  std::int32_t peer = -1;        // Send: destination; Recv: source; GlobalOp: own task if root
-  std::int32_t peer_thread = -1; // thread of the peer, -1 = any
+  std::int32_t op = 0;            // GlobalOp: Dimemas global operation id (GlobalOpId)
+  std::int32_t peer = -1;         // Send: destination; Recv: source; GlobalOp: own task if root
+  std::int32_t peer_thread = -1;  // thread of the peer, -1 = any
   std::int32_t comm = 0;
-  std::int64_t tag = 0;          // MPI's (an int); the overlap kinds' chunk tags reach 2^37
-  std::int64_t bytes = 0;        // Send/Recv size; GlobalOp: bytes sent
-  std::int64_t bytes_recv = 0;   // GlobalOp: bytes received
-  std::uint64_t request = 0;     // immediate Send/Recv: its request id; Wait: request waited on
-  double amount = 0;             // Burst duration (seconds, or instructions with kInstructions)
-  std::uint64_t event_type = 0;  // Event
-  std::uint64_t event_value = 0; // Event; Call: the opaque call's name index in the header
+  std::int64_t tag = 0;           // MPI's (an int); the overlap kinds' chunk tags reach 2^37
+  std::int64_t bytes = 0;         // Send/Recv size; GlobalOp: bytes sent
+  std::int64_t bytes_recv = 0;    // GlobalOp: bytes received
+  std::uint64_t request = 0;      // immediate Send/Recv: its request id; Wait: request waited on
+  double amount = 0;              // Burst duration (seconds, or instructions with kInstructions)
+  std::uint64_t event_type = 0;   // Event
+  std::uint64_t event_value = 0;  // Event; Call: the opaque call's name index in the header
 
   bool immediate() const { return flags & kImmediate; }
 };
@@ -154,9 +154,22 @@ inline constexpr std::uint8_t kWaw = 1 << 2;  // write after write (output depen
 // The table of the Dimemas 5 simulator (include/define.h); its translators number 13 onwards
 // differently, which only matters for names since every id gets the same model by default.
 enum GlobalOpId : int {
-  kBarrier = 0, kBcast = 1, kGather = 2, kGatherv = 3, kScatter = 4, kScatterv = 5,
-  kAllgather = 6, kAllgatherv = 7, kAlltoall = 8, kAlltoallv = 9, kReduce = 10,
-  kAllreduce = 11, kReduceScatter = 12, kReduceScatterBlock = 13, kScan = 14, kAlltoallw = 15,
+  kBarrier = 0,
+  kBcast = 1,
+  kGather = 2,
+  kGatherv = 3,
+  kScatter = 4,
+  kScatterv = 5,
+  kAllgather = 6,
+  kAllgatherv = 7,
+  kAlltoall = 8,
+  kAlltoallv = 9,
+  kReduce = 10,
+  kAllreduce = 11,
+  kReduceScatter = 12,
+  kReduceScatterBlock = 13,
+  kScan = 14,
+  kAlltoallw = 15,
 };
 inline constexpr int kGlobalOpCount = 16;
 // "MPI_Allreduce" for kAllreduce; empty for an unknown id.
@@ -195,10 +208,10 @@ struct TaskObject {
 
 // `after FROM KINDS BYTES OBJS`: the instance waits there until instance `from` has ended.
 struct TaskDependency {
-  int from = 0;                // instance id
-  std::uint8_t kinds = 0;      // kRaw | kWar | kWaw
-  std::int64_t bytes = 0;      // bytes causing it
-  std::vector<int> objects;    // object ids
+  int from = 0;              // instance id
+  std::uint8_t kinds = 0;    // kRaw | kWar | kWaw
+  std::int64_t bytes = 0;    // bytes causing it
+  std::vector<int> objects;  // object ids
 };
 
 // `uses OBJ READ WRITTEN`: bytes of an object the instance itself read and wrote.
@@ -219,18 +232,18 @@ struct TaskStep {
 
 // One task instance (one section of a tasks stream).
 struct TaskInstance {
-  int id = 0;                // 1 = the main task
-  int type = 0;              // index into TaskSet::types
-  int parent = 0;            // instance that spawned it; 0 for the main task
-  double instructions = 0;   // sum of its own bursts (instructions; seconds in a Dimemas-like
-                             // trace without MIPS never occur in task traces)
-  bool mpi = false;          // holds MPI records (send, recv, wait, coll)
+  int id = 0;               // 1 = the main task
+  int type = 0;             // index into TaskSet::types
+  int parent = 0;           // instance that spawned it; 0 for the main task
+  double instructions = 0;  // sum of its own bursts (instructions; seconds in a Dimemas-like
+                            // trace without MIPS never occur in task traces)
+  bool mpi = false;         // holds MPI records (send, recv, wait, coll)
   std::vector<TaskDependency> after;  // every `after` of the section, in order
   std::vector<int> children;          // instances it spawned, in spawn order
   std::vector<TaskUse> uses;
-  std::vector<TaskStep> steps;        // its spawns and afters in order (instructions after the
-                                      // last step: `instructions` minus the steps' sum)
-  std::uint64_t line = 0;    // line of its `task` record in the stream (for reports)
+  std::vector<TaskStep> steps;  // its spawns and afters in order (instructions after the
+                                // last step: `instructions` minus the steps' sum)
+  std::uint64_t line = 0;       // line of its `task` record in the stream (for reports)
 };
 
 // The tasks of one rank.
@@ -245,20 +258,20 @@ struct TaskSet {
 };
 
 struct TraceHeader {
-  std::string name;                          // application name
-  std::string kind;                          // one of kKinds, or "dimemas"
-  std::string path;                          // file or directory it was read from
-  std::vector<int> threads;                  // threads of each task; size = number of tasks
-  std::vector<Communicator> communicators;   // by id (readers sort them: sort_communicators)
-  double mips = 0;                           // instructions per microsecond, for kInstructions
-  std::vector<std::string> call_names;       // names of opaque calls (Record::event_value)
-  std::vector<std::string> notes;            // e.g. "rank 2 truncated: killed by SIGSEGV"
-  std::vector<int> truncated_tasks;          // tasks whose streams stop early (the run died)
+  std::string name;                         // application name
+  std::string kind;                         // one of kKinds, or "dimemas"
+  std::string path;                         // file or directory it was read from
+  std::vector<int> threads;                 // threads of each task; size = number of tasks
+  std::vector<Communicator> communicators;  // by id (readers sort them: sort_communicators)
+  double mips = 0;                          // instructions per microsecond, for kInstructions
+  std::vector<std::string> call_names;      // names of opaque calls (Record::event_value)
+  std::vector<std::string> notes;           // e.g. "rank 2 truncated: killed by SIGSEGV"
+  std::vector<int> truncated_tasks;         // tasks whose streams stop early (the run died)
   // Kind "tasks": one per task (rank), and threads[R] = task_sets[R].instances.size() (thread
   // T of task R is instance T + 1). Empty for other kinds.
   std::vector<TaskSet> task_sets;
 
-  std::string run;                           // a trace set's run id (manifest `run`), or ""
+  std::string run;  // a trace set's run id (manifest `run`), or ""
 
   int tasks() const { return static_cast<int>(threads.size()); }
   // Binary search when the communicators are sorted by id (else a scan).
@@ -327,7 +340,7 @@ struct SetManifest {
   int ranks = 0;
   double mips = 0;
   std::vector<std::string> kinds;
-  std::string run;   // id of the run that wrote the set; "" for sets without one
+  std::string run;  // id of the run that wrote the set; "" for sets without one
 };
 // Throws FormatError. `later_versions`: a reader that only needs the ranks and the run (they
 // keep their meaning) accepts versions past the one it knows, without mips or kinds.
@@ -335,7 +348,7 @@ SetManifest read_set_manifest(const std::string& dir, bool later_versions = fals
 // The run a replay kept in a trace set is of: the "run" of its summary SET/replay/KIND.json
 // (which `replay` writes), "" when it has none or cannot be read.
 std::string saved_replay_run(const std::string& json_path);
-bool is_trace_set(const std::string& path);              // a directory with a manifest.toml
+bool is_trace_set(const std::string& path);  // a directory with a manifest.toml
 
 // Opens a `.dim` file, or every trace of a trace set directory (all kinds present when `kinds`
 // is empty). Throws FormatError when the input is malformed.
@@ -399,7 +412,7 @@ struct ParaverLayout {
   // Optional names of the threads of each task in the .row ("rank T.N" by default).
   std::vector<std::vector<std::string>> thread_names;
   std::vector<Communicator> communicators;
-  std::vector<ParaverState> states;     // .pcf STATES
+  std::vector<ParaverState> states;  // .pcf STATES
   std::vector<ParaverEventType> event_types;
 };
 

@@ -29,12 +29,9 @@ struct Target {
 };
 
 const Target kTargets[] = {
-    {"dim", tareador::fuzz::fuzz_dim},
-    {"cfg", tareador::fuzz::fuzz_cfg},
-    {"toml", tareador::fuzz::fuzz_toml},
-    {"native", tareador::fuzz::fuzz_native},
-    {"tasks", tareador::fuzz::fuzz_tasks},
-    {"paraver", tareador::fuzz::fuzz_paraver},
+    {"dim", tareador::fuzz::fuzz_dim},     {"cfg", tareador::fuzz::fuzz_cfg},
+    {"toml", tareador::fuzz::fuzz_toml},   {"native", tareador::fuzz::fuzz_native},
+    {"tasks", tareador::fuzz::fuzz_tasks}, {"paraver", tareador::fuzz::fuzz_paraver},
 };
 
 bool run(const Target& target, const std::string& file) {

@@ -66,7 +66,8 @@ std::string Scratch::write(const std::string& name, std::string_view text) const
 void Scratch::clear() const {
   std::error_code error;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir_, error))
-    if (entry.path().filename().string().rfind("keep-", 0) != 0) fs::remove_all(entry.path(), error);
+    if (entry.path().filename().string().rfind("keep-", 0) != 0)
+      fs::remove_all(entry.path(), error);
 }
 
 void rejected(const std::exception& e) {
@@ -102,7 +103,9 @@ replay::Machine test_machine() {
 namespace {
 
 void check_times(const replay::Result& r) {
-  auto time = [](double t) { return std::isfinite(t) && t >= 0 && t <= replay::kMaxSimulatedSeconds; };
+  auto time = [](double t) {
+    return std::isfinite(t) && t >= 0 && t <= replay::kMaxSimulatedSeconds;
+  };
   bool ok = time(r.total_time);
   for (const replay::RankSummary& rank : r.ranks)
     ok = ok && time(rank.end) && std::isfinite(rank.compute) && std::isfinite(rank.waiting) &&
@@ -136,7 +139,8 @@ void replay_all(const std::vector<std::unique_ptr<trace::Trace>>& traces,
       check_times(result);
       std::ostringstream out;
       replay::print_summary(out, result);
-      (void)replay::to_json(result).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::strict);
+      (void)replay::to_json(result).dump(2, ' ', false,
+                                         nlohmann::ordered_json::error_handler_t::strict);
     });
   }
 }

@@ -23,11 +23,11 @@ namespace tareador::fuzz {
 
 using Harness = int (*)(const std::uint8_t* data, std::size_t size);
 
-int fuzz_dim(const std::uint8_t* data, std::size_t size);      // a .dim, validated and replayed
-int fuzz_cfg(const std::uint8_t* data, std::size_t size);      // a Dimemas .cfg, then a replay on it
-int fuzz_toml(const std::uint8_t* data, std::size_t size);     // a TOML machine, then a replay on it
-int fuzz_native(const std::uint8_t* data, std::size_t size);   // a trace set (authentic), replayed
-int fuzz_tasks(const std::uint8_t* data, std::size_t size);    // a trace set (tasks), replayed
+int fuzz_dim(const std::uint8_t* data, std::size_t size);     // a .dim, validated and replayed
+int fuzz_cfg(const std::uint8_t* data, std::size_t size);     // a Dimemas .cfg, then a replay on it
+int fuzz_toml(const std::uint8_t* data, std::size_t size);    // a TOML machine, then a replay on it
+int fuzz_native(const std::uint8_t* data, std::size_t size);  // a trace set (authentic), replayed
+int fuzz_tasks(const std::uint8_t* data, std::size_t size);   // a trace set (tasks), replayed
 int fuzz_paraver(const std::uint8_t* data, std::size_t size);  // the viewer's Paraver reader
 
 // The parts of a multi-file input: the text between lines "%%" (a part that is exactly "!"

@@ -17,13 +17,15 @@ int fuzz_paraver(const std::uint8_t* data, std::size_t size) {
     std::unique_ptr<view::Timeline> timeline = view::load_paraver(prv);
     view::Time end = std::max<view::Time>(timeline->end_time, 1);
     double columns[64];
-    for (const view::Profile* p : {&timeline->cores_busy, &timeline->bandwidth, &timeline->in_flight})
+    for (const view::Profile* p :
+         {&timeline->cores_busy, &timeline->bandwidth, &timeline->in_flight})
       p->averages(0, static_cast<double>(end), 64, columns);
     (void)timeline->messages_overlapping(0, end);
     std::vector<view::Semantic> semantics{view::Semantic{}};
     for (const auto& [type, name] : timeline->colouring_event_types())
       semantics.push_back(view::Semantic{type});
-    for (view::RowLevel level : {view::RowLevel::Thread, view::RowLevel::Task, view::RowLevel::Cpu}) {
+    for (view::RowLevel level :
+         {view::RowLevel::Thread, view::RowLevel::Task, view::RowLevel::Cpu}) {
       (void)timeline->events(level);
       for (const view::Semantic& semantic : semantics) {
         (void)timeline->rows(level, semantic);

@@ -25,8 +25,10 @@ void fuzz_set(const std::uint8_t* data, std::size_t size, const std::string& kin
   auto part = [&](std::size_t i, std::string_view fallback) {
     return i < parts.size() ? parts[i] : fallback;
   };
-  std::string manifest = "format = \"tareador-trace-set\"\nversion = 2\nname = \"fuzz\"\n"
-                         "ranks = 2\nmips = 1000.0\nkinds = [\"" + kind + "\"]\nrun = \"1\"\n";
+  std::string manifest =
+      "format = \"tareador-trace-set\"\nversion = 2\nname = \"fuzz\"\n"
+      "ranks = 2\nmips = 1000.0\nkinds = [\"" +
+      kind + "\"]\nrun = \"1\"\n";
   std::string rank0 = rank_manifest(0), rank1 = rank_manifest(1);
   std::string_view stream =
       kind == "tasks" ? "task 1 main 0\ncpu 1000\nendtask\nend\n" : "cpu 1000\nend\n";

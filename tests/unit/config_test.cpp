@@ -438,25 +438,29 @@ TEST(SddfConfig, ReadsTheOriginalTareadorsMachine) {
 }
 
 // An SDDFA file: its definitions of the environment and node records, then `values`.
-std::string sddf(const std::string& values, const std::string& node_fields =
-                                                "   int \"machine_id\";\n"
-                                                "   int \"node_id\";\n"
-                                                "   char \"simulated_architecture\"[];\n"
-                                                "   int \"number_of_processors\";\n"
-                                                "   int \"number_of_input_links\";\n"
-                                                "   int \"number_of_output_links\";\n"
-                                                "   double \"startup_on_local_communication\";\n"
-                                                "   double \"startup_on_remote_communication\";\n"
-                                                "   double \"speed_ratio_instrumented_vs_simulated\";\n"
-                                                "   double \"memory_bandwidth\";\n"
-                                                "   double \"external_net_startup\";\n") {
+std::string sddf(const std::string& values,
+                 const std::string& node_fields =
+                     "   int \"machine_id\";\n"
+                     "   int \"node_id\";\n"
+                     "   char \"simulated_architecture\"[];\n"
+                     "   int \"number_of_processors\";\n"
+                     "   int \"number_of_input_links\";\n"
+                     "   int \"number_of_output_links\";\n"
+                     "   double \"startup_on_local_communication\";\n"
+                     "   double \"startup_on_remote_communication\";\n"
+                     "   double \"speed_ratio_instrumented_vs_simulated\";\n"
+                     "   double \"memory_bandwidth\";\n"
+                     "   double \"external_net_startup\";\n") {
   return "SDDFA\n/*\n * \"Dimemas Configuration Format:\" \"Version 2.5\"\n */ ;;\n\n"
          "#1:\n\"environment information\" {\n   char \"machine_name\"[];\n"
          "   int \"machine_id\";\n   // a comment\n   char \"instrumented_architecture\"[];\n"
          "   int \"number_of_nodes\";\n   double \"network_bandwidth\";\n"
          "   int \"number_of_buses_on_network\";\n   int \"communication_group_model\";\n};;\n\n"
-         "#2:\n\"node information\" {\n" + node_fields + "};;\n\n"
-         "#3:\n\"predefined mapping information\" {\n   char \"map\"[];\n};;\n\n" + values;
+         "#2:\n\"node information\" {\n" +
+         node_fields +
+         "};;\n\n"
+         "#3:\n\"predefined mapping information\" {\n   char \"map\"[];\n};;\n\n" +
+         values;
 }
 
 const std::string kSddfValues =

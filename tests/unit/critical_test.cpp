@@ -27,7 +27,8 @@ std::string fig61_stream() {
       out += "task " + std::to_string(id) + " comp" + std::to_string(s - 8) + " 1\n";
       std::set<int> from;
       for (int b : {(i * s) % 19, (i * s + 1) % 19})
-        if (writer[static_cast<std::size_t>(b)] != 0) from.insert(writer[static_cast<std::size_t>(b)]);
+        if (writer[static_cast<std::size_t>(b)] != 0)
+          from.insert(writer[static_cast<std::size_t>(b)]);
       for (int f : from) out += "after " + std::to_string(f) + " raw 1600 1\n";
       out += "cpu 1000000\nendtask\n";
       writer[static_cast<std::size_t>((i * s) % 19)] = id;

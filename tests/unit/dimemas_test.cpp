@@ -59,8 +59,8 @@ TEST(Dimemas, ReadsTheSharedFixtureWithOffsets) {
 
 TEST(Dimemas, ReadsTracesWithoutOffsets) {
   TempDir dir;
-  auto t = trace::open_dimemas(dir.write(
-      "t.dim", dim_header(2) + "1:0:0:0.5\n2:0:0:1:-1:10:1:1:3\n\n1:1:0:0.25\n0:1:0\n"));
+  auto t = trace::open_dimemas(
+      dir.write("t.dim", dim_header(2) + "1:0:0:0.5\n2:0:0:1:-1:10:1:1:3\n\n1:1:0:0.25\n0:1:0\n"));
   auto r0 = records(*t, 0);
   ASSERT_EQ(r0.size(), 2u);
   EXPECT_EQ(r0[1].flags, trace::kImmediate | trace::kRendezvous);
@@ -74,9 +74,8 @@ TEST(Dimemas, ReadsTracesWithoutOffsets) {
 TEST(Dimemas, WaitsBecomeWaitsOnTheEarliestMatchingImmediateReceive) {
   TempDir dir;
   auto t = trace::open_dimemas(dir.write(
-      "t.dim", dim_header(2) +
-                   "3:0:0:1:-1:10:5:1:1\n3:0:0:1:-1:20:5:1:1\n3:0:0:1:-1:10:5:1:2\n"
-                   "3:0:0:1:-1:20:5:1:2\n"));
+      "t.dim", dim_header(2) + "3:0:0:1:-1:10:5:1:1\n3:0:0:1:-1:20:5:1:1\n3:0:0:1:-1:10:5:1:2\n"
+                               "3:0:0:1:-1:20:5:1:2\n"));
   auto r = records(*t, 0);
   ASSERT_EQ(r.size(), 4u);
   EXPECT_EQ(r[2].type, RecordType::Wait);
@@ -101,8 +100,8 @@ TEST(Dimemas, GlobalOpRootIsAFlagAndSynchronismIsOptional) {
 struct BadCase {
   const char* name;
   std::string text;
-  const char* where;     // expected "file:line"
-  const char* message;   // expected phrase
+  const char* where;    // expected "file:line"
+  const char* message;  // expected phrase
 };
 
 TEST(Dimemas, RejectsBadInputWithFileLineAndReason) {
@@ -116,8 +115,7 @@ TEST(Dimemas, RejectsBadInputWithFileLineAndReason) {
        "'size' is negative"},
       {"negative burst", h + "1:0:0:-0.5\n", "bad.dim:3", "negative burst duration"},
       {"not a number", h + "1:0:0:abc\n", "bad.dim:3", "'duration' is not a number"},
-      {"unknown communicator", h + "10:0:0:0:9:0:0:0:0\n", "bad.dim:3",
-       "unknown communicator 9"},
+      {"unknown communicator", h + "10:0:0:0:9:0:0:0:0\n", "bad.dim:3", "unknown communicator 9"},
       {"peer thread out of range", h + "2:0:0:1:3:10:1:1:0\n", "bad.dim:3",
        "destination thread 3 is not a thread of task 1"},
       {"peer out of range", h + "2:0:0:5:-1:10:1:1:0\n", "bad.dim:3",
@@ -168,11 +166,10 @@ TEST(Dimemas, OffsetsPointingElsewhereAreReported) {
   const std::string head_shape = "#DIMEMAS:\"x\":1,NN:2(1,1),0\n";
   const std::size_t records_at = head_shape.size();
   std::string body = "#DIMEMAS:\"x\":1," + std::to_string(records_at + records.size()) +
-                     ":2(1,1),0\n" + records + "s:0:" + std::to_string(records_at) + "\ns:1:" +
-                     std::to_string(records_at) + "\n";
+                     ":2(1,1),0\n" + records + "s:0:" + std::to_string(records_at) +
+                     "\ns:1:" + std::to_string(records_at) + "\n";
   std::string error = error_of(dir, body);
-  EXPECT_NE(error.find("offset of task 1 thread 0 points to a record of task 0"),
-            std::string::npos)
+  EXPECT_NE(error.find("offset of task 1 thread 0 points to a record of task 0"), std::string::npos)
       << error;
 }
 
@@ -222,31 +219,34 @@ TEST(Dimemas, ValidatorReportsATruncatedMessageAtItsReceiveAndItsSend) {
   // Rank 1 receives the two messages of tag 4 into 1000 bytes (the first fits) and into 8
   // bytes: the second, of 10 bytes, is truncated (an MPI error). A larger receive is fine.
   TempDir dir;
-  auto t = trace::open_dimemas(dir.write(
-      "v.dim", dim_header(2) + "2:0:0:1:-1:1000:4:1:0\n2:0:0:1:-1:10:4:1:0\n"
-                               "2:0:0:1:-1:10:5:1:0\n3:1:0:0:-1:1000:4:1:0\n"
-                               "3:1:0:0:-1:8:4:1:0\n3:1:0:0:-1:4096:5:1:0\n"));
+  auto t = trace::open_dimemas(
+      dir.write("v.dim", dim_header(2) + "2:0:0:1:-1:1000:4:1:0\n2:0:0:1:-1:10:4:1:0\n"
+                                         "2:0:0:1:-1:10:5:1:0\n3:1:0:0:-1:1000:4:1:0\n"
+                                         "3:1:0:0:-1:8:4:1:0\n3:1:0:0:-1:4096:5:1:0\n"));
   auto problems = trace::validate(*t);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("v.dim:7: receive of 8 bytes matches a message of 10 bytes sent at "),
             std::string::npos)
       << problems[0];
-  EXPECT_NE(problems[0].find("v.dim:4: the message is truncated"), std::string::npos) << problems[0];
+  EXPECT_NE(problems[0].find("v.dim:4: the message is truncated"), std::string::npos)
+      << problems[0];
 }
 
 TEST(Dimemas, ValidatorPairsMessagesBetweenThreads) {
   // Thread 1 sends thread 0 a message of 8 bytes, thread 2 one of 100 bytes, with the same tag:
   // each receive of thread 0 names its sender, so only the receive from thread 2 truncates.
   TempDir dir;
-  auto t = trace::open_dimemas(dir.write(
-      "v.dim", "#DIMEMAS:\"t\":0:1(3),1\nd:1:1:1:0\n"
-               "3:0:0:0:2:8:1:1:0\n3:0:0:0:1:8:1:1:0\n2:0:1:0:0:8:1:1:2\n2:0:2:0:0:100:1:1:2\n"));
+  auto t = trace::open_dimemas(
+      dir.write("v.dim",
+                "#DIMEMAS:\"t\":0:1(3),1\nd:1:1:1:0\n"
+                "3:0:0:0:2:8:1:1:0\n3:0:0:0:1:8:1:1:0\n2:0:1:0:0:8:1:1:2\n2:0:2:0:0:100:1:1:2\n"));
   auto problems = trace::validate(*t);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("v.dim:3: receive of 8 bytes matches a message of 100 bytes"),
             std::string::npos)
       << problems[0];
-  EXPECT_NE(problems[0].find("v.dim:6: the message is truncated"), std::string::npos) << problems[0];
+  EXPECT_NE(problems[0].find("v.dim:6: the message is truncated"), std::string::npos)
+      << problems[0];
 }
 
 // ---- --dim keeps the prediction ------------------------------------------------------------
@@ -267,18 +267,22 @@ void expect_export_keeps_time(const trace::Trace& t, const replay::Machine& m,
 // as the lowest id they do not use, and a .dim's collective on communicator 0 reads as a no-op.
 TEST(Dimemas, CommunicatorZeroIsWrittenAsAnUnusedIdAndItsCollectivesReadAsDimemasSkipsThem) {
   TempDir dir;
-  const std::string comms = "\n[[communicator]]\nid = 0\ntasks = [0, 1]\n"
-                            "\n[[communicator]]\nid = 1\ntasks = [0]\n";
+  const std::string comms =
+      "\n[[communicator]]\nid = 0\ntasks = [0, 1]\n"
+      "\n[[communicator]]\nid = 1\ntasks = [0]\n";
   dir.write("set/manifest.toml",
             "format = \"tareador-trace-set\"\nversion = 1\nname = \"w\"\nranks = 2\n"
             "mips = 1000.0\nkinds = [\"authentic\"]\n");
   dir.write("set/rank-0.toml", "rank = 0\nstatus = \"complete\"\nopaque_calls = []\n" + comms);
-  dir.write("set/rank-1.toml", "rank = 1\nstatus = \"complete\"\nopaque_calls = []\n"
-                               "\n[[communicator]]\nid = 0\ntasks = [0, 1]\n");
-  dir.write("set/authentic.0.trc", "# tareador stream v1 kind=authentic rank=0\ncpu 1000\n"
-                                   "send 1 5 0 4096 eager\ncoll MPI_Allreduce 0 -1 8 8\nend\n");
-  dir.write("set/authentic.1.trc", "# tareador stream v1 kind=authentic rank=1\ncpu 3000000\n"
-                                   "recv 0 5 0 4096\ncoll MPI_Allreduce 0 -1 8 8\nend\n");
+  dir.write("set/rank-1.toml",
+            "rank = 1\nstatus = \"complete\"\nopaque_calls = []\n"
+            "\n[[communicator]]\nid = 0\ntasks = [0, 1]\n");
+  dir.write("set/authentic.0.trc",
+            "# tareador stream v1 kind=authentic rank=0\ncpu 1000\n"
+            "send 1 5 0 4096 eager\ncoll MPI_Allreduce 0 -1 8 8\nend\n");
+  dir.write("set/authentic.1.trc",
+            "# tareador stream v1 kind=authentic rank=1\ncpu 3000000\n"
+            "recv 0 5 0 4096\ncoll MPI_Allreduce 0 -1 8 8\nend\n");
   auto set = trace::open_traces(dir.path("set"));
   ASSERT_EQ(set.size(), 1u);
   auto writer = trace::make_dimemas_writer(dir.path("w.dim"), set[0]->header());
@@ -303,9 +307,10 @@ TEST(Dimemas, ExportingEveryExampleKeepsItsReplayedTime) {
   const std::string examples = std::string(TESTS_DIR) + "/../examples/";
   for (const char* name : {"pingpong", "pingpong_rdv", "ring", "ring_eq", "late_s0", "late_s1"})
     for (const char* config : {"cfg_4n_nobus", "cfg_4n_1bus"})
-      expect_export_keeps_time(*trace::open_dimemas(fixture("dimemas/" + std::string(name) + ".dim")),
-                               replay::load_machine(fixture("dimemas/" + std::string(config) + ".cfg")),
-                               std::string(name) + " on " + config);
+      expect_export_keeps_time(
+          *trace::open_dimemas(fixture("dimemas/" + std::string(name) + ".dim")),
+          replay::load_machine(fixture("dimemas/" + std::string(config) + ".cfg")),
+          std::string(name) + " on " + config);
   replay::Machine marenostrum = replay::load_machine(examples + "marenostrum.cfg");
   auto jacobi = trace::open_dimemas(examples + "traces/jacobi16.dim");
   expect_export_keeps_time(*jacobi, marenostrum, "jacobi16");

@@ -7,11 +7,11 @@
 namespace tareador {
 namespace {
 
+using ::testing::HasSubstr;
 using testing::machine;
 using testing::simulate_dim;
 using testing::TempDir;
 using testing::transfer;
-using ::testing::HasSubstr;
 
 constexpr double L = 5e-6;     // latency of the test machines
 constexpr double BW = 250;     // MB/s
@@ -193,8 +193,8 @@ TEST(Engine, CollectiveStartsWithTheLastMemberAndTakesFanInPlusFanOut) {
 std::string collective_all(int tasks, int op, long bytes, int root) {
   std::string body;
   for (int t = 0; t < tasks; ++t)
-    body += "10:" + std::to_string(t) + ":0:" + std::to_string(op) + ":1:" +
-            (t == root ? "1" : "0") + ":0:" + std::to_string(bytes) + ":" +
+    body += "10:" + std::to_string(t) + ":0:" + std::to_string(op) +
+            ":1:" + (t == root ? "1" : "0") + ":0:" + std::to_string(bytes) + ":" +
             std::to_string(bytes) + "\n";
   return body;
 }
@@ -311,7 +311,7 @@ replay::Result simulate_set(const TempDir& dir, const std::string& stream0,
                                              "\nstatus = \"complete\"\n[[communicator]]\nid = 1\n"
                                              "tasks = [0, 1]\n");
     dir.write("set/authentic." + n + ".trc", "# tareador stream v1 kind=authentic rank=" + n +
-                                                "\n" + (rank ? stream1 : stream0) + "end\n");
+                                                 "\n" + (rank ? stream1 : stream0) + "end\n");
   }
   auto traces = trace::open_traces(dir.path("set"));
   return replay::simulate(*traces[0], machine(2, BW, L));
@@ -356,8 +356,8 @@ TEST(Engine, ATruncatedTraceIsSimulatedAsFarAsItGoes) {
 TEST(Engine, AWaitForAnImmediateSendCostsNothing) {
   TempDir dir;
   // Rank 0 pays the isend's latency, not the wait's: Dimemas has no wait for a send.
-  auto r = simulate_set(dir, "cpu 1000000\nisend 1 1 1 1000 eager 5\nwait 5\n",
-                        "recv 0 1 1 1000\n");
+  auto r =
+      simulate_set(dir, "cpu 1000000\nisend 1 1 1 1000 eager 5\nwait 5\n", "recv 0 1 1 1000\n");
   EXPECT_NEAR(r.ranks[0].end, 0.001 + L, kNs);
   EXPECT_NEAR(r.ranks[0].communication, L, kNs);
 }

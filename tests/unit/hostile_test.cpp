@@ -47,8 +47,9 @@ TEST(Hostile, DimThreadsMustFitTheFile) {
   TempDir dir;
   // 43 bytes that used to ask for 12 GB: the file cannot hold 10^7 threads' records.
   EXPECT_EQ(dim_error(dir, "#DIMEMAS:\"x\":0:1(10000000),0\n1:0:0:0.1\n"),
-            dir.path("bad.dim") + ":1: header: 10000000 threads, more than a file of 39 bytes "
-                                  "can hold (each needs a record or an offset)");
+            dir.path("bad.dim") +
+                ":1: header: 10000000 threads, more than a file of 39 bytes "
+                "can hold (each needs a record or an offset)");
   EXPECT_THAT(dim_error(dir, "#DIMEMAS:\"x\":0:1(20000000),0\n1:0:0:0.1\n"),
               HasSubstr("bad.dim:1: header: 20000000 threads; a trace has at most 2^24 in all"));
   EXPECT_THAT(dim_error(dir, "#DIMEMAS:\"x\":0:20000000(1),0\n"),
@@ -67,8 +68,7 @@ TEST(Hostile, NestedConfigArraysStopAtADepth) {
 
 TEST(Hostile, MachineCountsHaveLimits) {
   TempDir dir;
-  std::string base =
-      "[network]\nbandwidth = 1\n[[nodes]]\n";
+  std::string base = "[network]\nbandwidth = 1\n[[nodes]]\n";
   std::string nodes = dir.write("nodes.toml", base + "count = 2147483647\n");
   EXPECT_EQ(error_of([&] { replay::load_machine(nodes); }),
             nodes + ":4: [[nodes]] #1: count is out of range (at most 1048576): 2147483647");
@@ -83,9 +83,10 @@ TEST(Hostile, MachineCountsHaveLimits) {
 TEST(Hostile, SetRanksMustLeaveFiles) {
   TempDir dir;
   auto manifest = [&](int ranks) {
-    dir.write("set/manifest.toml", "format = \"tareador-trace-set\"\nversion = 2\nname = \"x\"\n"
-                                   "ranks = " + std::to_string(ranks) +
-                                   "\nmips = 1000.0\nkinds = [\"authentic\"]\n");
+    dir.write("set/manifest.toml",
+              "format = \"tareador-trace-set\"\nversion = 2\nname = \"x\"\n"
+              "ranks = " +
+                  std::to_string(ranks) + "\nmips = 1000.0\nkinds = [\"authentic\"]\n");
   };
   dir.write("set/authentic.0.trc", "end\n");
   dir.write("set/rank-0.toml", "rank = 0\nstatus = \"complete\"\nopaque_calls = []\n");
@@ -142,8 +143,9 @@ TEST(Hostile, ARunPastTheLongestTimeStopsAtItsRecord) {
               HasSubstr("bad.dim:4: the simulated run would last past 9.2e9 s"));
   // All-reduces of 2^63 - 1 bytes: the 2MAX and S+R rules do not overflow, the time is long.
   std::string huge = "10:0:0:11:1:0:0:9223372036854775807:9223372036854775807:1\n";
-  EXPECT_THAT(dim_error(dir, kTwoTasks + huge + "10:1:0:11:1:0:0:9223372036854775807:"
-                                                "9223372036854775807:1\n"),
+  EXPECT_THAT(dim_error(dir, kTwoTasks + huge +
+                                 "10:1:0:11:1:0:0:9223372036854775807:"
+                                 "9223372036854775807:1\n"),
               HasSubstr("at this record (MPI_Allreduce on comm 1)"));
 }
 
@@ -169,7 +171,8 @@ TEST(Hostile, CpuRatioAndMipsHaveRanges) {
   replay::apply_override(m, "cpu_ratio=1e-6");
   EXPECT_EQ(m.nodes[0].cpu_ratio, 1e-6);
   TempDir dir;
-  std::string path = dir.write("ratio.toml", "[network]\nbandwidth = 1\n[[nodes]]\ncpu_ratio = 5e-324\n");
+  std::string path =
+      dir.write("ratio.toml", "[network]\nbandwidth = 1\n[[nodes]]\ncpu_ratio = 5e-324\n");
   EXPECT_THAT(error_of([&] { replay::load_machine(path); }),
               HasSubstr("ratio.toml:4: [[nodes]] #1: cpu_ratio must be between 1e-6 and 1e6"));
 }
@@ -179,10 +182,11 @@ std::string set_with(const TempDir& dir, const std::string& manifest_extra,
                      const std::string& rank0_extra) {
   dir.write("set/manifest.toml",
             "format = \"tareador-trace-set\"\nversion = 2\nname = \"x\"\nranks = 2\n"
-            "kinds = [\"authentic\"]\n" + manifest_extra);
+            "kinds = [\"authentic\"]\n" +
+                manifest_extra);
   const std::string comm = "\n[[communicator]]\nid = 1\ntasks = [0, 1]\n";
-  dir.write("set/rank-0.toml", "rank = 0\nstatus = \"complete\"\nopaque_calls = []\n" +
-                                   rank0_extra + comm);
+  dir.write("set/rank-0.toml",
+            "rank = 0\nstatus = \"complete\"\nopaque_calls = []\n" + rank0_extra + comm);
   dir.write("set/rank-1.toml", "rank = 1\nstatus = \"complete\"\nopaque_calls = []\n" + comm);
   dir.write("set/authentic.0.trc", "cpu 5\nsend 1 3 1 8 eager\nend\n");
   dir.write("set/authentic.1.trc", "cpu 5\nend\n");
@@ -196,8 +200,9 @@ TEST(Hostile, ManifestNumbersAreChecked) {
             dir.path("set/manifest.toml") +
                 ":6: mips must be at most 10^9 (instructions per microsecond)");
   set = set_with(dir, "mips = 1000.0\n", "\n[[communicator]]\nid = 4294967297\ntasks = [0]\n");
-  EXPECT_EQ(error_of([&] { trace::open_traces(set); }),
-            dir.path("set/rank-0.toml") + ":6: communicator id 4294967297 is out of range (32-bit)");
+  EXPECT_EQ(
+      error_of([&] { trace::open_traces(set); }),
+      dir.path("set/rank-0.toml") + ":6: communicator id 4294967297 is out of range (32-bit)");
 }
 
 // ---- Messages ------------------------------------------------------------------------------
@@ -224,7 +229,8 @@ TEST(Hostile, IntegersOutOfRangeAreSaidSo) {
   EXPECT_EQ(dim_error(dir, kTwoTasks + "2:0:0:1:-1:12x:1:1:0\n"),
             dir.path("bad.dim") + ":3: field 'size' is not an integer: '12x'");
   // 2^63 - 1, the largest, is a size.
-  auto t = trace::open_dimemas(dir.write("max.dim", kTwoTasks + "2:0:0:1:-1:9223372036854775807:1:1:0\n"));
+  auto t = trace::open_dimemas(
+      dir.write("max.dim", kTwoTasks + "2:0:0:1:-1:9223372036854775807:1:1:0\n"));
   trace::Record r;
   ASSERT_TRUE(t->open(0, 0)->next(r));
   EXPECT_EQ(r.bytes, INT64_MAX);
@@ -255,16 +261,18 @@ TEST(Hostile, TomlIsCheckedBeforeTomlPlusPlusReadsIt) {
   EXPECT_EQ(toml_hazard("a = \"x\"\"\xc4\xb6\"\n").first, 1u);
   EXPECT_EQ(toml_hazard("a = \"\xff\"\n").second, "not valid UTF-8 (a TOML file is UTF-8 text)");
   // Non-ASCII text where TOML allows it: strings of each kind, comments, quoted keys.
-  EXPECT_EQ(toml_hazard("# caf\xc3\xa9\na = \"\xc3\xa9\" # \xc3\xa9\nb = '\xc3\xa9'\n"
-                        "c = \"\"\"\xc3\xa9\n\xc3\xa9\"\"\"\nd = '''\n\xc3\xa9'''\n\"\xc3\xa9\" = 1\n"
-                        "e = \"\"\"\\\n  x\xc3\xa9\"\"\"\n")
-                .first,
-            0u);
+  EXPECT_EQ(
+      toml_hazard("# caf\xc3\xa9\na = \"\xc3\xa9\" # \xc3\xa9\nb = '\xc3\xa9'\n"
+                  "c = \"\"\"\xc3\xa9\n\xc3\xa9\"\"\"\nd = '''\n\xc3\xa9'''\n\"\xc3\xa9\" = 1\n"
+                  "e = \"\"\"\\\n  x\xc3\xa9\"\"\"\n")
+          .first,
+      0u);
   TempDir dir;
   std::string path = dir.write("m.toml", "name = \"x\"\n[network]\nbandwidth = 1 \xc2\xa7\n");
   EXPECT_EQ(error_of([&] { replay::load_machine(path); }),
-            path + ":3: a non-ASCII character outside a string or a comment (TOML allows them "
-                   "only there)");
+            path +
+                ":3: a non-ASCII character outside a string or a comment (TOML allows them "
+                "only there)");
 }
 
 }  // namespace

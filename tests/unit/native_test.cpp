@@ -26,7 +26,8 @@ std::string make_set(const TempDir& dir, const std::string& stream1,
                      const std::string& manifest_extra = "") {
   dir.write("set/manifest.toml",
             "format = \"tareador-trace-set\"\nversion = 1\nname = \"demo\"\nranks = 2\n"
-            "mips = 1000.0\nkinds = [\"authentic\"]\n" + manifest_extra);
+            "mips = 1000.0\nkinds = [\"authentic\"]\n" +
+                manifest_extra);
   const std::string comm = "\n[[communicator]]\nid = 1\ntasks = [0, 1]\n";
   dir.write("set/rank-0.toml", "rank = 0\nstatus = \"complete\"\nopaque_calls = []\n" + comm);
   dir.write("set/rank-1.toml",
@@ -101,9 +102,8 @@ TEST(Native, AnEagerSendWaitedForBeforeItsTransferEndsCompletesNothingElse) {
   // message satisfies, then computes. The first transfer ending (after 3.8 ms) must not
   // complete that receive (its request took the freed request's place).
   TempDir dir;
-  std::string set = make_set(
-      dir,
-      "cpu 5000000\nsend 0 2 1 8 eager\nirecv 0 10 1 1048576 1\nwait 1\nend\n");
+  std::string set =
+      make_set(dir, "cpu 5000000\nsend 0 2 1 8 eager\nirecv 0 10 1 1048576 1\nwait 1\nend\n");
   dir.write("set/authentic.0.trc",
             "isend 1 10 1 1048576 eager 7\nwait 7\nirecv 1 2 1 8 8\nwait 8\ncpu 10000000\n"
             "end\n");
@@ -212,8 +212,9 @@ TEST(Native, ARankThatNeverFinishedIsTruncated) {
   // What the tool leaves until a rank's end: the process was killed without warning.
   TempDir dir;
   std::string set = make_set(dir, "# tareador stream v1 kind=authentic rank=1\ncpu 1000\n");
-  dir.write("set/rank-1.toml", "rank = 1\nstatus = \"running\"\n[[communicator]]\nid = 1\n"
-                               "tasks = [0, 1]\n");
+  dir.write("set/rank-1.toml",
+            "rank = 1\nstatus = \"running\"\n[[communicator]]\nid = 1\n"
+            "tasks = [0, 1]\n");
   auto traces = trace::open_traces(set);
   const trace::TraceHeader& h = traces[0]->header();
   EXPECT_EQ(h.truncated_tasks, std::vector<int>{1});
@@ -228,9 +229,10 @@ TEST(Native, ALineCutByTheDeathOfItsRankIsLeftOut) {
   TempDir dir;
   // "irecv 0 1" would be a malformed record; in a truncated stream it is what the death cut.
   std::string set = make_set(dir, "call MPI_Comm_rank\ncpu 1000\nirecv 0 1");
-  dir.write("set/rank-1.toml", "rank = 1\nstatus = \"truncated\"\nreason = \"disk full\"\n"
-                               "opaque_calls = [\"MPI_Comm_rank\"]\n[[communicator]]\nid = 1\n"
-                               "tasks = [0, 1]\n");
+  dir.write("set/rank-1.toml",
+            "rank = 1\nstatus = \"truncated\"\nreason = \"disk full\"\n"
+            "opaque_calls = [\"MPI_Comm_rank\"]\n[[communicator]]\nid = 1\n"
+            "tasks = [0, 1]\n");
   auto traces = trace::open_traces(set);
   EXPECT_EQ(records(*traces[0], 1).size(), 2u);
   const std::vector<std::string>& notes = traces[0]->header().notes;
@@ -238,8 +240,9 @@ TEST(Native, ALineCutByTheDeathOfItsRankIsLeftOut) {
   EXPECT_EQ(notes[1], "rank 1: the last line of " + dir.path("set/authentic.1.trc") +
                           " is incomplete (9 bytes: the writer stopped there): left out");
   // In a rank that completed, the same line is an error of the stream.
-  dir.write("set/rank-1.toml", "rank = 1\nstatus = \"complete\"\nopaque_calls = "
-                               "[\"MPI_Comm_rank\"]\n[[communicator]]\nid = 1\ntasks = [0, 1]\n");
+  dir.write("set/rank-1.toml",
+            "rank = 1\nstatus = \"complete\"\nopaque_calls = "
+            "[\"MPI_Comm_rank\"]\n[[communicator]]\nid = 1\ntasks = [0, 1]\n");
   auto complete = trace::open_traces(set);
   EXPECT_THROW(records(*complete[0], 1), trace::FormatError);
 }

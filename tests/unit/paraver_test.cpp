@@ -102,14 +102,14 @@ TEST(Paraver, CommunicationRecordsCarryLogicalAndPhysicalTimes) {
     }
   ASSERT_FALSE(first.empty());
   // 3:cpu:appl:task:thread:lsend:psend:cpu:appl:task:thread:lrecv:precv:size:tag
-  EXPECT_EQ(first[3], 1);            // task 1 (rank 0) sends
-  EXPECT_EQ(first[5], 1000000);      // logical send: after the 1 ms burst
-  EXPECT_EQ(first[6], 1005000);      // physical send: after the 5 us latency
-  EXPECT_EQ(first[9], 2);            // to task 2 (rank 1)
-  EXPECT_EQ(first[11], 5000);        // receive posted after its latency
-  EXPECT_EQ(first[12], 4819697);     // arrival: 1.005 ms + 1e6 B / 250 MB/s
-  EXPECT_EQ(first[13], 1000000);     // bytes
-  EXPECT_EQ(first[14], 1);           // tag
+  EXPECT_EQ(first[3], 1);         // task 1 (rank 0) sends
+  EXPECT_EQ(first[5], 1000000);   // logical send: after the 1 ms burst
+  EXPECT_EQ(first[6], 1005000);   // physical send: after the 5 us latency
+  EXPECT_EQ(first[9], 2);         // to task 2 (rank 1)
+  EXPECT_EQ(first[11], 5000);     // receive posted after its latency
+  EXPECT_EQ(first[12], 4819697);  // arrival: 1.005 ms + 1e6 B / 250 MB/s
+  EXPECT_EQ(first[13], 1000000);  // bytes
+  EXPECT_EQ(first[14], 1);        // tag
 }
 
 TEST(Paraver, MpiCallsAreExtraeEventsThatOpenAndClose) {

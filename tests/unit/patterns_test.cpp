@@ -78,12 +78,10 @@ TEST(PatternsMetrics, ConsumptionQuantiles) {
   for (int i = 0; i < 64; ++i) linear.push_back(i / 64.0);
   expect_metrics(patterns::consumption_metrics(linear), {0, 0.25, 0.5}, "linear 64");
   expect_metrics(patterns::consumption_metrics({0, 0.25, 0.5, 0.75}), {0, 0.25, 0.5}, "linear");
-  expect_metrics(patterns::consumption_metrics({0.75, 0.5, 0.25, 0}), {0, 0.25, 0.5},
-                 "reversed");
+  expect_metrics(patterns::consumption_metrics({0.75, 0.5, 0.25, 0}), {0, 0.25, 0.5}, "reversed");
   expect_metrics(patterns::consumption_metrics({0, 0, 0, 0}), {0, 0, 0}, "all at the start");
   // k = 5: a quarter of the bytes holds floor(5/4) = 1 whole part, half holds 2.
-  expect_metrics(patterns::consumption_metrics({0.1, 0.2, 0.3, 0.4, 0.5}), {0.1, 0.2, 0.3},
-                 "k=5");
+  expect_metrics(patterns::consumption_metrics({0.1, 0.2, 0.3, 0.4, 0.5}), {0.1, 0.2, 0.3}, "k=5");
   // Parts never read count as needed at the end; nothing read at all: the whole interval.
   expect_metrics(patterns::consumption_metrics({-1, -1, 0.3, -1}), {0.3, 1, 1}, "unread");
   expect_metrics(patterns::consumption_metrics({-1, -1}), {1, 1, 1}, "never read");
@@ -244,12 +242,9 @@ std::string xml_problem(const std::string& xml) {
     std::size_t end = i + 1;
     char quote = 0;
     while (end < xml.size() && (quote || xml[end] != '>')) {
-      if (quote && xml[end] == quote)
-        quote = 0;
-      else if (!quote && (xml[end] == '"' || xml[end] == '\''))
-        quote = xml[end];
-      else if (!quote && xml[end] == '<')
-        return "'<' inside a tag at " + std::to_string(end);
+      if (quote && xml[end] == quote) quote = 0;
+      else if (!quote && (xml[end] == '"' || xml[end] == '\'')) quote = xml[end];
+      else if (!quote && xml[end] == '<') return "'<' inside a tag at " + std::to_string(end);
       ++end;
     }
     if (end >= xml.size()) return "unterminated tag";
@@ -257,7 +252,8 @@ std::string xml_problem(const std::string& xml) {
     i = end + 1;
     if (tag.empty()) return "empty tag";
     if (tag[0] == '/') {
-      if (stack.empty() || stack.back() != tag.substr(1)) return "mismatched </" + tag.substr(1) + ">";
+      if (stack.empty() || stack.back() != tag.substr(1))
+        return "mismatched </" + tag.substr(1) + ">";
       stack.pop_back();
       continue;
     }

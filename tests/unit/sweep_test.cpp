@@ -19,11 +19,11 @@ using replay::SweepResult;
 using replay::SweepScale;
 using replay::SweepSpec;
 using replay::ToleratedReduction;
-using testing::fixture;
-using testing::TempDir;
 using ::testing::ElementsAre;
+using testing::fixture;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
+using testing::TempDir;
 using S = ToleratedReduction::Status;
 
 constexpr double kNs = 1e-12;
@@ -47,8 +47,7 @@ TEST(SweepSpec, LogarithmicRangeIsExactOnRoundValues) {
   SweepSpec s = parse_sweep("bandwidth=1:1024:11:log");
   EXPECT_EQ(s.scale, SweepScale::Log);
   EXPECT_THAT(s.values, ElementsAre(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024));
-  EXPECT_THAT(parse_sweep("latency=1e-6:1e-3:4:log").values,
-              ElementsAre(1e-6, 1e-5, 1e-4, 1e-3));
+  EXPECT_THAT(parse_sweep("latency=1e-6:1e-3:4:log").values, ElementsAre(1e-6, 1e-5, 1e-4, 1e-3));
 }
 
 TEST(SweepSpec, IntegerKeysAreRoundedAndListsSorted) {
@@ -179,8 +178,8 @@ TEST(SweepRun, DeadlocksLeaveUnknownTimesAndTheReport) {
   TempDir dir;
   auto t = trace::open_dimemas(
       dir.write("dl.dim", testing::dim_header(2) + "1:0:0:0.001\n3:0:0:1:-1:1000:1:1:0\n"));
-  SweepResult r = replay::run_sweep({t.get()}, testing::machine(2, 100, L),
-                                    parse_sweep("bandwidth=1,2"));
+  SweepResult r =
+      replay::run_sweep({t.get()}, testing::machine(2, 100, L), parse_sweep("bandwidth=1,2"));
   ASSERT_EQ(r.series.size(), 1u);
   EXPECT_EQ(r.series[0].label, "dl");
   EXPECT_TRUE(std::isnan(r.series[0].times[0]));
@@ -389,8 +388,8 @@ TEST(SweepOutputs, FilesAndPlots) {
   TempDir dir;
   const std::string prefix = dir.path("out/sweep");
   std::vector<std::string> written = replay::write_sweep_files(prefix, r);
-  EXPECT_THAT(written, ElementsAre(prefix + ".csv", prefix + "-time.svg",
-                                   prefix + "-speedup.svg", prefix + "-reduction.svg"));
+  EXPECT_THAT(written, ElementsAre(prefix + ".csv", prefix + "-time.svg", prefix + "-speedup.svg",
+                                   prefix + "-reduction.svg"));
   for (const std::string& path : written) {
     if (path.size() < 4 || path.substr(path.size() - 4) != ".svg") continue;
     const std::string svg = testing::read_file(path);

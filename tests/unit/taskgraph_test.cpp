@@ -118,8 +118,9 @@ TEST(TaskGraph, DotLabelsNodesAndEdges) {
                                 "\", type=\"B\", instance=3, peripheries=2]"))
       << dot;
   EXPECT_TRUE(contains(dot, "t4 [label=\"C #4\\n3 M instr\""));
-  EXPECT_TRUE(contains(dot, "t2->t3  [label=\"X, Y (1.6 KB)\", style=solid, kinds=\"raw\", "
-                            "bytes=1638]"))
+  EXPECT_TRUE(contains(dot,
+                       "t2->t3  [label=\"X, Y (1.6 KB)\", style=solid, kinds=\"raw\", "
+                       "bytes=1638]"))
       << dot;
   EXPECT_TRUE(contains(dot, "t3->t4  [label=\"Z (8 B, war)\", style=dashed, kinds=\"war\""));
   EXPECT_FALSE(contains(dot, "t1")) << "the main task is left out by default";
@@ -139,7 +140,9 @@ TEST(TaskGraph, DotLabelsNodesAndEdges) {
 
 TEST(TaskGraph, MergesRecordsBetweenOnePairAndEscapes) {
   SetBuilder b;
-  b.object(1, "global", 8, "a\"b").object(2, "global", 8, "c").object(3, "heap", 8, "d")
+  b.object(1, "global", 8, "a\"b")
+      .object(2, "global", 8, "c")
+      .object(3, "heap", 8, "d")
       .object(4, "heap", 8, "e");
   int p = b.add("P", 1, 10), q = b.add("Q", 1, 10);
   b.after(q, p, trace::kRaw, 4, {1, 2});
@@ -168,7 +171,8 @@ TEST(TaskGraph, ColoursAreDistinctPerTypeAndStableAcrossRuns) {
   SetBuilder c;
   for (int i = 15; i >= 0; --i) c.add("type" + std::to_string(i), 1, 1);
   auto again = tasks::type_colors(c.set());
-  for (int i = 0; i < 16; ++i) EXPECT_EQ(again[static_cast<std::size_t>(16 - i)], colors[static_cast<std::size_t>(i + 1)]);
+  for (int i = 0; i < 16; ++i)
+    EXPECT_EQ(again[static_cast<std::size_t>(16 - i)], colors[static_cast<std::size_t>(i + 1)]);
   // Twice the same input: the same DOT, byte for byte.
   EXPECT_EQ(dot_of(three_tasks().set()), dot_of(three_tasks().set()));
 }
@@ -224,25 +228,25 @@ double png_aspect(const std::string& path) {
   std::string png = testing::read_file(path);
   EXPECT_GE(png.size(), 24u);
   auto at = [&](std::size_t i) {
-    return static_cast<double>(static_cast<unsigned char>(png[i]) << 24 |
-                               static_cast<unsigned char>(png[i + 1]) << 16 |
-                               static_cast<unsigned char>(png[i + 2]) << 8 |
-                               static_cast<unsigned char>(png[i + 3]));
+    return static_cast<double>(
+        static_cast<unsigned char>(png[i]) << 24 | static_cast<unsigned char>(png[i + 1]) << 16 |
+        static_cast<unsigned char>(png[i + 2]) << 8 | static_cast<unsigned char>(png[i + 3]));
   };
   double width = at(16), height = at(20);
   return std::max(width, height) / std::min(width, height);
 }
 
 std::size_t count_of(const std::string& text, const std::regex& pattern) {
-  return static_cast<std::size_t>(
-      std::distance(std::sregex_iterator(text.begin(), text.end(), pattern), std::sregex_iterator()));
+  return static_cast<std::size_t>(std::distance(
+      std::sregex_iterator(text.begin(), text.end(), pattern), std::sregex_iterator()));
 }
 
 const std::regex kNodeLine("\\nt[0-9]+ \\[label=");
 
 TEST(TaskGraph, CreationEdgesAreDashedWhenAsked) {
   SetBuilder b;
-  int outer = b.add("outer", 1, 10), inner = b.add("inner", outer, 10), after = b.add("next", 1, 10);
+  int outer = b.add("outer", 1, 10), inner = b.add("inner", outer, 10),
+      after = b.add("next", 1, 10);
   b.object(1, "heap", 8, "X").after(after, inner, trace::kRaw, 8, {1});
   std::string plain = dot_of(b.set());
   EXPECT_FALSE(contains(plain, "creation=true")) << plain;
@@ -251,7 +255,8 @@ TEST(TaskGraph, CreationEdgesAreDashedWhenAsked) {
   std::ostringstream out;
   tasks::write_dot(out, b.set(), tasks::build_graph(b.set(), {false, true}), "test");
   std::string dot = out.str();
-  EXPECT_TRUE(contains(dot, "t2->t3  [style=dashed, color=\"#3182bd\", arrowhead=empty, creation=true]"))
+  EXPECT_TRUE(
+      contains(dot, "t2->t3  [style=dashed, color=\"#3182bd\", arrowhead=empty, creation=true]"))
       << dot;
   EXPECT_TRUE(contains(dot, "t3->t4  [label=\"X (8 B)\", style=solid")) << "the dependency stays";
   EXPECT_TRUE(contains(dot, "dashed blue: A created B"));
@@ -259,7 +264,8 @@ TEST(TaskGraph, CreationEdgesAreDashedWhenAsked) {
 
   tasks::TaskGraph with_main = tasks::build_graph(b.set(), {true, true});
   std::size_t creations = 0;
-  for (auto e : boost::make_iterator_range(boost::edges(with_main))) creations += with_main[e].creation;
+  for (auto e : boost::make_iterator_range(boost::edges(with_main)))
+    creations += with_main[e].creation;
   EXPECT_EQ(creations, 3u);  // main -> outer, outer -> inner, main -> next
 }
 
@@ -304,14 +310,15 @@ TEST(TaskGraph, GroupingTheFftGivesOneNodePerPhase) {
   std::vector<std::string> labels;
   std::size_t instances = 0, dependencies = 0;
   for (auto v : boost::make_iterator_range(boost::vertices(g))) {
-    labels.push_back(tasks::node_label(set, g[v]).substr(0, tasks::node_label(set, g[v]).find('\n')));
+    labels.push_back(
+        tasks::node_label(set, g[v]).substr(0, tasks::node_label(set, g[v]).find('\n')));
     instances += std::max<std::size_t>(1, g[v].group.size());
   }
   for (auto e : boost::make_iterator_range(boost::edges(g))) dependencies += g[e].count;
-  EXPECT_EQ(labels, (std::vector<std::string>{"start_plan #2", "init_grid x 100", "fft_rows x 100",
-                                              "transpose_xy x 10", "fft_rows x 100",
-                                              "transpose_zx x 10", "fft_rows x 100",
-                                              "transpose_zx x 10", "transpose_xy x 10"}));
+  EXPECT_EQ(labels,
+            (std::vector<std::string>{"start_plan #2", "init_grid x 100", "fft_rows x 100",
+                                      "transpose_xy x 10", "fft_rows x 100", "transpose_zx x 10",
+                                      "fft_rows x 100", "transpose_zx x 10", "transpose_xy x 10"}));
   EXPECT_EQ(instances, 441u);
   EXPECT_EQ(dependencies, 1600u);
 
@@ -322,7 +329,8 @@ TEST(TaskGraph, GroupingTheFftGivesOneNodePerPhase) {
   EXPECT_EQ(r.nodes, 441u);
   EXPECT_EQ(count_of(testing::read_file(dir.path("taskgraph.0.dot")), kNodeLine), 9u);
   ASSERT_FALSE(r.notes.empty());
-  EXPECT_EQ(r.notes[0], "taskgraph.0.dot groups instances: 441 tasks drawn as 9 nodes (--no-group draws each)");
+  EXPECT_EQ(r.notes[0],
+            "taskgraph.0.dot groups instances: 441 tasks drawn as 9 nodes (--no-group draws each)");
   options.group = false;
   r = tasks::write_outputs(dir.path(""), "fft3d", 0, set, options);
   EXPECT_TRUE(r.notes.empty());
@@ -435,8 +443,11 @@ const tasks::Warning* warning(const tasks::Hints& h, const std::string& code, in
 
 TEST(TaskHints, ClausesPerType) {
   SetBuilder b;
-  b.object(1, "heap", 4096, "heap#1@a.c:3").object(2, "global", 64, "B").object(3, "global", 64, "C")
-      .object(4, "global", 64, "D").object(5, "stack", 0, "stack");
+  b.object(1, "heap", 4096, "heap#1@a.c:3")
+      .object(2, "global", 64, "B")
+      .object(3, "global", 64, "C")
+      .object(4, "global", 64, "D")
+      .object(5, "stack", 0, "stack");
   int t1 = b.add("work", 1, 10), t2 = b.add("work", 1, 10), t3 = b.add("other", 1, 10);
   b.uses(t1, 1, 512, 0).uses(t1, 2, 0, 64).uses(t1, 4, 8, 0).uses(t1, 5, 16, 0);
   b.uses(t2, 1, 1024, 0).uses(t2, 3, 0, 32).uses(t2, 4, 0, 8).uses(t2, 5, 8, 0);
@@ -479,8 +490,9 @@ TEST(TaskHints, RaceOnAnAccumulatorWithoutDependencies) {
   EXPECT_EQ(w->count, 3u);  // (2,3), (2,4), (3,4)
   EXPECT_EQ(w->instances, (std::vector<int>{2, 3}));
   EXPECT_EQ(w->types, (std::vector<std::string>{"dot"}));
-  EXPECT_TRUE(contains(w->message, "sum (global, 8 B) is written by #2 (dot) and #3 (dot) and "
-                                   "no dependency orders them"))
+  EXPECT_TRUE(contains(w->message,
+                       "sum (global, 8 B) is written by #2 (dot) and #3 (dot) and "
+                       "no dependency orders them"))
       << w->message;
   EXPECT_EQ(h.warnings.size(), 1u);
   EXPECT_EQ(h.types[0].ompss, "#pragma omp task in(x) inout(sum)");
@@ -686,7 +698,8 @@ TEST(TaskOutputs, WritesGraphReportsAndJson) {
   tasks::Report big = tasks::write_outputs(dir.path(""), "demo", 4, b.set(), options);
   EXPECT_EQ(big.files, (std::vector<std::string>{"taskgraph.4.dot"}));
   ASSERT_EQ(big.notes.size(), 1u);
-  EXPECT_TRUE(contains(big.notes[0], "taskgraph.4.svg not rendered: 3 tasks, more than --max-nodes=2"));
+  EXPECT_TRUE(
+      contains(big.notes[0], "taskgraph.4.svg not rendered: 3 tasks, more than --max-nodes=2"));
   EXPECT_FALSE(std::filesystem::exists(dir.path("taskgraph.4.svg")));
 }
 

@@ -192,8 +192,7 @@ TEST(TasksReader, DependencyKindsAndMpiInstances) {
 }
 
 TEST(TasksReader, FixturesAreValid) {
-  for (const char* name :
-       {"diamond", "cpwins", "chain", "nested", "mpi_preempt", "mpi_requests"}) {
+  for (const char* name : {"diamond", "cpwins", "chain", "nested", "mpi_preempt", "mpi_requests"}) {
     auto t = open_tasks(fixture(std::string("tasks/") + name));
     EXPECT_EQ(trace::validate(*t), std::vector<std::string>{}) << name;
   }
@@ -236,8 +235,8 @@ INSTANTIATE_TEST_SUITE_P(
     Structure, TasksBadInput,
     ::testing::Values(
         BadTasks{"unknown object in after",
-                 "task 2 a 1\nendtask\ntask 1 main 0\nspawn 2\nafter 2 raw 8 9\nendtask\nend\n",
-                 6, "unknown object 9"},
+                 "task 2 a 1\nendtask\ntask 1 main 0\nspawn 2\nafter 2 raw 8 9\nendtask\nend\n", 6,
+                 "unknown object 9"},
         BadTasks{"unknown object in uses", "task 1 main 0\nuses 4 1 1\nendtask\nend\n", 3,
                  "unknown object 4"},
         BadTasks{"section not closed", "task 2 a 1\ncpu 10\n" + kMain, 4, "is not closed"},
@@ -263,7 +262,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "depends on itself"},
         BadTasks{"after on an ancestor",
                  "object 1 global 8 x\ntask 3 b 2\nafter 1 raw 8 1\nendtask\ntask 2 a 1\n"
-                 "spawn 3\nendtask\n" + kMain,
+                 "spawn 3\nendtask\n" +
+                     kMain,
                  4, "one of its ancestors"},
         BadTasks{"after on an unknown instance",
                  "object 1 global 8 x\ntask 2 a 1\nafter 7 waw 8 1\nendtask\n" + kMain, 4,
@@ -296,8 +296,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "unknown record 'fork'"},
         BadTasks{"record after end", "task 1 main 0\nendtask\nend\ncpu 1\n", 5,
                  "record after 'end'"},
-        BadTasks{"missing end", "task 1 main 0\ncpu 10\nendtask\n", 4,
-                 "without its 'end' line"}),
+        BadTasks{"missing end", "task 1 main 0\ncpu 10\nendtask\n", 4, "without its 'end' line"}),
     [](const ::testing::TestParamInfo<BadTasks>& info) {
       std::string name = info.param.name;
       for (char& c : name)
@@ -309,8 +308,9 @@ TEST(TasksReader, TruncatedStreamWhoseSpawnsWouldLoop) {
   // Instance 3 spawns 2 (never valid) and instance 2's section is missing: its parent chain
   // would lead back to 3. The reader says so at once instead of walking the chain forever.
   TempDir dir;
-  std::string set = tasks_set(dir, {"object 1 global 8 x\ntask 3 t 2\nspawn 2\nafter 1 raw 8 1\n"
-                                    "endtask\n"},
+  std::string set = tasks_set(dir,
+                              {"object 1 global 8 x\ntask 3 t 2\nspawn 2\nafter 1 raw 8 1\n"
+                               "endtask\n"},
                               true);
   try {
     trace::open_traces(set);
@@ -322,8 +322,10 @@ TEST(TasksReader, TruncatedStreamWhoseSpawnsWouldLoop) {
 
 TEST(TasksReader, QuotedNames) {
   TempDir dir;
-  auto t = open_tasks(tasks_set(dir, {"object 1 heap 8 \"vector<...> x\"\ntask 2 \"copy \\\"a\\\" \\u00e9\" 1\n"
-                                      "uses 1 8 0\nendtask\n" + kMain}));
+  auto t = open_tasks(
+      tasks_set(dir, {"object 1 heap 8 \"vector<...> x\"\ntask 2 \"copy \\\"a\\\" \\u00e9\" 1\n"
+                      "uses 1 8 0\nendtask\n" +
+                      kMain}));
   const trace::TaskSet& tasks = t->header().task_sets[0];
   EXPECT_EQ(tasks.types.at(1), "copy \"a\" \u00e9");
   EXPECT_EQ(tasks.objects.at(0).name, "vector<...> x");
@@ -338,8 +340,9 @@ TEST(TasksReader, TruncatedStreamReplaysWhatItHas) {
   // The rank died before the main task ended: its section (and `end`) are missing. The main
   // task is made up: it spawns the orphans.
   TempDir dir;
-  std::string set = tasks_set(dir, {"task 2 a 1\ncpu 2000000\nendtask\ntask 3 b 1\ncpu 1000000\n"
-                                    "endtask\ntask 4 c 1\ncpu 5"},
+  std::string set = tasks_set(dir,
+                              {"task 2 a 1\ncpu 2000000\nendtask\ntask 3 b 1\ncpu 1000000\n"
+                               "endtask\ntask 4 c 1\ncpu 5"},
                               true);
   auto t = open_tasks(set);
   const trace::TraceHeader& h = t->header();
@@ -441,8 +444,7 @@ TEST(TaskReplay, NestedTasksAndTaskwaits) {
   for (const Recorder::Run& r : rec.runs)
     if (r.instance == 1) main_runs.push_back(r.time);
   EXPECT_EQ(main_runs, (std::vector<double>{0, 5}));
-  EXPECT_EQ(rec.starts(0),
-            (std::vector<std::pair<double, int>>{{1, 2}, {2, 3}, {2, 4}, {4, 2}}));
+  EXPECT_EQ(rec.starts(0), (std::vector<std::pair<double, int>>{{1, 2}, {2, 3}, {2, 4}, {4, 2}}));
 }
 
 TEST(TaskReplay, MpiPolicyGivesTheCoreAwayAndPreempts) {
@@ -462,10 +464,8 @@ TEST(TaskReplay, MpiPolicyGivesTheCoreAwayAndPreempts) {
   EXPECT_EQ(ends(TaskPolicy::CriticalPath), (std::vector<double>{5, 5}));
   Recorder rec;
   EXPECT_EQ(ends(TaskPolicy::Mpi, &rec), (std::vector<double>{5, 2}));
-  EXPECT_EQ(rec.starts(0),
-            (std::vector<std::pair<double, int>>{{0, 2}, {0, 3}, {1, 2}, {2, 3}}));
-  EXPECT_EQ(rec.running(0, 0),
-            (std::vector<std::pair<double, double>>{{0, 1}, {1, 2}, {2, 5}}));
+  EXPECT_EQ(rec.starts(0), (std::vector<std::pair<double, int>>{{0, 2}, {0, 3}, {1, 2}, {2, 3}}));
+  EXPECT_EQ(rec.running(0, 0), (std::vector<std::pair<double, double>>{{0, 1}, {1, 2}, {2, 5}}));
 }
 
 TEST(TaskReplay, RequestsAcrossInstancesOnTwoRanks) {
@@ -497,10 +497,10 @@ TEST(TaskReplay, WaitBeforeThePostWaitsForIt) {
 
 TEST(TaskReplay, DeadlockNamesTheInstances) {
   TempDir dir;
-  std::string set = tasks_set(
-      dir, {"object 1 global 8 x\ntask 2 recvr 1\nrecv 1 1 1 8\nendtask\ntask 1 main 0\n"
-            "spawn 2\nafter 2 raw 8 1\nendtask\nend\n",
-            "task 1 main 0\ncpu 10\nendtask\nend\n"});
+  std::string set =
+      tasks_set(dir, {"object 1 global 8 x\ntask 2 recvr 1\nrecv 1 1 1 8\nendtask\ntask 1 main 0\n"
+                      "spawn 2\nafter 2 raw 8 1\nendtask\nend\n",
+                      "task 1 main 0\ncpu 10\nendtask\nend\n"});
   auto t = open_tasks(set);
   try {
     replay_tasks(*t, 2, TaskPolicy::Fifo);
@@ -571,8 +571,7 @@ TEST(TaskReplay, ParaverRowsPerCoreTaskEventsAndDependencies) {
   }
   EXPECT_EQ(comms, 3u);  // outer after inner and leaf, main after outer
   // outer starts on core 1 at 1 s: type 2 (outer), instance 2.
-  EXPECT_NE(body.find("\n2:2:1:1:2:1000000000:60000100:2:60000101:2\n"), std::string::npos)
-      << body;
+  EXPECT_NE(body.find("\n2:2:1:1:2:1000000000:60000100:2:60000101:2\n"), std::string::npos) << body;
   // leaf -> outer: from leaf's core (1) at 3 s to outer's core (0), which waits for inner
   // then (so satisfied at 4 s) and runs at 4 s; 512 bytes of raw.
   EXPECT_NE(body.find("\n3:2:1:1:2:3000000000:3000000000:1:1:1:1:4000000000:4000000000:512:1\n"),
@@ -590,8 +589,7 @@ TEST(TaskReplay, ParaverKeepsTheRowsUsed) {
   replay::SimulationOptions options;
   options.sink = sink.get();
   replay::simulate(*t, m, options);
-  EXPECT_NE(testing::read_file(dir.path("u.row")).find("LEVEL THREAD SIZE 3\n"),
-            std::string::npos);
+  EXPECT_NE(testing::read_file(dir.path("u.row")).find("LEVEL THREAD SIZE 3\n"), std::string::npos);
   std::string prv = testing::read_file(dir.path("u.prv"));
   EXPECT_EQ(prv.rfind("#Paraver (01/01/70 at 00:00):4000000000_ns:1(5):1:1(3:1),0\n", 0), 0u);
 }

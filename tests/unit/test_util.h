@@ -17,7 +17,8 @@ namespace tareador::testing {
 class TempDir {
  public:
   TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "tareador-test-XXXXXX").string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "tareador-test-XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
     path_ = pattern;
   }

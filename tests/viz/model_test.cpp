@@ -58,7 +58,8 @@ class ModelTest : public QObject {
   void rowsAndLabelsComeFromTheHeaderAndTheRowFile() {
     auto t = load_paraver(kData + "/small.prv");
     QCOMPARE(t->end_time, Time(1000));
-    QCOMPARE(t->thread_labels, (std::vector<std::string>{"rank 0", "rank 1.0", "rank 1.1", "rank 2"}));
+    QCOMPARE(t->thread_labels,
+             (std::vector<std::string>{"rank 0", "rank 1.0", "rank 1.1", "rank 2"}));
     QCOMPARE(t->task_labels, (std::vector<std::string>{"rank 0", "rank 1", "rank 2"}));
     QCOMPARE(t->cpu_labels.size(), std::size_t(4));
     QCOMPARE(t->cpu_labels[3], std::string("node2.cpu2"));
@@ -190,14 +191,15 @@ class ModelTest : public QObject {
     QCOMPARE(tasks.intervals[1].size(), std::size_t(6));  // both threads of rank 1
     const RowSet& cpus = t->rows(RowLevel::Cpu, Semantic{});
     QCOMPARE(cpus.intervals.size(), std::size_t(4));
-    QCOMPARE(cpus.intervals[3].size(), std::size_t(3));   // rank 2 ran on CPU 4
-    QCOMPARE(cpus.intervals[3].resource(0), 3u);          // its thread row
+    QCOMPARE(cpus.intervals[3].size(), std::size_t(3));  // rank 2 ran on CPU 4
+    QCOMPARE(cpus.intervals[3].resource(0), 3u);         // its thread row
   }
 
   void eventValuesNestAndNameTheTasks() {
     auto t = load_paraver(kData + "/small.prv");
     auto types = t->colouring_event_types();
-    QVERIFY(std::find(types.begin(), types.end(), std::make_pair(9200001u, std::string("Task type"))) != types.end());
+    QVERIFY(std::find(types.begin(), types.end(),
+                      std::make_pair(9200001u, std::string("Task type"))) != types.end());
     const RowSet& task_types = t->rows(RowLevel::Thread, Semantic{9200001});
     const Intervals& row = task_types.intervals[0];
     QCOMPARE(row.size(), std::size_t(1));
@@ -225,7 +227,8 @@ class ModelTest : public QObject {
     QCOMPARE(t->messages[0].tag, std::int64_t(42));
     std::vector<std::string> colouring;
     for (const auto& [type, name] : t->colouring_event_types()) colouring.push_back(name);
-    QCOMPARE(colouring, (std::vector<std::string>{"Application", "MPI Point-to-point", "User function", "User function line"}));
+    QCOMPARE(colouring, (std::vector<std::string>{"Application", "MPI Point-to-point",
+                                                  "User function", "User function line"}));
     const RowSet& functions = t->rows(RowLevel::Thread, Semantic{60000019});
     QCOMPARE(functions.intervals[0].size(), std::size_t(1));
     QCOMPARE(functions.intervals[0].begin(0), Time(1000));
@@ -254,17 +257,28 @@ class ModelTest : public QObject {
     QTest::addColumn<QString>("body");
     QTest::addColumn<QString>("expected");
     QString header = "#Paraver (01/01/70 at 00:00):1000_ns:1(2):1:2(1:1,1:1),0\n";
-    QTest::newRow("not paraver") << "hello\n" << ":1: not a Paraver trace";
-    QTest::newRow("bad header") << "#Paraver (01/01/70 at 00:00):1000_ns:1(2):1:2(1:1\n" << ":1: malformed Paraver header";
-    QTest::newRow("letter") << header + "1:1:1:1:1:0:10:1\n1:1:1:1:1:x:20:1\n" << ":3: expected a number for the begin time";
-    QTest::newRow("short") << header + "\n1:1:1:1:1:0:10\n" << ":3: the record ends after the end time";
-    QTest::newRow("long") << header + "1:1:1:1:1:0:10:1:7\n" << ":2: unexpected ':' after the state";
-    QTest::newRow("task") << header + "1:1:1:3:1:0:10:1\n" << ":2: task 3 is not in the header";
-    QTest::newRow("cpu") << header + "1:9:1:1:1:0:10:1\n" << ":2: CPU 9 is not in the header";
-    QTest::newRow("backwards") << header + "1:1:1:1:1:10:5:1\n" << ":2: the state ends (5) before it begins (10)";
-    QTest::newRow("record") << header + "1:1:1:1:1:0:10:1\n7:1:1\n" << ":3: unknown record type '7'";
-    QTest::newRow("event pair") << header + "2:1:1:1:1:5:50000001\n" << ":2: the record ends after an event type";
-    QTest::newRow("message") << header + "3:1:1:1:1:0:0:2:1:2:1:0:5:8\n" << ":2: the record ends after the size";
+    QTest::newRow("not paraver") << "hello\n"
+                                 << ":1: not a Paraver trace";
+    QTest::newRow("bad header") << "#Paraver (01/01/70 at 00:00):1000_ns:1(2):1:2(1:1\n"
+                                << ":1: malformed Paraver header";
+    QTest::newRow("letter") << header + "1:1:1:1:1:0:10:1\n1:1:1:1:1:x:20:1\n"
+                            << ":3: expected a number for the begin time";
+    QTest::newRow("short") << header + "\n1:1:1:1:1:0:10\n"
+                           << ":3: the record ends after the end time";
+    QTest::newRow("long") << header + "1:1:1:1:1:0:10:1:7\n"
+                          << ":2: unexpected ':' after the state";
+    QTest::newRow("task") << header + "1:1:1:3:1:0:10:1\n"
+                          << ":2: task 3 is not in the header";
+    QTest::newRow("cpu") << header + "1:9:1:1:1:0:10:1\n"
+                         << ":2: CPU 9 is not in the header";
+    QTest::newRow("backwards") << header + "1:1:1:1:1:10:5:1\n"
+                               << ":2: the state ends (5) before it begins (10)";
+    QTest::newRow("record") << header + "1:1:1:1:1:0:10:1\n7:1:1\n"
+                            << ":3: unknown record type '7'";
+    QTest::newRow("event pair") << header + "2:1:1:1:1:5:50000001\n"
+                                << ":2: the record ends after an event type";
+    QTest::newRow("message") << header + "3:1:1:1:1:0:0:2:1:2:1:0:5:8\n"
+                             << ":2: the record ends after the size";
   }
   void badInputsSayFileAndLine() {
     QFETCH(QString, body);
@@ -299,12 +313,14 @@ class ModelTest : public QObject {
     QDir set(dir.path());
     set.mkpath("replay");
     for (const char* kind : {"overlap-ideal", "tasks", "authentic", "overlap-real"})
-      QFile::copy(QString::fromStdString(kData + "/small.prv"), set.filePath(QString("replay/%1.prv").arg(kind)));
+      QFile::copy(QString::fromStdString(kData + "/small.prv"),
+                  set.filePath(QString("replay/%1.prv").arg(kind)));
     QFile::copy(QString::fromStdString(kData + "/taskgraph.dot"), set.filePath("taskgraph.dot"));
     Inputs inputs = resolve_inputs({dir.path().toStdString()});
     std::vector<std::string> names;
     for (const auto& [name, path] : inputs.timelines) names.push_back(name);
-    QCOMPARE(names, (std::vector<std::string>{"authentic", "overlap-real", "overlap-ideal", "tasks"}));
+    QCOMPARE(names,
+             (std::vector<std::string>{"authentic", "overlap-real", "overlap-ideal", "tasks"}));
     QCOMPARE(inputs.task_graphs.size(), std::size_t(1));
     // Two sets: their timelines are told apart by the set's name.
     Inputs two = resolve_inputs({dir.path().toStdString(), kData + "/small.prv"});

@@ -2,9 +2,9 @@
 // colours in an exported PNG, zooming, stacked timelines on one axis, message lines, the
 // statistics of a selection and the task graph's link to the timeline.
 #include <QLayout>
-#include <QToolButton>
-#include <QTemporaryDir>
 #include <QTableWidget>
+#include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 #include "viz/describe.h"
@@ -47,7 +47,8 @@ class ViewTest : public QObject {
     TimelineCanvas* canvas() { return view.canvas(); }
     QImage picture() { return canvas()->grab().toImage(); }
     QPoint centre(int timeline, std::uint32_t row, double time) {
-      return QPoint(static_cast<int>(canvas()->xOf(time)), static_cast<int>(canvas()->rowRect(timeline, row).center().y()));
+      return QPoint(static_cast<int>(canvas()->xOf(time)),
+                    static_cast<int>(canvas()->rowRect(timeline, row).center().y()));
     }
   };
 
@@ -132,14 +133,16 @@ class ViewTest : public QObject {
         QVERIFY(i < row.size());
         QVERIFY(row.begin(i) < 450 && row.end(i) > 250);
         double column = 200.0 / f.canvas()->plotWidth();  // ns
-        if (time - static_cast<double>(row.begin(i)) < column || static_cast<double>(row.end(i)) - time < column)
+        if (time - static_cast<double>(row.begin(i)) < column ||
+            static_cast<double>(row.end(i)) - time < column)
           continue;  // a column where two states meet shows the one covering more of it
         QCOMPARE(image.pixel(x, y), state_colour(t, static_cast<int>(row.key(i))));
       }
     }
     // Rank 0's first running state (0..100) is out of range: no blue left of 300 ns.
     int y = static_cast<int>(f.canvas()->rowRect(0, 0).center().y());
-    for (int x = f.canvas()->gutter(); x < f.canvas()->xOf(299); ++x) QVERIFY(image.pixel(x, y) != state_colour(t, 1));
+    for (int x = f.canvas()->gutter(); x < f.canvas()->xOf(299); ++x)
+      QVERIFY(image.pixel(x, y) != state_colour(t, 1));
     // Keys zoom and pan the same range.
     QTest::keyClick(f.canvas(), Qt::Key_Plus);
     QCOMPARE(f.state.begin(), 300.0);
@@ -164,11 +167,12 @@ class ViewTest : public QObject {
     // The wheel zooms both around the cursor; each band still shows its own states at the
     // shared columns: at 800 ns small.prv's rank 2 runs, later.prv's thread 2 still waits.
     QPoint at = f.centre(0, 0, 500);
-    QWheelEvent wheel(at, f.canvas()->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
-                      Qt::NoScrollPhase, false);
+    QWheelEvent wheel(at, f.canvas()->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(f.canvas(), &wheel);
     QVERIFY(f.state.end() - f.state.begin() < 2000.0);
-    QVERIFY(std::abs(f.canvas()->timeAt(at.x()) - 500) < 2 * (f.state.end() - f.state.begin()) / f.canvas()->plotWidth());
+    QVERIFY(std::abs(f.canvas()->timeAt(at.x()) - 500) <
+            2 * (f.state.end() - f.state.begin()) / f.canvas()->plotWidth());
     QImage zoomed = f.picture();
     QCOMPARE(zoomed.pixel(f.centre(1, 1, 650)), state_colour(later, 3));
     QCOMPARE(zoomed.pixel(f.centre(0, 3, 650)), state_colour(*f.state.timelines()[0], 3));
@@ -226,7 +230,8 @@ class ViewTest : public QObject {
     hit = f.canvas()->hitTest(lines[0].line.center());
     QCOMPARE(hit.kind, Hit::Message);
     details = describe(f.state, hit, true);
-    QVERIFY2(details.contains("1 KiB (1024 B)") && details.contains("tag</td><td>42"), qPrintable(details));
+    QVERIFY2(details.contains("1 KiB (1024 B)") && details.contains("tag</td><td>42"),
+             qPrintable(details));
     // Coloured by user function, the function's interval has its own colour.
     f.state.setColourBy(60000019);
     QCOMPARE(f.picture().pixel(f.centre(0, 0, 2000)), 0xff000000u | value_color(2));
@@ -236,14 +241,15 @@ class ViewTest : public QObject {
     MainWindow window;
     Loaded loaded = load_inputs(resolve_inputs({kData + "/small.prv", kData + "/taskgraph.dot"}));
     window.display(loaded);
-    QCOMPARE(window.state()->colourBy(), 9200001u);  // by task type, by default, where there are tasks
+    QCOMPARE(window.state()->colourBy(),
+             9200001u);  // by task type, by default, where there are tasks
     window.state()->setColourBy(0);
     window.state()->setSelection(100, 300);
     QTableWidget* rows = window.statistics()->perRow();
     QCOMPARE(rows->rowCount(), 4);
     QCOMPARE(rows->item(0, 0)->text(), QString("rank 0"));
     QCOMPARE(rows->horizontalHeaderItem(3)->text(), QString("waiting"));
-    QCOMPARE(rows->item(0, 3)->data(Qt::UserRole).toDouble(), 1.0);  // rank 0 waited throughout
+    QCOMPARE(rows->item(0, 3)->data(Qt::UserRole).toDouble(), 1.0);   // rank 0 waited throughout
     QCOMPARE(rows->item(1, 1)->data(Qt::UserRole).toDouble(), 0.75);  // rank 1.0 ran 150 of 200 ns
   }
 
@@ -272,7 +278,8 @@ class ViewTest : public QObject {
     QVERIFY(view.fitButton()->isVisible());
 
     QPointF centre(250, 200);
-    Point under{(centre.x() - view.toWidget({0, 0}).x()) / fitted, (centre.y() - view.toWidget({0, 0}).y()) / fitted};
+    Point under{(centre.x() - view.toWidget({0, 0}).x()) / fitted,
+                (centre.y() - view.toWidget({0, 0}).y()) / fitted};
     QTest::keyClick(&view, Qt::Key_Plus);
     QCOMPARE(view.scale(), fitted * 1.25);
     QVERIFY((view.toWidget(under) - centre).manhattanLength() < 1e-6);  // zoomed around the centre
@@ -282,13 +289,13 @@ class ViewTest : public QObject {
     QVERIFY(view.toWidget({0, 0}).x() < before.x());
     before = view.toWidget({0, 0});
     QTest::mousePress(&view, Qt::LeftButton, {}, QPoint(100, 100));
-    QMouseEvent move(QEvent::MouseMove, QPointF(160, 130), view.mapToGlobal(QPointF(160, 130)), Qt::NoButton,
-                     Qt::LeftButton, Qt::NoModifier);
+    QMouseEvent move(QEvent::MouseMove, QPointF(160, 130), view.mapToGlobal(QPointF(160, 130)),
+                     Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(&view, &move);
     QTest::mouseRelease(&view, Qt::LeftButton, {}, QPoint(160, 130));
     QCOMPARE(view.toWidget({0, 0}), before + QPointF(60, 30));
-    QWheelEvent wheel(QPointF(100, 100), view.mapToGlobal(QPointF(100, 100)), QPoint(), QPoint(0, -120), Qt::NoButton,
-                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QWheelEvent wheel(QPointF(100, 100), view.mapToGlobal(QPointF(100, 100)), QPoint(),
+                      QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(&view, &wheel);
     QCOMPARE(view.scale(), fitted);  // one notch back
     // Zoomed or panned, a resize keeps the view; Home fits again, and so does the button, and
