@@ -10,4 +10,8 @@ if ! make -s -j"$(nproc)" check; then
   exit 1
 fi
 "$top/tests/install/check-install.sh" "$top/build"
+# The habits: the format and clang-tidy's checks (make lint), and the libraries' unit tests and
+# fuzzing corpora under AddressSanitizer and UndefinedBehaviorSanitizer (in build-asan/).
+"$top/scripts/lint.sh" "$top/build"
+"$top/scripts/sanitize.sh"
 echo "check.sh: all tests passed"

@@ -7,6 +7,8 @@ set -euo pipefail
 build_tools=(g++ make autoconf automake libtool pkg-config autoconf-archive)
 libraries=(libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev libboost-dev libboost-graph-dev)
 test_tools=(libgtest-dev libgmock-dev python3)
+# make lint: the format and the static checks (scripts/lint.sh).
+lint_tools=(clang-format clang-tidy)
 # Benchmarks measure peak memory with GNU time.
 bench_tools=(time)
 # The Valgrind tool builds against Debian's valgrind; MPI programs run on both Open MPI and MPICH.
@@ -16,7 +18,7 @@ tool=(valgrind gfortran libopenmpi-dev openmpi-bin libmpich-dev mpich)
 graphs=(libgraphviz-dev)
 viewer=(qt6-base-dev qt6-svg-dev xvfb xauth)
 
-packages=("${build_tools[@]}" "${libraries[@]}" "${test_tools[@]}" "${bench_tools[@]}" "${tool[@]}"
+packages=("${build_tools[@]}" "${libraries[@]}" "${test_tools[@]}" "${lint_tools[@]}" "${bench_tools[@]}" "${tool[@]}"
           "${graphs[@]}" "${viewer[@]}")
 
 missing=()
