@@ -4,11 +4,11 @@
 #include <cmath>
 #include <map>
 
+#include "replay/network.h"
+
 namespace tareador::replay {
 
 namespace {
-
-constexpr double kBytesPerMB = 1024.0 * 1024.0;
 
 int ceil_log2(int n) {
   int stages = 0;
@@ -35,7 +35,7 @@ int contended_stages(int participants, int buses) {
 
 double collective_phase_time(CollectiveModel model, int participants, int buses, double latency,
                              double bandwidth_mbs, double bytes) {
-  double message = latency + (bandwidth_mbs > 0 ? bytes / (bandwidth_mbs * kBytesPerMB) : 0.0);
+  double message = latency + transfer_seconds(bytes, bandwidth_mbs);
   switch (model) {
     case CollectiveModel::None:
       return 0;

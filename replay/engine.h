@@ -1,0 +1,321 @@
+// engine.h — the discrete-event simulation of a trace on a machine (internal to replay), with
+// the semantics of Dimemas 5.5 (docs/replay.md). The engine owns the threads and what they wait
+// for; the models it asks are apart: the network (network.h: how long a transfer takes and the
+// links and buses it holds), point-to-point matching (matching.h), the CPU schedulers
+// (cores.h) and the collectives' durations (collectives.h). Its member functions live in
+//  * engine.cpp — construction, the event loop, thread execution, CPU work, time accounting;
+//  * engine_p2p.cpp — sends, receives, requests and the transfers the network carries;
+//  * engine_collectives.cpp — collectives;
+//  * engine_tasks.cpp — task mode (tasks traces: a thread is a task instance on a core);
+//  * engine_end.cpp — the end of a run: its summary, or why it cannot finish.
+//
+// The semantics, in short:
+//  * a send costs the sender the startup (network.h) on its CPU; so does a blocking receive,
+//    and a wait for each receive it waits for (before the receive is posted); an immediate
+//    receive costs nothing;
+//  * an immediate send never blocks its sender: a wait for it completes at once and costs
+//    nothing, as in Dimemas (whose traces have no wait for sends, and whose blocking rendezvous
+//    send waits only until its transfer starts). So turning a blocking send into an immediate
+//    one with a wait where it was cannot make a run slower;
+//  * eager sends start their transfer at once; rendezvous sends when the receive is posted, and
+//    a blocking rendezvous sender waits until its transfer starts; sends between the threads of a
+//    rank are always rendezvous;
+//  * collectives start when the last member arrives and last the model's fan-in + fan-out;
+//  * threads that outnumber the cores of their node take turns burst by burst (SharedCores).
+// Tasks traces (kind "tasks") run in task mode: each thread is a task instance, which holds a
+// core of its node from its start to its end (docs/replay-tasks.md); everything else is the same.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "replay/cores.h"
+#include "replay/event_queue.h"
+#include "replay/matching.h"
+#include "replay/network.h"
+#include "replay/resources.h"
+#include "tareador/replay.h"
+
+namespace tareador::replay {
+
+inline constexpr std::int32_t kNone = -1;
+
+enum class Phase : std::uint8_t {
+  Fetch,    // takes its next record
+  Start,    // starts the record it has taken (task mode: once it holds a core)
+  Issue,    // the latency of the current record is paid: the record acts now
+  Resume,   // a blocking call completed: it ends, then Fetch
+  Blocked,  // waits for the model to wake it
+  Done,
+};
+
+// What a blocked thread waits for (for deadlock reports).
+enum class Waiting : std::uint8_t {
+  Nothing,
+  Core,
+  Request,
+  SendStart,
+  Collective,
+  Dependency,  // task mode: an `after` whose source instance has not ended
+  Posting,     // task mode: a wait for a request another instance has not posted yet
+};
+
+struct ThreadSim {
+  int task = 0, thread = 0, node = 0;
+  std::unique_ptr<trace::RecordStream> stream;
+  trace::Record record;
+  Phase phase = Phase::Fetch;
+  Waiting waiting = Waiting::Nothing;
+  State state = State::Idle;
+  double state_begin = 0;
+  double call_begin = 0;
+  bool in_call = false;  // between call_begin and the end of its MPI call
+  // Where threads outnumber the cores of their node, each piece of CPU work (a burst, a
+  // latency, or the empty one after an MPI call) waits for a core (SharedCores).
+  bool on_core = false;     // runs a piece of work on a core of its node
+  bool after_call = false;  // its last record was an opaque call (a Dimemas no-op)
+  double work = 0;          // the piece of work it waits to run, in `work_state`
+  State work_state = State::Idle;
+  // Outstanding requests (trace id -> RequestSim); a thread has few, so a flat list is fastest.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> requests;
+  std::int32_t blocked_on = kNone;             // request, message or collective
+  Queue<std::uint32_t> immediate_collectives;  // started, not yet waited for
+  std::uint64_t records = 0;
+  double end = 0;
+  // ---- task mode (a thread is a task instance) ----
+  int core = -1;        // core of the node it holds, -1 = none
+  int state_core = -1;  // core held when the current state began
+  int last_core = 0;    // the core it held last (for rows when it holds none)
+  bool created = false, started = false, mpi = false;
+  bool preempted = false;      // lost its core in the middle of a timer
+  bool wants_preempt = false;  // woken from MPI (policy mpi): may preempt
+  double remaining = 0;        // a preempted thread's time left until its timer
+  State saved_state = State::Idle;
+  std::uint32_t generation = 0;  // timers of older generations are stale
+  double timer_at = 0;
+  TaskCores::Priority priority{};         // lower = served first
+  std::vector<std::uint32_t> dependents;  // threads blocked in an `after` on it
+  std::vector<TaskDependencyArc> arcs;    // satisfied dependencies not yet drawn
+};
+
+// A pending wake-up of a task-mode thread.
+struct TaskTimer {
+  std::uint32_t thread = 0;
+  std::uint32_t generation = 0;
+};
+
+// A request a thread may wait for: a receive's (its id is the receive's in the MatchTable), or
+// an immediate send's (complete at once).
+struct RequestSim {
+  bool complete = false;
+  bool receive = false;
+  std::int32_t waiter = kNone;  // thread blocked on it
+  int peer_task = 0, comm = 0;
+  std::int64_t tag = 0;
+  double startup = 0;       // what a wait for a receive costs
+  std::uint32_t poster = 0;  // the thread that posted the receive
+  double posted = 0;         // when
+};
+
+struct MessageSim {
+  Message info{};
+  std::uint32_t sender = 0;
+  std::int32_t recv_request = kNone;  // the matched receive
+  bool rendezvous = false, matched = false, requested = false, started = false;
+  bool arrived = false, sender_blocked = false;
+  std::uint64_t send_mark = 0;  // the sender's record (RecordStream::mark), for reports
+  std::uint64_t serial = 0;     // unique while undelivered; 0 once delivered
+};
+
+// A message not yet delivered, in the heap that finds the earliest of them.
+struct Undelivered {
+  double logical_send;
+  std::uint32_t message;
+  std::uint64_t serial;
+  bool operator>(const Undelivered& o) const { return logical_send > o.logical_send; }
+};
+
+struct CollectiveSim {
+  int comm = 0, op = 0;
+  std::uint64_t sequence = 0;
+  std::vector<std::uint32_t> members;  // threads, in order of arrival
+  std::vector<bool> blocking;          // member waits in it (not an immediate collective)
+  std::vector<std::int32_t> waiters;   // immediate members now waiting for it
+  std::int32_t root = kNone;           // thread flagged as root
+  std::uint32_t representative = 0;    // the root, or the last member to arrive
+  double start = 0;
+  bool started = false, done = false;
+  std::uint32_t references = 0;  // immediate members that have not waited for it yet
+};
+
+// A pool of objects addressed by index, reusing freed slots.
+template <typename T>
+class Pool {
+ public:
+  std::uint32_t add(T value) {
+    if (!free_.empty()) {
+      std::uint32_t id = free_.back();
+      free_.pop_back();
+      items_[id] = std::move(value);
+      return id;
+    }
+    items_.push_back(std::move(value));
+    return static_cast<std::uint32_t>(items_.size() - 1);
+  }
+  void remove(std::uint32_t id) { free_.push_back(id); }
+  T& operator[](std::uint32_t id) { return items_[id]; }
+  const T& operator[](std::uint32_t id) const { return items_[id]; }
+
+ private:
+  std::vector<T> items_;
+  std::vector<std::uint32_t> free_;
+};
+
+// A record as reports name it ("immediate send of 8 bytes to rank 1 (tag 0, comm 0)").
+std::string describe(const trace::Record& r);
+
+class Engine {
+ public:
+  Engine(const trace::Trace& trace, const Machine& machine, const SimulationOptions& options);
+  Result run();
+
+ private:
+  using RequestList = std::vector<std::pair<std::uint64_t, std::uint32_t>>;
+
+  int node_of(int task) const { return network_.node_of(task); }
+
+  // ---- Thread execution, CPU work (engine.cpp) ----
+  void advance(std::uint32_t ti);
+  bool take_record(std::uint32_t ti);
+  bool fetch(std::uint32_t ti);
+  bool start(std::uint32_t ti);
+  bool issue(std::uint32_t ti);
+  double burst_seconds(const ThreadSim& t);
+  void set_type_speedups();
+  bool compute(std::uint32_t ti, double seconds, State state, Phase next, bool front = false);
+  bool shares_cores(const ThreadSim& t) const {
+    return shared_cores_[static_cast<std::size_t>(t.node)].has_value();
+  }
+  void queue_work(std::uint32_t ti, double seconds, State state, bool front);
+  void queue_next_work(std::uint32_t ti, bool front);
+  void dispatch_cores();
+  void release_core(ThreadSim& t);
+  bool continue_at(std::uint32_t ti, double time);
+  void block(ThreadSim& t, Waiting waiting, State state, std::int32_t on);
+  void wake(std::uint32_t ti);
+  void end_call(ThreadSim& t);
+  int row(const ThreadSim& t) const;
+  void report_safe_time();
+  void set_state(ThreadSim& t, State state);
+  void close_state(ThreadSim& t);
+  void split_state(ThreadSim& t);
+  void report_progress();
+  [[noreturn]] void fail(const ThreadSim& t, const std::string& message) const;
+  double checked(double time, std::uint32_t ti) const;
+  [[noreturn]] static void time_limit(const std::string& where, const std::string& what);
+
+  // ---- Point to point (engine_p2p.cpp) ----
+  bool issue_send(std::uint32_t ti);
+  bool issue_recv(std::uint32_t ti);
+  bool issue_wait(std::uint32_t ti);
+  bool skip_send_wait(ThreadSim& t);
+  void match(std::uint32_t mid, std::uint32_t rid);
+  static RequestList::iterator find_request(RequestList& list, std::uint64_t id);
+  RequestList& requests_of(ThreadSim& t);
+  void add_request(std::uint32_t ti, std::uint64_t id, std::uint32_t rid);
+  bool wait_for(std::uint32_t ti, std::uint32_t rid);
+  void complete_request(std::int32_t rid);
+  void request_transfer(std::uint32_t mid);
+  void transfer_started(std::uint32_t mid);
+  void transfer_done(std::uint32_t mid);
+  void deliver(std::uint32_t mid);
+  void arrive(std::uint32_t mid);
+  void forget(std::uint32_t mid);
+
+  // ---- Collectives (engine_collectives.cpp) ----
+  bool issue_collective(std::uint32_t ti);
+  void start_collective(std::uint32_t cid, std::uint32_t last);
+  void collective_done(std::uint32_t cid);
+  void release_collective(std::uint32_t cid);
+
+  // ---- Task mode (engine_tasks.cpp) ----
+  void setup_tasks();
+  std::vector<double> remaining_paths(int task);
+  void schedule(std::uint32_t ti, double time);
+  void request_core(std::uint32_t ti);
+  void resume_on_core(std::uint32_t ti, bool may_preempt);
+  void dispatch();
+  void grant(std::uint32_t ti, int core);
+  void release_task_core(ThreadSim& t);
+  void preempt(std::uint32_t vi);
+  void busy_changed(const ThreadSim& t, int delta);
+  void add_profile(std::vector<double>& profile, double& since, int busy) const;
+  void spawn(std::uint32_t ti);
+  bool after(std::uint32_t ti);
+  void instance_ended(std::uint32_t ti);
+  bool wait_for_post(std::uint32_t ti);
+  void request_posted(int task, std::uint64_t id);
+  const trace::TaskInstance& instance_of(const ThreadSim& t) const;
+  std::string type_name(const ThreadSim& t) const;
+  int type_of(const ThreadSim& t) const;
+  std::string task_problem(const ThreadSim& t) const;
+  TaskResult task_result();
+
+  // ---- The end of the run (engine_end.cpp) ----
+  void check_finished();
+  void end_truncated(const std::vector<std::string>& problems);
+  std::vector<std::string> unmatched() const;
+  std::string blocked_reason(const ThreadSim& t) const;
+  std::string membership(const CollectiveSim& c) const;
+  Result summarize();
+
+  const trace::Trace& trace_;
+  const trace::TraceHeader& header_;
+  const Machine& machine_;
+  const SimulationOptions& options_;
+  TimelineSink* sink_;
+  Network network_;
+  MatchTable match_;
+  double mips_ = 0;
+  std::vector<std::optional<SharedCores>> shared_cores_;  // per node: where threads outnumber
+  bool cores_pending_ = false;  // a core was freed or a thread queued for one
+  std::vector<std::string> truncation_notes_;      // what a truncated trace left unfinished
+  std::vector<std::vector<double>> type_speedup_;  // [rank][type]: --accelerate; empty: none
+  std::vector<ThreadSim> threads_;
+  EventQueue queue_;
+  double now_ = 0;
+  Pool<RequestSim> requests_;
+  Pool<MessageSim> messages_;
+  Pool<CollectiveSim> collectives_;
+  std::map<std::pair<int, std::uint64_t>, std::uint32_t> open_collectives_;
+  std::vector<std::unordered_map<int, std::uint64_t>> collective_counts_;  // per rank, per comm
+  std::vector<RankSummary> ranks_;
+  std::uint64_t message_count_ = 0, collective_count_ = 0;
+  std::vector<Undelivered> undelivered_;  // min-heap; delivered ones are dropped lazily
+  std::uint64_t records_since_safe_ = 0;
+  std::uint64_t total_bytes_ = 1;
+  // Task mode.
+  bool task_mode_ = false;
+  TaskTypeTable types_;
+  std::vector<TaskCores> task_cores_;       // per machine node
+  std::vector<std::uint32_t> task_base_;    // thread of each rank's instance 1
+  std::vector<RequestList> rank_requests_;  // outstanding requests of each rank
+  std::map<std::pair<int, std::uint64_t>, std::uint32_t> unposted_;  // waits before their post
+  Pool<TaskTimer> timers_;
+  bool dispatch_pending_ = false;
+  int total_busy_ = 0, peak_ = 0;
+  std::vector<int> rank_busy_;
+  std::vector<double> profile_;
+  double profile_time_ = 0;
+  std::vector<std::vector<double>> rank_profile_;
+  std::vector<double> rank_profile_time_;
+};
+
+}  // namespace tareador::replay

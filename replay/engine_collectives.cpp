@@ -1,0 +1,109 @@
+// engine_collectives.cpp — collectives: members meet (by communicator and call count), the
+// collective starts when the last arrives and lasts what collectives.h says (engine.h).
+#include <algorithm>
+#include <string>
+
+#include "replay/collectives.h"
+#include "replay/engine.h"
+
+namespace tareador::replay {
+
+using trace::Record;
+
+bool Engine::issue_collective(std::uint32_t ti) {
+  ThreadSim& t = threads_[ti];
+  const Record& r = t.record;
+  if (r.flags & trace::kCollectiveWait) {
+    if (t.immediate_collectives.empty()) fail(t, "wait for a collective that was not started");
+    std::uint32_t cid = t.immediate_collectives.front();
+    t.immediate_collectives.pop_front();
+    CollectiveSim& c = collectives_[cid];
+    --c.references;
+    if (c.done) {
+      release_collective(cid);
+      return true;
+    }
+    c.waiters.push_back(static_cast<std::int32_t>(ti));
+    block(t, Waiting::Collective, State::CollectiveSync, static_cast<std::int32_t>(cid));
+    return false;
+  }
+  const trace::Communicator* comm = header_.communicator(r.comm);
+  if (std::find(comm->tasks.begin(), comm->tasks.end(), t.task) == comm->tasks.end())
+    fail(t,
+         "rank " + std::to_string(t.task) + " is not in communicator " + std::to_string(r.comm));
+  std::uint64_t sequence = collective_counts_[static_cast<std::size_t>(t.task)][r.comm]++;
+  auto key = std::make_pair(r.comm, sequence);
+  auto it = open_collectives_.find(key);
+  std::uint32_t cid;
+  if (it == open_collectives_.end()) {
+    CollectiveSim c;
+    c.comm = r.comm;
+    c.op = r.op;
+    c.sequence = sequence;
+    cid = collectives_.add(c);
+    open_collectives_.emplace(key, cid);
+    ++collective_count_;
+  } else {
+    cid = it->second;
+  }
+  CollectiveSim& c = collectives_[cid];
+  if (c.op != r.op)
+    fail(t, std::string("collective #") + std::to_string(sequence) + " on comm " +
+                std::to_string(r.comm) + " is " + std::string(trace::global_op_name(r.op)) +
+                " here but " + std::string(trace::global_op_name(c.op)) + " on rank " +
+                std::to_string(threads_[c.members.front()].task));
+  bool immediate = r.flags & trace::kImmediate;
+  c.members.push_back(ti);
+  c.blocking.push_back(!immediate);
+  if (r.peer == t.task) c.root = static_cast<std::int32_t>(ti);
+  if (immediate) {
+    ++c.references;
+    t.immediate_collectives.push_back(cid);
+  } else {
+    block(t, Waiting::Collective, State::CollectiveSync, static_cast<std::int32_t>(cid));
+  }
+  if (c.members.size() == comm->tasks.size()) start_collective(cid, ti);
+  return immediate;
+}
+
+void Engine::start_collective(std::uint32_t cid, std::uint32_t last) {
+  CollectiveSim& c = collectives_[cid];
+  open_collectives_.erase(std::make_pair(c.comm, c.sequence));
+  c.started = true;
+  c.start = now_;
+  c.representative = c.root != kNone ? static_cast<std::uint32_t>(c.root) : last;
+  std::uint32_t representative = c.representative;
+  const Record& r = threads_[representative].record;
+  std::vector<int> member_nodes;
+  for (std::uint32_t m : c.members) member_nodes.push_back(threads_[m].node);
+  double duration = collective_time(machine_, c.op, member_nodes, r.bytes, r.bytes_recv,
+                                    threads_[representative].node);
+  for (std::size_t i = 0; i < c.members.size(); ++i)
+    if (c.blocking[i]) set_state(threads_[c.members[i]], State::Collective);
+  queue_.push(checked(now_ + duration, last), EventKind::CollectiveDone, cid);
+}
+
+// The blocking members go on in the order they arrived, the representative last (as Dimemas
+// releases them).
+void Engine::collective_done(std::uint32_t cid) {
+  CollectiveSim& c = collectives_[cid];
+  c.done = true;
+  std::int32_t representative = kNone;
+  for (std::size_t i = 0; i < c.members.size(); ++i) {
+    if (!c.blocking[i]) continue;
+    if (c.members[i] == c.representative)
+      representative = static_cast<std::int32_t>(c.members[i]);
+    else wake(c.members[i]);
+  }
+  if (representative != kNone) wake(static_cast<std::uint32_t>(representative));
+  for (std::int32_t w : c.waiters) wake(static_cast<std::uint32_t>(w));
+  c.waiters.clear();
+  release_collective(cid);
+}
+
+void Engine::release_collective(std::uint32_t cid) {
+  CollectiveSim& c = collectives_[cid];
+  if (c.done && c.references == 0) collectives_.remove(cid);
+}
+
+}  // namespace tareador::replay

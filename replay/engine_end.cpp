@@ -1,0 +1,221 @@
+// engine_end.cpp — the end of a run: its summary, or the report of why it cannot finish (what
+// each thread waits for, what no one matched), or what a truncated trace left undone.
+#include <algorithm>
+#include <sstream>
+#include <string>
+
+#include "replay/engine.h"
+
+namespace tareador::replay {
+
+using trace::Record;
+using trace::RecordType;
+
+namespace {
+
+std::string endpoint(int task, int thread) {
+  return "rank " + std::to_string(task) +
+         (thread >= 0 ? " thread " + std::to_string(thread) : std::string());
+}
+
+}  // namespace
+
+std::string describe(const trace::Record& r) {
+  std::ostringstream out;
+  switch (r.type) {
+    case RecordType::Burst:
+      out << "CPU burst";
+      break;
+    case RecordType::Send:
+      out << (r.immediate() ? "immediate " : "")
+          << ((r.flags & trace::kRendezvous) ? "rendezvous " : "") << "send of " << r.bytes
+          << " bytes to rank " << r.peer << " (tag " << r.tag << ", comm " << r.comm << ")";
+      break;
+    case RecordType::Recv:
+      out << (r.immediate() ? "immediate " : "") << "receive of " << r.bytes << " bytes from rank "
+          << r.peer << " (tag " << r.tag << ", comm " << r.comm << ")";
+      break;
+    case RecordType::Wait:
+      out << "wait";
+      break;
+    case RecordType::GlobalOp:
+      out << trace::global_op_name(r.op) << " on comm " << r.comm;
+      break;
+    case RecordType::Event:
+      out << "event";
+      break;
+    case RecordType::Call:
+      out << "opaque call";
+      break;
+    case RecordType::Spawn:
+      out << "spawn of instance " << r.peer;
+      break;
+    case RecordType::After:
+      out << "after instance " << r.peer;
+      break;
+  }
+  return out.str();
+}
+
+void Engine::check_finished() {
+  std::vector<std::string> problems;
+  for (const ThreadSim& t : threads_) {
+    if (t.phase == Phase::Done) continue;
+    if (task_mode_) {
+      problems.push_back(task_problem(t));
+      continue;
+    }
+    std::string who = "rank " + std::to_string(t.task) +
+                      (header_.threads[static_cast<std::size_t>(t.task)] > 1
+                           ? " thread " + std::to_string(t.thread)
+                           : "");
+    problems.push_back(who + " is blocked at " + t.stream->where() + " in " + describe(t.record) +
+                       ": " + blocked_reason(t));
+  }
+  std::vector<std::string> channels = unmatched();
+  problems.insert(problems.end(), channels.begin(), channels.end());
+  for (auto& [key, cid] : open_collectives_) {
+    CollectiveSim& c = collectives_[cid];
+    problems.push_back(std::string(trace::global_op_name(c.op)) + " #" +
+                       std::to_string(c.sequence) + " on comm " + std::to_string(c.comm) +
+                       " never completed: " + membership(c));
+  }
+  if (problems.empty()) return;
+  std::sort(problems.begin(), problems.end());
+  if (!header_.truncated_tasks.empty()) return end_truncated(problems);
+  std::string report = "deadlock: the simulated run cannot finish (" +
+                       std::to_string(problems.size()) + " problem(s))";
+  constexpr std::size_t kMaxLines = 30;
+  for (std::size_t i = 0; i < problems.size() && i < kMaxLines; ++i)
+    report += "\n  " + problems[i];
+  if (problems.size() > kMaxLines)
+    report += "\n  ... and " + std::to_string(problems.size() - kMaxLines) + " more";
+  for (const std::string& note : header_.notes) report += "\n  note: " + note;
+  throw DeadlockError(report);
+}
+
+// What waits on a channel for its other half: receives no send matched, messages no receive
+// matched (with the file:line of the first).
+std::vector<std::string> Engine::unmatched() const {
+  std::vector<std::string> problems;
+  for (const MatchTable::Pending& p : match_.pending()) {
+    const trace::Channel& key = p.channel;
+    std::string what =
+        "(tag " + std::to_string(key.tag) + ", comm " + std::to_string(key.comm) + ")";
+    std::string src = endpoint(key.src_task, key.src_thread);
+    std::string dst = endpoint(key.dst_task, key.dst_thread);
+    std::string count = std::to_string(p.ids.size());
+    if (p.receives) {
+      problems.push_back(dst + " posted " + count + " receive(s) from " + src + " " + what +
+                         " that no send matched");
+      continue;
+    }
+    const MessageSim& m = messages_[p.ids.front()];
+    problems.push_back(src + " sent " + count + " message(s) to " + dst + " " + what +
+                       " that no receive matched (the first at " +
+                       threads_[m.sender].stream->where(m.send_mark) + ")");
+  }
+  return problems;
+}
+
+// A trace that stops early (its run died) cannot finish: what was traced is simulated, the
+// threads left waiting end when the simulation runs out of events, and the notes say what
+// never completed because of the truncation.
+void Engine::end_truncated(const std::vector<std::string>& problems) {
+  for (ThreadSim& t : threads_) {
+    if (t.phase == Phase::Done) continue;
+    close_state(t);
+    t.state = State::Idle;
+    t.end = now_;
+    t.phase = Phase::Done;
+  }
+  std::string ranks;
+  for (int task : header_.truncated_tasks)
+    ranks += (ranks.empty() ? "" : ", ") + std::to_string(task);
+  truncation_notes_.push_back("the trace stops early (truncated: rank(s) " + ranks +
+                              "): the simulation ends at " + std::to_string(now_) + " s, with " +
+                              std::to_string(problems.size()) +
+                              " thing(s) that could not complete because of it");
+  constexpr std::size_t kMaxLines = 30;
+  for (std::size_t i = 0; i < problems.size() && i < kMaxLines; ++i)
+    truncation_notes_.push_back("  " + problems[i]);
+  if (problems.size() > kMaxLines)
+    truncation_notes_.push_back("  ... and " + std::to_string(problems.size() - kMaxLines) +
+                                " more");
+}
+
+std::string Engine::blocked_reason(const ThreadSim& t) const {
+  switch (t.waiting) {
+    case Waiting::Request: {  // (only receives block)
+      const RequestSim& r = requests_[static_cast<std::uint32_t>(t.blocked_on)];
+      return "waiting for a message from rank " + std::to_string(r.peer_task) + " (tag " +
+             std::to_string(r.tag) + ", comm " + std::to_string(r.comm) + ")";
+    }
+    case Waiting::SendStart:
+      return "waiting for rank " + std::to_string(t.record.peer) +
+             " to post the receive of its rendezvous send";
+    case Waiting::Collective:
+      return "waiting for the collective's members: " +
+             membership(collectives_[static_cast<std::uint32_t>(t.blocked_on)]);
+    case Waiting::Core:
+      return "waiting for a core";
+    case Waiting::Dependency: {
+      const ThreadSim& source = threads_[static_cast<std::uint32_t>(t.blocked_on)];
+      return "waiting for instance " + std::to_string(source.thread + 1) + " (" +
+             type_name(source) + ") to end";
+    }
+    case Waiting::Posting:
+      return "waiting for request " + std::to_string(t.record.request) +
+             ", which no instance has posted yet";
+    case Waiting::Nothing:
+      break;
+  }
+  return "not finished";
+}
+
+std::string Engine::membership(const CollectiveSim& c) const {
+  const trace::Communicator* comm = header_.communicator(c.comm);
+  std::vector<bool> arrived(static_cast<std::size_t>(header_.tasks()), false);
+  for (std::uint32_t m : c.members) arrived[static_cast<std::size_t>(threads_[m].task)] = true;
+  std::string missing;
+  for (int task : comm->tasks)
+    if (!arrived[static_cast<std::size_t>(task)])
+      missing += (missing.empty() ? "" : ", ") + std::to_string(task);
+  return std::to_string(c.members.size()) + " of " + std::to_string(comm->tasks.size()) +
+         " arrived; missing rank(s) " + missing;
+}
+
+Result Engine::summarize() {
+  Result result;
+  result.name = header_.name;
+  result.kind = header_.kind;
+  result.path = header_.path;
+  result.notes = header_.notes;
+  result.notes.insert(result.notes.end(), machine_.notes.begin(), machine_.notes.end());
+  result.notes.insert(result.notes.end(), truncation_notes_.begin(), truncation_notes_.end());
+  for (const ThreadSim& t : threads_) {
+    RankSummary& rank = ranks_[static_cast<std::size_t>(t.task)];
+    rank.end = std::max(rank.end, t.end);
+    rank.records += t.records;
+    result.records += t.records;
+    result.total_time = std::max(result.total_time, t.end);
+  }
+  for (std::size_t r = 0; r < ranks_.size(); ++r) {
+    RankSummary& rank = ranks_[r];
+    // Task mode: in core-seconds of the rank's node.
+    double capacity =
+        task_mode_ ? result.total_time *
+                         task_cores_[static_cast<std::size_t>(node_of(static_cast<int>(r)))].cores()
+                   : result.total_time;
+    rank.idle = std::max(0.0, capacity - rank.compute - rank.communication - rank.waiting);
+  }
+  if (task_mode_) result.tasks = task_result();
+  result.ranks = ranks_;
+  result.messages = message_count_;
+  result.collectives = collective_count_;
+  if (sink_) sink_->finish(result.total_time);
+  if (options_.progress) options_.progress(1.0);
+  return result;
+}
+
+}  // namespace tareador::replay

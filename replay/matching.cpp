@@ -1,0 +1,81 @@
+#include "replay/matching.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace tareador::replay {
+
+namespace {
+
+std::uint64_t pair(std::int32_t a, std::int32_t b) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
+         static_cast<std::uint32_t>(b);
+}
+
+}  // namespace
+
+std::size_t MatchTable::ChannelHash::operator()(const trace::Channel& k) const {
+  std::uint64_t a = pair(k.dst_task, k.src_task);
+  std::uint64_t b = pair(static_cast<std::int32_t>(k.tag ^ (k.tag >> 32)), k.comm);
+  std::uint64_t c = pair(k.dst_thread, k.src_thread);
+  std::uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x7F4A7C159E3779B9ull + (a << 6));
+  h ^= c * 0xC2B2AE3D27D4EB4Full;
+  return static_cast<std::size_t>(h ^ (h >> 29));
+}
+
+// The queue of `channel`. Empty queues are dropped now and then, so traces that use ever new
+// tags keep a bounded table.
+MatchTable::Queue& MatchTable::queue(const trace::Channel& channel) {
+  auto it = queues_.find(channel);
+  if (it != queues_.end()) return it->second;
+  if (queues_.size() >= compact_at_) {
+    for (auto i = queues_.begin(); i != queues_.end();)
+      i = i->second.head == kNone ? queues_.erase(i) : std::next(i);
+    compact_at_ = std::max<std::size_t>(kCompactAt, 2 * queues_.size());
+  }
+  return queues_[channel];
+}
+
+// `id` (a receive if `receive`, else a message) takes the head of the other kind's queue on
+// `channel`, or joins the tail of its own.
+std::int32_t MatchTable::take_or_append(const trace::Channel& channel, std::uint32_t id,
+                                        bool receive) {
+  Queue& q = queue(channel);
+  if (q.head != kNone && q.receives != receive) {
+    std::int32_t matched = q.head;
+    q.head = links(q.receives)[static_cast<std::size_t>(matched)];
+    if (q.head == kNone) q.tail = kNone;
+    return matched;
+  }
+  std::vector<std::int32_t>& next = links(receive);
+  if (next.size() <= id) next.resize(id + 1, kNone);
+  next[id] = kNone;
+  if (q.tail == kNone) q.head = static_cast<std::int32_t>(id);
+  else next[static_cast<std::size_t>(q.tail)] = static_cast<std::int32_t>(id);
+  q.tail = static_cast<std::int32_t>(id);
+  q.receives = receive;
+  return kNone;
+}
+
+std::int32_t MatchTable::send(const trace::Channel& channel, std::uint32_t message) {
+  return take_or_append(channel, message, false);
+}
+
+std::int32_t MatchTable::receive(const trace::Channel& channel, std::uint32_t receive) {
+  return take_or_append(channel, receive, true);
+}
+
+std::vector<MatchTable::Pending> MatchTable::pending() const {
+  std::vector<Pending> out;
+  for (const auto& [channel, q] : queues_) {
+    if (q.head == kNone) continue;
+    Pending p{channel, q.receives, {}};
+    const std::vector<std::int32_t>& next = q.receives ? next_receive_ : next_message_;
+    for (std::int32_t id = q.head; id != kNone; id = next[static_cast<std::size_t>(id)])
+      p.ids.push_back(static_cast<std::uint32_t>(id));
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace tareador::replay

@@ -1,0 +1,58 @@
+// matching.h — point-to-point matching: messages and posted receives meet on their channel
+// (trace::Channel: source, destination, tag, communicator, and the threads where the trace names
+// them), in FIFO order. A channel holds either messages no receive has matched yet (unexpected
+// messages) or receives no message has matched yet, never both.
+//
+// Messages and receives are the engine's ids (two separate numberings); the table keeps only
+// their order, so a match costs one hash lookup and no allocation once the channel exists.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "tareador/trace.h"
+
+namespace tareador::replay {
+
+class MatchTable {
+ public:
+  static constexpr std::int32_t kNone = -1;
+
+  // Message `message` is sent on `channel`: returns the oldest receive posted there, which it
+  // now matches (out of the table), or kNone when it waits in the table for one.
+  std::int32_t send(const trace::Channel& channel, std::uint32_t message);
+
+  // Receive `receive` is posted on `channel`: returns the oldest message waiting there, which it
+  // now matches (out of the table), or kNone when it waits in the table for one.
+  std::int32_t receive(const trace::Channel& channel, std::uint32_t receive);
+
+  // What is still waiting on a channel (for the report of a run that cannot finish).
+  struct Pending {
+    trace::Channel channel;
+    bool receives = false;           // `ids` are receives (else messages)
+    std::vector<std::uint32_t> ids;  // oldest first
+  };
+  std::vector<Pending> pending() const;
+
+ private:
+  struct ChannelHash {
+    std::size_t operator()(const trace::Channel& k) const;
+  };
+  struct Queue {
+    std::int32_t head = kNone, tail = kNone;
+    bool receives = false;
+  };
+
+  Queue& queue(const trace::Channel& channel);
+  std::int32_t take_or_append(const trace::Channel& channel, std::uint32_t id, bool receive);
+  std::vector<std::int32_t>& links(bool receives) { return receives ? next_receive_ : next_message_; }
+
+  static constexpr std::size_t kCompactAt = 4096;
+  std::unordered_map<trace::Channel, Queue, ChannelHash> queues_;
+  std::size_t compact_at_ = kCompactAt;
+  // The next id in its channel's queue, per message and per receive.
+  std::vector<std::int32_t> next_message_, next_receive_;
+};
+
+}  // namespace tareador::replay
