@@ -89,6 +89,7 @@ nlohmann::ordered_json cores_sweep(const RunRequest& r, const trace::Trace& t) {
   SweepOptions options;
   options.policy = r.policy;
   options.accelerate = r.accelerate;
+  options.jobs = r.jobs;
   ProgressLine progress(r.progress, t.header().name + " (tasks, cores sweep)");
   options.progress = [&progress](const SweepProgress& p) { progress(p.overall, p.what); };
   SweepResult result = run_sweep({&t}, r.machine, spec, options);
@@ -278,6 +279,7 @@ int run_sweeps(const RunRequest& r) {
       sweep.policy = r.policy;
       sweep.unbounded_cores = r.ideal;
       sweep.accelerate = r.accelerate;
+      sweep.jobs = r.jobs;
       sweep.progress = [&progress](const SweepProgress& p) { progress(p.overall, p.what); };
       result = run_sweep(pointers(traces), r.machine, spec, sweep);
     }

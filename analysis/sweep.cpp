@@ -15,11 +15,13 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <set>
 #include <sstream>
 
 #include "plot/svg_plot.h"
 #include "replay/machine_readers.h"
+#include "tracefmt/parallel.h"
 
 namespace tareador::replay {
 
@@ -451,58 +453,88 @@ SweepResult run_sweep(const std::vector<const trace::Trace*>& traces, const Mach
       std::find(spec.values.begin(), spec.values.end(), 1.0) != spec.values.end();
   // Tasks traces in a cores sweep also need the replay on 1 core, unless 1 is swept.
   auto needs_one_core = [&](const trace::Trace* t) { return cores && t->header().kind == "tasks"; };
-  std::size_t total = 0, done = 0;
-  for (const trace::Trace* t : traces)
-    total += spec.values.size() + (needs_one_core(t) && !one_in_values ? 1 : 0);
 
-  const std::vector<std::string> labels = trace_labels(traces);
+  // Every replay of the sweep, run on `options.jobs` threads; their results are gathered in
+  // the serial order, so the output does not depend on how many ran at once.
+  struct Point {
+    std::size_t trace = 0;
+    std::string setting;  // "key=value"
+    double time = kNaN;   // NaN if it deadlocks
+    std::vector<std::string> notes;
+    std::string failure;
+  };
+  std::vector<Point> points;
+  std::vector<std::size_t> one_core_point(traces.size(), SIZE_MAX);
   for (std::size_t k = 0; k < traces.size(); ++k) {
-    const trace::Trace& t = *traces[k];
+    for (double value : spec.values)
+      points.push_back(
+          Point{k, spec.key + "=" + format_sweep_value(spec.key, value), kNaN, {}, {}});
+    if (needs_one_core(traces[k]) && !one_in_values) {
+      one_core_point[k] = points.size();
+      points.push_back(Point{k, "cores=1", kNaN, {}, {}});
+    }
+  }
+  const std::vector<std::string> labels = trace_labels(traces);
+  std::mutex progress_lock;
+  std::size_t done = 0;
+  parallel_for(points.size(), options.jobs, [&](std::size_t i) {
+    Point& point = points[i];
+    const trace::Trace& t = *traces[point.trace];
     const trace::TraceHeader& h = t.header();
+    Machine m = machine;
+    apply_override(m, point.setting);
+    if (h.kind == "tasks" && options.unbounded_cores && !cores) make_cores_unbounded(m, h);
+    SimulationOptions sim;
+    sim.policy = options.policy;
+    if (h.kind == "tasks") sim.accelerate = options.accelerate;
+    // "LABEL at SETTING (K/N)": the replay under way (or just done) and how many are done.
+    auto report = [&](double fraction, std::size_t count) {
+      SweepProgress progress;
+      progress.what =
+          fmt::format("{} at {} ({}/{})", labels[point.trace], point.setting, count, points.size());
+      progress.overall =
+          (static_cast<double>(done) + fraction) / static_cast<double>(points.size());
+      options.progress(progress);
+    };
+    if (options.progress)
+      sim.progress = [&](double f) {
+        std::lock_guard<std::mutex> lock(progress_lock);
+        report(f, done + 1);
+      };
+    std::unique_ptr<trace::Trace> ahead = trace::prefetch(std::make_unique<BorrowedTrace>(t));
+    try {
+      Result r = simulate(*ahead, m, sim);
+      point.time = r.total_time;
+      point.notes = r.notes;
+    } catch (const DeadlockError& e) {
+      point.failure = point.setting + ": " + e.what();
+    }
+    std::lock_guard<std::mutex> lock(progress_lock);
+    ++done;
+    if (options.progress) report(0, done);
+  });
+
+  std::size_t next = 0;
+  for (std::size_t k = 0; k < traces.size(); ++k) {
+    const trace::TraceHeader& h = traces[k]->header();
     SweepSeries s;
     s.name = h.name;
     s.kind = h.kind;
     s.path = h.path;
     s.label = labels[k];
-    const bool unbounded = h.kind == "tasks" && options.unbounded_cores && !cores;
-
-    // One replay with `key=value` (after the machine's own settings); NaN if it deadlocks.
-    auto replay_at = [&](const std::string& key, double value) -> double {
-      const std::string setting = key + "=" + format_sweep_value(key, value);
-      Machine m = machine;
-      apply_override(m, setting);
-      if (unbounded) make_cores_unbounded(m, h);
-      SimulationOptions sim;
-      sim.policy = options.policy;
-      if (h.kind == "tasks") sim.accelerate = options.accelerate;
-      SweepProgress progress;
-      progress.what = fmt::format("{} at {} ({}/{})", s.label, setting, done + 1, total);
-      if (options.progress)
-        sim.progress = [&](double f) {
-          progress.overall = (static_cast<double>(done) + f) / static_cast<double>(total);
-          options.progress(progress);
-        };
-      std::unique_ptr<trace::Trace> ahead = trace::prefetch(std::make_unique<BorrowedTrace>(t));
-      double time = kNaN;
-      try {
-        Result r = simulate(*ahead, m, sim);
-        time = r.total_time;
-        for (const std::string& note : r.notes)
-          if (std::find(s.notes.begin(), s.notes.end(), note) == s.notes.end())
-            s.notes.push_back(note);
-      } catch (const DeadlockError& e) {
-        s.failures.push_back(setting + ": " + e.what());
-      }
-      ++done;
-      return time;
-    };
-
-    for (double value : spec.values) s.times.push_back(replay_at(spec.key, value));
-    if (needs_one_core(&t)) {
+    for (; next < points.size() && points[next].trace == k; ++next) {
+      const Point& point = points[next];
+      if (next != one_core_point[k]) s.times.push_back(point.time);
+      for (const std::string& note : point.notes)
+        if (std::find(s.notes.begin(), s.notes.end(), note) == s.notes.end())
+          s.notes.push_back(note);
+      if (!point.failure.empty()) s.failures.push_back(point.failure);
+    }
+    if (needs_one_core(traces[k])) {
       if (one_in_values)
         s.one_core_time = s.times[static_cast<std::size_t>(
             std::find(spec.values.begin(), spec.values.end(), 1.0) - spec.values.begin())];
-      else s.one_core_time = replay_at("cores", 1);
+      else s.one_core_time = points[one_core_point[k]].time;
       if (!std::isfinite(*s.one_core_time))
         s.notes.push_back("no speedup over 1 core: the replay on 1 core per node deadlocks");
     }

@@ -94,6 +94,7 @@ struct SweepOptions {
   TaskPolicy policy = TaskPolicy::Fifo;
   // Tasks traces get unbounded cores (as `replay --ideal` gives them) unless `cores` is swept.
   bool unbounded_cores = false;
+  int jobs = 0;                              // replays at once; 0: one per core of this machine
   std::map<std::string, double> accelerate;  // tasks traces: SimulationOptions::accelerate
   std::function<void(const SweepProgress&)> progress;
 };

@@ -119,7 +119,7 @@ struct RequestSim {
   std::int32_t waiter = kNone;  // thread blocked on it
   int peer_task = 0, comm = 0;
   std::int64_t tag = 0;
-  double startup = 0;       // what a wait for a receive costs
+  double startup = 0;        // what a wait for a receive costs
   std::uint32_t poster = 0;  // the thread that posted the receive
   double posted = 0;         // when
 };
@@ -285,7 +285,7 @@ class Engine {
   MatchTable match_;
   double mips_ = 0;
   std::vector<std::optional<SharedCores>> shared_cores_;  // per node: where threads outnumber
-  bool cores_pending_ = false;  // a core was freed or a thread queued for one
+  bool cores_pending_ = false;                     // a core was freed or a thread queued for one
   std::vector<std::string> truncation_notes_;      // what a truncated trace left unfinished
   std::vector<std::vector<double>> type_speedup_;  // [rank][type]: --accelerate; empty: none
   std::vector<ThreadSim> threads_;

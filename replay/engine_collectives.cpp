@@ -29,8 +29,7 @@ bool Engine::issue_collective(std::uint32_t ti) {
   }
   const trace::Communicator* comm = header_.communicator(r.comm);
   if (std::find(comm->tasks.begin(), comm->tasks.end(), t.task) == comm->tasks.end())
-    fail(t,
-         "rank " + std::to_string(t.task) + " is not in communicator " + std::to_string(r.comm));
+    fail(t, "rank " + std::to_string(t.task) + " is not in communicator " + std::to_string(r.comm));
   std::uint64_t sequence = collective_counts_[static_cast<std::size_t>(t.task)][r.comm]++;
   auto key = std::make_pair(r.comm, sequence);
   auto it = open_collectives_.find(key);
@@ -91,8 +90,7 @@ void Engine::collective_done(std::uint32_t cid) {
   std::int32_t representative = kNone;
   for (std::size_t i = 0; i < c.members.size(); ++i) {
     if (!c.blocking[i]) continue;
-    if (c.members[i] == c.representative)
-      representative = static_cast<std::int32_t>(c.members[i]);
+    if (c.members[i] == c.representative) representative = static_cast<std::int32_t>(c.members[i]);
     else wake(c.members[i]);
   }
   if (representative != kNone) wake(static_cast<std::uint32_t>(representative));

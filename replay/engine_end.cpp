@@ -86,8 +86,7 @@ void Engine::check_finished() {
   std::string report = "deadlock: the simulated run cannot finish (" +
                        std::to_string(problems.size()) + " problem(s))";
   constexpr std::size_t kMaxLines = 30;
-  for (std::size_t i = 0; i < problems.size() && i < kMaxLines; ++i)
-    report += "\n  " + problems[i];
+  for (std::size_t i = 0; i < problems.size() && i < kMaxLines; ++i) report += "\n  " + problems[i];
   if (problems.size() > kMaxLines)
     report += "\n  ... and " + std::to_string(problems.size() - kMaxLines) + " more";
   for (const std::string& note : header_.notes) report += "\n  note: " + note;

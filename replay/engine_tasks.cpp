@@ -113,8 +113,7 @@ void Engine::dispatch() {
       }
       std::int32_t victim = kNone;
       for (std::int32_t owner : node.owners()) {
-        if (owner == TaskCores::kFree || threads_[static_cast<std::uint32_t>(owner)].mpi)
-          continue;
+        if (owner == TaskCores::kFree || threads_[static_cast<std::uint32_t>(owner)].mpi) continue;
         if (victim == kNone || threads_[static_cast<std::uint32_t>(victim)].priority <
                                    threads_[static_cast<std::uint32_t>(owner)].priority)
           victim = owner;
@@ -197,8 +196,8 @@ void Engine::add_profile(std::vector<double>& profile, double& since, int busy) 
 
 void Engine::spawn(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
-  std::uint32_t ci = task_base_[static_cast<std::size_t>(t.task)] +
-                     static_cast<std::uint32_t>(t.record.peer - 1);
+  std::uint32_t ci =
+      task_base_[static_cast<std::size_t>(t.task)] + static_cast<std::uint32_t>(t.record.peer - 1);
   ThreadSim& child = threads_[ci];
   if (child.created) fail(t, "instance " + std::to_string(t.record.peer) + " is spawned twice");
   child.created = true;
@@ -295,8 +294,8 @@ int Engine::type_of(const ThreadSim& t) const {
 }
 
 std::string Engine::task_problem(const ThreadSim& t) const {
-  std::string who = "rank " + std::to_string(t.task) + " instance " +
-                    std::to_string(t.thread + 1) + " (" + type_name(t) + ")";
+  std::string who = "rank " + std::to_string(t.task) + " instance " + std::to_string(t.thread + 1) +
+                    " (" + type_name(t) + ")";
   if (!t.created)
     return who + " was never created: instance " + std::to_string(instance_of(t).parent) +
            " did not reach its spawn";
@@ -323,8 +322,7 @@ TaskResult Engine::task_result() {
   r.instances = static_cast<int>(threads_.size());
   r.profile = profile_;
   r.rank_profiles = rank_profile_;
-  for (std::size_t k = 0; k < profile_.size(); ++k)
-    r.busy += static_cast<double>(k) * profile_[k];
+  for (std::size_t k = 0; k < profile_.size(); ++k) r.busy += static_cast<double>(k) * profile_[k];
   r.peak = peak_;
   return r;
 }

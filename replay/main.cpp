@@ -173,8 +173,10 @@ AnalysisOptions add_analysis_options(CLI::App& app, Options& o) {
       ->delimiter(',')
       ->check(CLI::PositiveNumber)
       ->type_name("F1,F2,...");
-  app.add_option("-j,--jobs", o.jobs,
-                 "replays at once in --critical (default: one per core of this machine)")
+  app.add_option(
+         "-j,--jobs", o.jobs,
+         "replays at once in --sweep, --cores-sweep and --critical (default: one per core of this "
+         "machine; the output does not depend on it)")
       ->check(CLI::PositiveNumber)
       ->type_name("N");
   return a;

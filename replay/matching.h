@@ -46,7 +46,9 @@ class MatchTable {
 
   Queue& queue(const trace::Channel& channel);
   std::int32_t take_or_append(const trace::Channel& channel, std::uint32_t id, bool receive);
-  std::vector<std::int32_t>& links(bool receives) { return receives ? next_receive_ : next_message_; }
+  std::vector<std::int32_t>& links(bool receives) {
+    return receives ? next_receive_ : next_message_;
+  }
 
   static constexpr std::size_t kCompactAt = 4096;
   std::unordered_map<trace::Channel, Queue, ChannelHash> queues_;

@@ -24,14 +24,16 @@ Network::Network(const Machine& machine, std::vector<int> task_node,
       started_(std::move(started)),
       network_bus_(machine.buses) {
   for (const Node& node : machine_.nodes)
-    nodes_.push_back(NodeLinks{FifoResource(node.output_links), FifoResource(node.input_links),
-                               FifoResource(node.intra.buses), {}});
+    nodes_.push_back(NodeLinks{FifoResource(node.output_links),
+                               FifoResource(node.input_links),
+                               FifoResource(node.intra.buses),
+                               {}});
   for (int node : task_node_) {
     const IntraNode& intra = machine_.nodes[static_cast<std::size_t>(node)].intra;
     MemoryLinks links;
     links.half_duplex = (intra.input_links == 0) != (intra.output_links == 0);
-    links.output = FifoResource(
-        links.half_duplex ? std::max(intra.input_links, intra.output_links) : intra.output_links);
+    links.output = FifoResource(links.half_duplex ? std::max(intra.input_links, intra.output_links)
+                                                  : intra.output_links);
     links.input = FifoResource(intra.input_links);
     memory_links_.push_back(std::move(links));
   }
@@ -43,9 +45,10 @@ double Network::startup(int src_task, int dst_task) const {
 }
 
 double Network::duration(int src_task, int dst_task, std::int64_t bytes) const {
-  double bandwidth = intra_node(src_task, dst_task)
-                         ? machine_.nodes[static_cast<std::size_t>(node_of(src_task))].intra.bandwidth
-                         : machine_.bandwidth;
+  double bandwidth =
+      intra_node(src_task, dst_task)
+          ? machine_.nodes[static_cast<std::size_t>(node_of(src_task))].intra.bandwidth
+          : machine_.bandwidth;
   return transfer_seconds(static_cast<double>(bytes), bandwidth);
 }
 

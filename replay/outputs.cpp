@@ -74,6 +74,7 @@ ProgressLine::~ProgressLine() {
 
 void ProgressLine::operator()(double fraction, const std::string& detail) {
   if (!enabled_) return;
+  std::lock_guard<std::mutex> hold(lock_);
   auto now = std::chrono::steady_clock::now();
   if (width_ > 0 && now - last_ < std::chrono::milliseconds(200) && fraction < 1.0) return;
   last_ = now;

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -40,7 +41,8 @@ class ProgressLine {
   ~ProgressLine();
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;
-  // `detail`: what is under way, after the percentage (a sweep's current replay).
+  // `detail`: what is under way, after the percentage (a sweep's current replay). Replays
+  // running at once may call it from their threads.
   void operator()(double fraction, const std::string& detail = {});
 
  private:
@@ -48,6 +50,7 @@ class ProgressLine {
   std::string label_;
   int width_ = 0;  // of the widest line shown, 0 before the first
   std::chrono::steady_clock::time_point last_;
+  std::mutex lock_;
 };
 
 }  // namespace tareador::replay

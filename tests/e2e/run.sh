@@ -385,6 +385,22 @@ t_sweep_csv_json() {
     'd["sweeps"][0]["tolerable_reduction"][1]["points"][0]["at_least"]')" 1.0 \
     "reduction beyond the range"
 }
+t_sweep_jobs() {  # the replays of a sweep run at once; the output is a serial run's
+  make_sweep_set
+  replay --config "$SWEEP_FIX/machine.toml" "$WORK/sweep" --sweep bandwidth=1:1024:11:log --csv \
+    --no-save -j 1
+  assert_rc 0 || return
+  local serial=$OUT
+  replay --config "$SWEEP_FIX/machine.toml" "$WORK/sweep" --sweep bandwidth=1:1024:11:log --csv \
+    --no-save -j 4
+  assert_eq "$OUT" "$serial" "-j 4 as -j 1"
+  local cfg; cfg=$(tasks_machine 1)
+  replay --config "$cfg" "$TASKS/nested" --cores-sweep=1,2,3,4 --csv -j 1
+  assert_rc 0 || return
+  serial=$OUT
+  replay --config "$cfg" "$TASKS/nested" --cores-sweep=1,2,3,4 --csv -j 3
+  assert_eq "$OUT" "$serial" "cores sweep, -j 3 as -j 1"
+}
 t_sweep_out() {
   make_sweep_set
   replay -q --config "$SWEEP_FIX/machine.toml" "$WORK/sweep" --sweep latency=0,1e-5 \
@@ -395,7 +411,7 @@ t_sweep_out() {
   [ -e "$WORK/out/lat-reduction.svg" ] && fail "a reduction plot for a latency sweep"
   [ -e "$WORK/sweep/sweep-latency.csv" ] && fail "--sweep-out also wrote into the set"
   assert_contains "$ERR" "replaying the sweep of latency" "progress"
-  assert_contains "$ERR" "overlap-ideal at latency=1e-05 (6/6)" "progress"
+  assert_contains "$ERR" "(6/6)" "progress"
   assert_eq "$OUT" "" "-q"
 }
 t_sweep_bad() {  # SPEC MESSAGE...: exit 1 with the messages, nothing written
@@ -952,6 +968,7 @@ case_ "tasks: no --dim or --native" t_tasks_no_conversion
 case_ "tasks: --validate" t_tasks_validate
 
 case_ "sweep: bandwidth, table, CSV and plots in the set" t_sweep_bandwidth
+case_ "sweep: -j N gives the output of -j 1" t_sweep_jobs
 case_ "sweep: --csv, --json, --no-save" t_sweep_csv_json
 case_ "sweep: --sweep-out, progress" t_sweep_out
 case_ "sweep: no '='" t_sweep_bad bandwidth "expected KEY=LO:HI:STEPS[:log]"
