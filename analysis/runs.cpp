@@ -265,24 +265,28 @@ int run_sweeps(const RunRequest& r) {
         "each sweep inside its trace set");
   nlohmann::ordered_json sweeps = nlohmann::ordered_json::array();
   bool deadlocked = false;
+  // Under a parallel launch every process replays its share; process 0 alone reports.
+  const bool leader = !r.distribution || r.distribution->leader();
   for (std::size_t n = 0; n < r.inputs.size(); ++n) {
     // Not prefetched: run_sweep reads ahead during each replay and frees the buffers after.
     std::vector<std::unique_ptr<trace::Trace>> traces = trace::open_traces(r.inputs[n], r.kinds);
     if (traces.empty()) throw trace::FormatError(r.inputs[n], 0, "no trace to replay");
     const std::string prefix =
         analysis_prefix(r.files_prefix, r.keep, traces.front()->header(), "sweep-" + spec.key);
-    if (!prefix.empty()) prepare_sweep_files(prefix);
+    if (!prefix.empty() && leader) prepare_sweep_files(prefix);
     SweepResult result;
     {  // the progress line goes before anything is printed
-      ProgressLine progress(r.progress, "the sweep of " + spec.key);
+      ProgressLine progress(r.progress && leader, "the sweep of " + spec.key);
       SweepOptions sweep;
       sweep.policy = r.policy;
       sweep.unbounded_cores = r.ideal;
       sweep.accelerate = r.accelerate;
       sweep.jobs = r.jobs;
+      sweep.distribution = r.distribution;
       sweep.progress = [&progress](const SweepProgress& p) { progress(p.overall, p.what); };
       result = run_sweep(pointers(traces), r.machine, spec, sweep);
     }
+    if (!leader) continue;
     std::vector<std::string> written;
     if (!prefix.empty()) written = write_sweep_files(prefix, result);
     if (printing(r)) {
@@ -302,7 +306,8 @@ int run_sweeps(const RunRequest& r) {
     deadlocked |= result.deadlocked();
     sweeps.push_back(sweep_result_json(result));
   }
-  if (!r.json_path.empty()) write_json(r.json_path, {{"config", r.config}, {"sweeps", sweeps}});
+  if (!r.json_path.empty() && leader)
+    write_json(r.json_path, {{"config", r.config}, {"sweeps", sweeps}});
   return deadlocked ? kExitDeadlock : 0;
 }
 

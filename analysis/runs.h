@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/distribution.h"
 #include "tareador/replay.h"
 
 namespace tareador::replay {
@@ -32,6 +33,8 @@ struct RunRequest {
   std::string sweep;       // KEY=LO:HI:STEPS[:log] or KEY=V1,V2,...
   std::vector<double> factors{2, 10, 100};  // the critical task's acceleration factors
   int jobs = 0;                             // replays at once in the analyses; 0: one per core
+  // Under a parallel launch (mpirun, srun): the processes that share a sweep's replays.
+  const Distribution* distribution = nullptr;
 };
 
 // The traces of every input replayed on the machine: the summary of each (table or JSON), its

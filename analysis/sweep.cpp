@@ -19,6 +19,7 @@
 #include <set>
 #include <sstream>
 
+#include "analysis/distribution.h"
 #include "plot/svg_plot.h"
 #include "replay/machine_readers.h"
 #include "tracefmt/parallel.h"
@@ -438,6 +439,51 @@ bool SweepResult::per_core(const SweepSeries& s) const {
   return spec.key == "cores" && s.kind == "tasks" && s.one_core_time.has_value();
 }
 
+// One replay of a sweep: a trace at one setting, and what it gave.
+struct SweepPoint {
+  std::size_t trace = 0;
+  std::string setting;  // "key=value"
+  double time = kNaN;   // NaN if it deadlocks
+  std::vector<std::string> notes;
+  std::string failure;  // the deadlock
+  std::string error;    // under a parallel launch: why it could not be replayed
+};
+
+// The points this process replays: all of them, or under a parallel launch its share.
+std::vector<std::size_t> own_points(std::size_t count, const Distribution* distribution) {
+  std::vector<std::size_t> own;
+  for (std::size_t i = 0; i < count; ++i)
+    if (!distribution || distribution->owns(i)) own.push_back(i);
+  return own;
+}
+
+// Under a parallel launch: process 0 gets the results of the points the others replayed, and
+// stops with the first point's error if one could not be replayed.
+void gather_points(std::vector<SweepPoint>& points, const Distribution& distribution) {
+  nlohmann::json part = nlohmann::json::array();
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!distribution.owns(i)) continue;
+    const SweepPoint& p = points[i];
+    part.push_back({{"i", i},
+                    {"time", std::isfinite(p.time) ? nlohmann::json(p.time) : nullptr},
+                    {"notes", p.notes},
+                    {"failure", p.failure},
+                    {"error", p.error}});
+  }
+  std::vector<std::string> parts = distribution.gather(part.dump());
+  for (const std::string& text : parts)
+    for (const nlohmann::json& j : nlohmann::json::parse(text)) {
+      SweepPoint& p = points[j.at("i").get<std::size_t>()];
+      p.time = j.at("time").is_null() ? kNaN : j.at("time").get<double>();
+      p.notes = j.at("notes").get<std::vector<std::string>>();
+      p.failure = j.at("failure").get<std::string>();
+      p.error = j.at("error").get<std::string>();
+    }
+  if (!distribution.leader()) return;
+  for (const SweepPoint& p : points)
+    if (!p.error.empty()) throw std::runtime_error(p.error);
+}
+
 SweepResult run_sweep(const std::vector<const trace::Trace*>& traces, const Machine& machine,
                       const SweepSpec& spec, const SweepOptions& options) {
   check_mappings(traces, machine, spec);
@@ -456,29 +502,24 @@ SweepResult run_sweep(const std::vector<const trace::Trace*>& traces, const Mach
 
   // Every replay of the sweep, run on `options.jobs` threads; their results are gathered in
   // the serial order, so the output does not depend on how many ran at once.
-  struct Point {
-    std::size_t trace = 0;
-    std::string setting;  // "key=value"
-    double time = kNaN;   // NaN if it deadlocks
-    std::vector<std::string> notes;
-    std::string failure;
-  };
-  std::vector<Point> points;
+  std::vector<SweepPoint> points;
   std::vector<std::size_t> one_core_point(traces.size(), SIZE_MAX);
   for (std::size_t k = 0; k < traces.size(); ++k) {
     for (double value : spec.values)
       points.push_back(
-          Point{k, spec.key + "=" + format_sweep_value(spec.key, value), kNaN, {}, {}});
+          SweepPoint{k, spec.key + "=" + format_sweep_value(spec.key, value), kNaN, {}, {}, {}});
     if (needs_one_core(traces[k]) && !one_in_values) {
       one_core_point[k] = points.size();
-      points.push_back(Point{k, "cores=1", kNaN, {}, {}});
+      points.push_back(SweepPoint{k, "cores=1", kNaN, {}, {}, {}});
     }
   }
   const std::vector<std::string> labels = trace_labels(traces);
   std::mutex progress_lock;
   std::size_t done = 0;
-  parallel_for(points.size(), options.jobs, [&](std::size_t i) {
-    Point& point = points[i];
+  const Distribution* distribution = options.distribution;
+  const std::vector<std::size_t> own = own_points(points.size(), distribution);
+  parallel_for(own.size(), options.jobs, [&](std::size_t n) {
+    SweepPoint& point = points[own[n]];
     const trace::Trace& t = *traces[point.trace];
     const trace::TraceHeader& h = t.header();
     Machine m = machine;
@@ -491,9 +532,8 @@ SweepResult run_sweep(const std::vector<const trace::Trace*>& traces, const Mach
     auto report = [&](double fraction, std::size_t count) {
       SweepProgress progress;
       progress.what =
-          fmt::format("{} at {} ({}/{})", labels[point.trace], point.setting, count, points.size());
-      progress.overall =
-          (static_cast<double>(done) + fraction) / static_cast<double>(points.size());
+          fmt::format("{} at {} ({}/{})", labels[point.trace], point.setting, count, own.size());
+      progress.overall = (static_cast<double>(done) + fraction) / static_cast<double>(own.size());
       options.progress(progress);
     };
     if (options.progress)
@@ -508,11 +548,18 @@ SweepResult run_sweep(const std::vector<const trace::Trace*>& traces, const Mach
       point.notes = r.notes;
     } catch (const DeadlockError& e) {
       point.failure = point.setting + ": " + e.what();
+    } catch (const std::exception& e) {
+      if (!distribution) throw;
+      point.error = e.what();  // every process must reach the gathering
     }
     std::lock_guard<std::mutex> lock(progress_lock);
     ++done;
     if (options.progress) report(0, done);
   });
+  if (distribution) {
+    gather_points(points, *distribution);
+    if (!distribution->leader()) return result;
+  }
 
   std::size_t next = 0;
   for (std::size_t k = 0; k < traces.size(); ++k) {
@@ -523,7 +570,7 @@ SweepResult run_sweep(const std::vector<const trace::Trace*>& traces, const Mach
     s.path = h.path;
     s.label = labels[k];
     for (; next < points.size() && points[next].trace == k; ++next) {
-      const Point& point = points[next];
+      const SweepPoint& point = points[next];
       if (next != one_core_point[k]) s.times.push_back(point.time);
       for (const std::string& note : point.notes)
         if (std::find(s.notes.begin(), s.notes.end(), note) == s.notes.end())

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "analysis/comparisons.h"
+#include "analysis/distribution.h"
 #include "tareador/replay.h"
 
 namespace tareador::replay {
@@ -94,7 +95,10 @@ struct SweepOptions {
   TaskPolicy policy = TaskPolicy::Fifo;
   // Tasks traces get unbounded cores (as `replay --ideal` gives them) unless `cores` is swept.
   bool unbounded_cores = false;
-  int jobs = 0;                              // replays at once; 0: one per core of this machine
+  int jobs = 0;  // replays at once; 0: one per core of this machine
+  // Under a parallel launch, the processes that share the replays (process 0 gets the result,
+  // the others an empty one); null: this process replays them all.
+  const Distribution* distribution = nullptr;
   std::map<std::string, double> accelerate;  // tasks traces: SimulationOptions::accelerate
   std::function<void(const SweepProgress&)> progress;
 };

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "analysis/runs.h"
+#include "replay/parallel_launch.h"
 #include "tareador/replay.h"
 #include "tareador/trace.h"
 
@@ -91,11 +92,14 @@ replay::RunRequest request_of(const Options& o) {
   return r;
 }
 
-// The command, then the check that its standard output was written.
-int run(const Options& o) {
+// The command, then the check that its standard output was written. Under a parallel launch the
+// processes share the replays of a sweep; anything else process 0 does alone.
+int run(const Options& o, const replay::Distribution* launch) {
   if (!o.sweep_out.empty() && o.sweep.empty() && !o.critical)
     throw CLI::ValidationError("--sweep-out", "requires --sweep or --critical");
-  const replay::RunRequest request = request_of(o);
+  if (launch && !launch->leader() && o.sweep.empty()) return 0;
+  replay::RunRequest request = request_of(o);
+  request.distribution = launch;
   int status = o.validate         ? replay::run_validation(request)
                : !o.sweep.empty() ? replay::run_sweeps(request)
                : o.critical       ? replay::run_critical(request)
@@ -225,6 +229,7 @@ OutputOptions add_output_options(CLI::App& app, Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::unique_ptr<replay::Distribution> launch = replay::parallel_launch(&argc, &argv);
   CLI::App app{
       "replay: rebuilds the timeline of MPI traces on a configurable machine, with the "
       "semantics of Dimemas 5.5.\nTRACE is a Dimemas .dim file or a Tareador trace-set directory "
@@ -255,7 +260,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : kExitBadInput;  // --help and --version exit 0
   }
   try {
-    return run(o);
+    return run(o, launch.get());
   } catch (const replay::DeadlockError& e) {
     std::cerr << "replay: " << e.what() << "\n";
     return kExitDeadlock;

@@ -27,7 +27,9 @@ clang-format --dry-run --Werror "${sources[@]}" 2>"$build/lint-format.log" || {
 }
 
 # clang-tidy on the C++ of the libraries and commands, with the flags they are built with.
-flags=(-std=c++17 -I"$top/include" -I"$top" -I"$build" $(pkg-config --cflags fmt tomlplusplus nlohmann_json libgvc))
+# (The replay command's MPI flags as configure found them.)
+flags=(-std=c++17 -I"$top/include" -I"$top" -I"$build" $(pkg-config --cflags fmt tomlplusplus nlohmann_json libgvc)
+       $(sed -n 's/^REPLAY_MPI_CFLAGS = //p' "$build/Makefile"))
 mapfile -t tidy < <(printf '%s\n' "${sources[@]}" |
   grep -e '^tracefmt/.*\.cpp$' -e '^replay/.*\.cpp$' -e '^tasks/.*\.cpp$' -e '^patterns/.*\.cpp$' \
        -e '^plot/.*\.cpp$' -e '^analysis/.*\.cpp$')

@@ -401,6 +401,23 @@ t_sweep_jobs() {  # the replays of a sweep run at once; the output is a serial r
   replay --config "$cfg" "$TASKS/nested" --cores-sweep=1,2,3,4 --csv -j 3
   assert_eq "$OUT" "$serial" "cores sweep, -j 3 as -j 1"
 }
+t_sweep_mpirun() {  # under mpirun the processes share the replays; process 0 prints
+  [ -n "${REPLAY_MPIRUN:-}" ] || { fail "REPLAY_MPIRUN not set (the launcher of replay's MPI)"; return; }
+  make_sweep_set
+  replay --config "$SWEEP_FIX/machine.toml" "$WORK/sweep" --sweep bandwidth=1:1024:11:log --csv \
+    --no-save -j 1
+  assert_rc 0 || return
+  local serial=$OUT
+  local out rc=0
+  out=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    OMPI_MCA_rmaps_base_oversubscribe=1 timeout 120 "$REPLAY_MPIRUN" -np 2 "$REPLAY" \
+    --config "$SWEEP_FIX/machine.toml" "$WORK/sweep" --sweep bandwidth=1:1024:11:log --csv \
+    --no-save --json "$WORK/mpi.json" 2>"$WORK/mpi.err") || rc=$?
+  assert_eq "$rc" 0 "exit status ($(head -3 "$WORK/mpi.err" | tr '\n' ' '))" || return
+  assert_eq "$out" "$serial" "mpirun -np 2 as one process"
+  assert_near "$(json "$WORK/mpi.json" 'd["sweeps"][0]["series"][0]["times_s"][4]')" 0.258001 \
+    1e-12 "authentic at 16 MB/s in process 0's JSON"
+}
 t_sweep_out() {
   make_sweep_set
   replay -q --config "$SWEEP_FIX/machine.toml" "$WORK/sweep" --sweep latency=0,1e-5 \
@@ -969,6 +986,7 @@ case_ "tasks: --validate" t_tasks_validate
 
 case_ "sweep: bandwidth, table, CSV and plots in the set" t_sweep_bandwidth
 case_ "sweep: -j N gives the output of -j 1" t_sweep_jobs
+case_ "sweep: under mpirun -np 2, the output of one process" t_sweep_mpirun
 case_ "sweep: --csv, --json, --no-save" t_sweep_csv_json
 case_ "sweep: --sweep-out, progress" t_sweep_out
 case_ "sweep: no '='" t_sweep_bad bandwidth "expected KEY=LO:HI:STEPS[:log]"

@@ -41,7 +41,7 @@ struct Recorded {
 
 TEST(Network, TimesAreBytesOverBandwidthAndStartupsAreLatencies) {
   EXPECT_DOUBLE_EQ(transfer_seconds(1 << 20, 100), 0.01);
-  EXPECT_DOUBLE_EQ(transfer_seconds(1e9, 0), 0.0);  // no bandwidth: instantaneous
+  EXPECT_DOUBLE_EQ(transfer_seconds(1e9, 0), 0.0);                  // no bandwidth: instantaneous
   EXPECT_DOUBLE_EQ(tareador::replay::startup_seconds(5e-10), 0.0);  // Dimemas: below 1 ns
   Machine m = machine(2);
   Recorded r(m, {0, 0, 1});
@@ -129,8 +129,8 @@ TEST(Matching, MessagesAndReceivesMeetInOrderOnTheirChannel) {
   MatchTable table;
   EXPECT_EQ(table.send(channel(0, 1, 7), 10), MatchTable::kNone);  // unexpected
   EXPECT_EQ(table.send(channel(0, 1, 7), 11), MatchTable::kNone);
-  EXPECT_EQ(table.send(channel(0, 1, 8), 12), MatchTable::kNone);  // another tag
-  EXPECT_EQ(table.receive(channel(0, 1, 7), 3), 10);               // the oldest first
+  EXPECT_EQ(table.send(channel(0, 1, 8), 12), MatchTable::kNone);    // another tag
+  EXPECT_EQ(table.receive(channel(0, 1, 7), 3), 10);                 // the oldest first
   EXPECT_EQ(table.receive(channel(0, 1, 9), 4), MatchTable::kNone);  // posted
   EXPECT_EQ(table.receive(channel(0, 1, 9), 5), MatchTable::kNone);
   EXPECT_EQ(table.send(channel(0, 1, 9), 13), 4);
