@@ -42,14 +42,15 @@ struct LineFields {
   std::string_view rest_field() const { return rest.substr(0, rest.find(':')); }
 };
 
-// The innermost loop of a Dimemas replay: one pass over the line, digits by hand. The byte past
-// the line must not be a digit (LineReader guarantees a '\n' or '\r' there).
-void split_integers(std::string_view line, LineFields& f) {
+// The innermost loop of a Dimemas replay: one pass over the line, digits by hand, up to
+// `max_fields` fields. The byte past the line must not be a digit (LineReader guarantees a '\n'
+// or '\r' there).
+void split_integers(std::string_view line, LineFields& f, int max_fields = LineFields::kMax) {
   const char* p = line.data();
   const char* end = p + line.size();
   f.count = 0;
   f.has_rest = false;
-  while (f.count < LineFields::kMax) {
+  while (f.count < max_fields) {
     const char* start = p;
     bool negative = p < end && *p == '-';
     p += negative;
@@ -73,7 +74,7 @@ void split_integers(std::string_view line, LineFields& f) {
     f.value[f.count++] = value;
     if (p == end) break;
     ++p;
-    if (f.count == LineFields::kMax) f.has_rest = true;
+    if (f.count == max_fields) f.has_rest = true;
   }
   f.rest = std::string_view(p, static_cast<std::size_t>(end - p));
 }
@@ -254,7 +255,7 @@ std::vector<std::vector<Block>> scan_blocks(const std::shared_ptr<const SharedFi
       break;
     }
     LineFields f;
-    split_integers(line, f);
+    split_integers(line, f, 3);  // (the streams read the rest)
     if (f.count < 3)
       throw FormatError(file->path(), lines.line_number(), "malformed record (op:task:thread:...)");
     std::int64_t task = f.value[1], thread = f.value[2];
