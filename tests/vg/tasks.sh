@@ -21,10 +21,12 @@ trace() {
 }
 
 # The graph of a tasks stream, readable and independent of the compiler: object ids become
-# names, bursts and the program's uses of its stack go.
+# names, bursts, source lines and the program's uses of its stack go.
 graph() {
   awk '$1 == "object" { name[$2] = $5; kind[$2] = $3; next }
        $1 == "cpu" { next }
+       $1 == "task" { print $1, $2, $3, $4; next }
+       $1 == "spawn" { print $1, $2; next }
        $1 == "after" { n = split($5, o, ","); s = "";
                        for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") name[o[i]];
                        print $1, $2, $3, $4, s; next }
