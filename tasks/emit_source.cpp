@@ -20,8 +20,9 @@ namespace fs = std::filesystem;
 using trace::SourceSite;
 using trace::TaskSet;
 
-// What goes before a line, in this order when several things do.
-enum class Place { RegionOpen, TaskOpen, Taskwait, TaskClose, RegionClose };
+// What goes before a line, in this order when several things do (a region ends before the
+// line after its last statement, where a taskwait after it may go).
+enum class Place { RegionClose, RegionOpen, TaskOpen, Taskwait, TaskClose };
 
 struct Pending {
   int before;
@@ -179,10 +180,27 @@ class Generator {
     return clauses;
   }
 
-  std::map<int, SiteUse> site_uses(const TaskSite& site) {
-    std::map<int, SiteUse> uses;
+  // The uses of an instance and of the tasks it creates, directly or not: a task's clauses
+  // order it with its siblings for all of them.
+  std::vector<const trace::TaskUse*> subtree_uses(int id) const {
+    std::vector<const trace::TaskUse*> uses;
+    std::vector<int> stack = {id};
+    while (!stack.empty()) {
+      const trace::TaskInstance& in = set_.instance(stack.back());
+      stack.pop_back();
+      for (const trace::TaskUse& u : in.uses) uses.push_back(&u);
+      stack.insert(stack.end(), in.children.begin(), in.children.end());
+    }
+    return uses;
+  }
+
+  const std::map<int, SiteUse>& site_uses(const TaskSite& site) {
+    auto cached = site_uses_.find({site.file, site.start});
+    if (cached != site_uses_.end()) return cached->second;
+    std::map<int, SiteUse>& uses = site_uses_[{site.file, site.start}];
     for (int id : site.instances)
-      for (const trace::TaskUse& u : set_.instance(id).uses) {
+      for (const trace::TaskUse* use : subtree_uses(id)) {
+        const trace::TaskUse& u = *use;
         const trace::TaskObject* o = set_.object(u.object);
         if (o == nullptr || !counts(*o, u, site)) continue;
         std::int64_t first = u.span_end > 0 ? u.span_first : 0;
@@ -236,7 +254,7 @@ class Generator {
     std::vector<std::pair<SiteKey, SiteUse>> spans;
     std::set<std::int64_t> cuts;
     for (const auto& [key, site] : sites_) {
-      auto uses = site_uses(site);
+      const auto& uses = site_uses(site);
       auto it = uses.find(object);
       if (it == uses.end()) continue;
       spans.emplace_back(key, it->second);
@@ -370,7 +388,7 @@ class Generator {
     if (users_.empty())
       for (const auto& [key, site] : sites_)
         for (int id : site.instances)
-          for (const trace::TaskUse& u : set_.instance(id).uses) users_[u.object].insert(key);
+          for (const trace::TaskUse* u : subtree_uses(id)) users_[u->object].insert(key);
     return users_;
   }
 
@@ -474,6 +492,7 @@ class Generator {
   std::map<std::string, std::string> stand_ins_;  // object name -> variable
   std::set<std::pair<int, std::string>> stand_in_files_;
   std::map<int, std::set<SiteKey>> users_;
+  std::map<SiteKey, std::map<int, SiteUse>> site_uses_;
   std::vector<std::string> notes_;
   std::set<std::string> noted_;
 };

@@ -171,7 +171,7 @@ done
 
 # ---- Annotations out of place --------------------------------------------------------------------
 trace "$scratch/misuse" "$VG_TESTS_BUILD/taskmisuse"
-if [ "$(grep '^task' "$scratch/misuse/tasks.0.trc" 2>/dev/null | tr '\n' '|')" = "task 2 a 1|task 3 b 1|task 4 c 1|task 1 main 0|" ] &&
+if [ "$(graph "$scratch/misuse/tasks.0.trc" 2>/dev/null | grep '^task' | tr '\n' '|')" = "task 2 a 1|task 3 b 1|task 4 c 1|task 1 main 0|" ] &&
    grep -q 'no task open' "$scratch/misuse/rank-0.toml" &&
    grep -q 'ends task \\"a\\"' "$scratch/misuse/rank-0.toml" &&
    grep -q 'task \\"c\\" (instance 4) was still open' "$scratch/misuse/rank-0.toml" &&
