@@ -133,7 +133,8 @@ class Generator {
     Clauses clauses = clauses_of(site);
     clauses.firstprivate = firstprivate(source, site);
     std::string indent = source.indent(site.start);
-    insert(site.file, site.start + 1, Place::TaskOpen, indent + task_pragma(clauses, options_.dialect));
+    insert(site.file, site.start + 1, Place::TaskOpen,
+           indent + task_pragma(clauses, options_.dialect));
     insert(site.file, site.start + 1, Place::TaskOpen, indent + "{");
     // OpenMP does not wait for a task's children when it ends; its siblings may need them.
     if (site.creates) insert(site.file, site.end, Place::Taskwait, indent + "#pragma omp taskwait");
@@ -273,7 +274,8 @@ class Generator {
       for (const auto& [key, use] : spans)
         if (use.first < end && use.end > first) users.insert(key);
       if (users.empty()) continue;
-      if (!out.empty() && out.back().second == first && users == last_users) out.back().second = end;
+      if (!out.empty() && out.back().second == first && users == last_users)
+        out.back().second = end;
       else out.emplace_back(first, end);
       last_users = users;
     }
@@ -320,9 +322,10 @@ class Generator {
     std::vector<Declaration> here = source.declarations(line, line);
     if (here.size() == 1) return here.front();
     std::vector<std::string> words = identifiers(source.code(line));
-    std::string code = source.code(line);
+    const std::string& code = source.code(line);
     std::size_t name = code.find_first_not_of(" \t");
-    if (words.empty() || name == std::string::npos || code.compare(name, words[0].size(), words[0]) != 0 ||
+    if (words.empty() || name == std::string::npos ||
+        code.compare(name, words[0].size(), words[0]) != 0 ||
         code.find_first_not_of(" \t", name + words[0].size()) != code.find('='))
       return std::nullopt;
     int body = source.function_body(line);
@@ -364,7 +367,8 @@ class Generator {
   // An object the source cannot name where the tasks are made: a variable of its own stands
   // for it (for every block of its allocation site), declared at the top of each file.
   NamedObject stand_in(const trace::TaskObject& o) {
-    auto [it, fresh] = stand_ins_.try_emplace(o.name, "tareador_dep_" + std::to_string(stand_ins_.size()));
+    auto [it, fresh] =
+        stand_ins_.try_emplace(o.name, "tareador_dep_" + std::to_string(stand_ins_.size()));
     if (fresh)
       notes_.push_back(o.name + " is not named where the tasks use it: " + it->second +
                        " stands for it in the clauses (a dependency on the whole of it, and on "
@@ -420,7 +424,8 @@ class Generator {
       const trace::TaskInstance& child = set_.instance(main.children[c]);
       int last = at.line;
       // Created right here: its whole code is in the region.
-      if (child.start_site.file == at.file && child.start_site.line == at.line) last = child.end_site.line;
+      if (child.start_site.file == at.file && child.start_site.line == at.line)
+        last = child.end_site.line;
       const SourceText& source = text(at.file);
       auto [it, fresh] = spans.try_emplace({at.file, source.function_body(at.line)}, at.line, last);
       it->second.first = std::min(it->second.first, at.line);
@@ -456,12 +461,12 @@ class Generator {
         continue;
       }
       fs::path common;
-      for (auto a = root.begin(), b = dir.begin(); a != root.end() && b != dir.end() && *a == *b; ++a, ++b)
+      for (auto a = root.begin(), b = dir.begin(); a != root.end() && b != dir.end() && *a == *b;
+           ++a, ++b)
         common /= *a;
       root = common;
     }
-    std::sort(files.begin(), files.end(),
-              [&](int a, int b) { return paths_[a] < paths_[b]; });
+    std::sort(files.begin(), files.end(), [&](int a, int b) { return paths_[a] < paths_[b]; });
     for (int f : files) {
       std::vector<Pending>& pending = pending_[f];
       std::sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {

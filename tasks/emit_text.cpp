@@ -54,11 +54,13 @@ std::string unified_diff(const std::string& old_name, const std::string& new_nam
     while (end < sorted.size() && sorted[end].before <= h.last + 1) ++end;
     int old_count = h.last - h.first + 1;
     int new_count = old_count + static_cast<int>(end - next);
-    bool rewrites_last = !final_newline && size > 0 && h.last == size && sorted[end - 1].before > size;
+    bool rewrites_last =
+        !final_newline && size > 0 && h.last == size && sorted[end - 1].before > size;
     out << "@@ -" << range(h.first, old_count) << " +" << range(h.first + added, new_count)
         << " @@\n";
     for (int line = h.first; line <= h.last + 1; ++line) {
-      for (; next < end && sorted[next].before == line; ++next) out << "+" << sorted[next].text << "\n";
+      for (; next < end && sorted[next].before == line; ++next)
+        out << "+" << sorted[next].text << "\n";
       if (line > h.last) break;
       const std::string& text = lines[static_cast<std::size_t>(line - 1)];
       if (line == size && rewrites_last) {
@@ -86,7 +88,8 @@ std::string list_item(const NamedObject& object, std::int64_t first, std::int64_
 
 std::string task_pragma(const Clauses& clauses, Dialect dialect) {
   std::string pragma = "#pragma omp task";
-  if (!clauses.firstprivate.empty()) pragma += " firstprivate(" + joined(clauses.firstprivate) + ")";
+  if (!clauses.firstprivate.empty())
+    pragma += " firstprivate(" + joined(clauses.firstprivate) + ")";
   const std::pair<const char*, const std::vector<std::string>*> kinds[] = {
       {"in", &clauses.in}, {"out", &clauses.out}, {"inout", &clauses.inout}};
   for (const auto& [kind, items] : kinds) {

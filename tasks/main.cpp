@@ -50,7 +50,8 @@ int emit_source(const Options& o, const trace::TaskSet& set) {
     if (!out.flush()) throw trace::FormatError(o.output, 0, "cannot write the diff");
   }
   if (!o.quiet) {
-    for (const std::string& note : result.notes) std::cerr << "tareador-tasks: note: " << note << "\n";
+    for (const std::string& note : result.notes)
+      std::cerr << "tareador-tasks: note: " << note << "\n";
     std::cerr << "tareador-tasks: apply with: patch -p1 -d " << result.root << " < "
               << (o.output.empty() ? "DIFF" : o.output) << "\n";
   }

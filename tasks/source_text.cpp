@@ -89,16 +89,16 @@ std::vector<std::string> split_top_level(const std::string& s, char separator) {
 }
 
 const std::set<std::string>& qualifiers() {
-  static const std::set<std::string> words = {"const",    "static", "volatile", "extern",
-                                              "register", "restrict", "struct",  "enum",
-                                              "union",    "inline", "__restrict"};
+  static const std::set<std::string> words = {"const",    "static",   "volatile",  "extern",
+                                              "register", "restrict", "struct",    "enum",
+                                              "union",    "inline",   "__restrict"};
   return words;
 }
 
 const std::set<std::string>& statement_keywords() {
-  static const std::set<std::string> words = {
-      "return", "if",    "else",   "while",  "for",     "do",     "switch", "case",
-      "goto",   "break", "continue", "sizeof", "typedef", "default"};
+  static const std::set<std::string> words = {"return",   "if",     "else",    "while",  "for",
+                                              "do",       "switch", "case",    "goto",   "break",
+                                              "continue", "sizeof", "typedef", "default"};
   return words;
 }
 
@@ -228,7 +228,8 @@ std::vector<Declaration> SourceText::parameters(int body_line) const {
   std::string header;
   int first = std::max(1, body_line - 8);
   for (int l = first; l <= body_line; ++l) header += code(l) + " ";
-  std::size_t close = header.rfind(')', header.find('{', header.size() - code(body_line).size() - 1));
+  std::size_t close =
+      header.rfind(')', header.find('{', header.size() - code(body_line).size() - 1));
   if (close == std::string::npos) return {};
   int depth = 0;
   std::size_t open = close;

@@ -374,8 +374,8 @@ class RankLoader {
     int line = 0;
     const char* digits = text.data() + colon + 1;
     const char* end = text.data() + text.size();
-    if (colon == std::string::npos || colon == 0 ||
-        std::from_chars(digits, end, line).ptr != end || line <= 0)
+    if (colon == std::string::npos || colon == 0 || std::from_chars(digits, end, line).ptr != end ||
+        line <= 0)
       f.fail("field '" + std::string(name) + "' " + excerpt(text) +
              " is not FILE:LINE (a line from 1) or '-'");
     text.resize(colon);
@@ -409,7 +409,8 @@ class RankLoader {
 
   // `span FIRST END` of a `uses`: offsets within the object, FIRST < END <= its size.
   void span(Fields& f, std::string_view word, TaskUse& u) {
-    if (word != "span") f.fail("after the byte counts 'uses' takes 'disabled' and 'span FIRST END'");
+    if (word != "span")
+      f.fail("after the byte counts 'uses' takes 'disabled' and 'span FIRST END'");
     u.span_first = f.count<std::int64_t>("span first");
     u.span_end = f.count<std::int64_t>("span end");
     const TaskObject& o = objects_[object_index_.at(u.object)];

@@ -249,8 +249,8 @@ struct TaskInstance {
   double instructions = 0;  // sum of its own bursts (instructions; seconds in a Dimemas-like
                             // trace without MIPS never occur in task traces)
   bool mpi = false;         // holds MPI records (send, recv, wait, coll)
-  std::vector<TaskDependency> after;  // every `after` of the section, in order
-  std::vector<int> children;          // instances it spawned, in spawn order
+  std::vector<TaskDependency> after;    // every `after` of the section, in order
+  std::vector<int> children;            // instances it spawned, in spawn order
   std::vector<SourceSite> spawn_sites;  // per child: where its own code created it
   SourceSite start_site, end_site;      // its tareador_start_task and _end_task (_ON, _OFF)
   std::vector<TaskUse> uses;
@@ -261,11 +261,11 @@ struct TaskInstance {
 
 // The tasks of one rank.
 struct TaskSet {
-  std::vector<std::string> types;       // task type names, in order of first appearance
-  std::vector<TaskObject> objects;      // in order of declaration
-  std::vector<TaskInstance> instances;  // instances[i].id == i + 1
+  std::vector<std::string> types;         // task type names, in order of first appearance
+  std::vector<TaskObject> objects;        // in order of declaration
+  std::vector<TaskInstance> instances;    // instances[i].id == i + 1
   std::vector<std::string> source_files;  // the files SourceSite::file names
-  std::string path;                     // the tasks.N.trc file it was read from
+  std::string path;                       // the tasks.N.trc file it was read from
 
   const TaskObject* object(int id) const;  // nullptr if unknown
   const TaskInstance& instance(int id) const { return instances[static_cast<std::size_t>(id - 1)]; }

@@ -57,7 +57,9 @@ TEST(UnifiedDiff, AFileWithoutAFinalNewlineSaysSo) {
             "--- a\n+++ b\n@@ -1 +1,2 @@\n-l1\n\\ No newline at end of file\n+l1\n+x\n");
 }
 
-TEST(UnifiedDiff, NothingToInsertIsNoDiff) { EXPECT_EQ(unified_diff("a", "b", numbered(3), {}), ""); }
+TEST(UnifiedDiff, NothingToInsertIsNoDiff) {
+  EXPECT_EQ(unified_diff("a", "b", numbered(3), {}), "");
+}
 
 TEST(ListItem, PointedBlocksAreSectionsInElements) {
   NamedObject u{"u", true, 8, 800};
@@ -93,8 +95,8 @@ TEST(TaskPragma, OpenMpDependAndOmpSsClauses) {
 }
 
 TEST(SourceText, DeclarationsOfStatementsAndParameters) {
-  SourceText s({"static double A[64]; /* { not a brace */", "int main(int argc, char** argv)",
-                "{", "   double *src = u, *dst = v;", "   x = 3; const char* s = \"}\";",
+  SourceText s({"static double A[64]; /* { not a brace */", "int main(int argc, char** argv)", "{",
+                "   double *src = u, *dst = v;", "   x = 3; const char* s = \"}\";",
                 "   for (int i = 0; i < 3; i++) {", "      f(x);", "   }", "}"});
   EXPECT_EQ(s.depth_before(1), 0);
   EXPECT_EQ(s.depth_before(4), 1) << "the brace in the comment and the string do not count";
@@ -130,25 +132,24 @@ TEST(SourceText, WhatIsNotADeclaration) {
 
 // Two `produce` tasks write g[0] and g[1], a `consume` task reads them and writes g[3], and
 // main reads g[3] (a taskwait) after the tasks, before tareador_OFF.
-const std::vector<std::string> kProgram = {
-    "#include \"tareador.h\"",                // 1
-    "int g[4];",                              // 2
-    "int main(void)",                         // 3
-    "{",                                      // 4
-    "   int n = 2;",                          // 5
-    "   tareador_ON();",                      // 6
-    "   for (int i = 0; i < n; i++) {",       // 7
-    "      tareador_start_task(\"produce\");",  // 8
-    "      g[i] = i + n;",                    // 9
-    "      tareador_end_task(\"produce\");",    // 10
-    "   }",                                   // 11
-    "   tareador_start_task(\"consume\");",     // 12
-    "   g[3] = g[0] + g[1];",                 // 13
-    "   tareador_end_task(\"consume\");",       // 14
-    "   int r = g[3];",                       // 15
-    "   tareador_OFF();",                     // 16
-    "   return r;",                           // 17
-    "}"};                                     // 18
+const std::vector<std::string> kProgram = {"#include \"tareador.h\"",                  // 1
+                                           "int g[4];",                                // 2
+                                           "int main(void)",                           // 3
+                                           "{",                                        // 4
+                                           "   int n = 2;",                            // 5
+                                           "   tareador_ON();",                        // 6
+                                           "   for (int i = 0; i < n; i++) {",         // 7
+                                           "      tareador_start_task(\"produce\");",  // 8
+                                           "      g[i] = i + n;",                      // 9
+                                           "      tareador_end_task(\"produce\");",    // 10
+                                           "   }",                                     // 11
+                                           "   tareador_start_task(\"consume\");",     // 12
+                                           "   g[3] = g[0] + g[1];",                   // 13
+                                           "   tareador_end_task(\"consume\");",       // 14
+                                           "   int r = g[3];",                         // 15
+                                           "   tareador_OFF();",                       // 16
+                                           "   return r;",                             // 17
+                                           "}"};                                       // 18
 
 trace::TaskSet program_set(const std::string& path) {
   trace::TaskSet set;
@@ -258,6 +259,70 @@ TEST(EmitSource, SourcesFoundInSourceDirAndErrorsNameTheLine) {
   trace::TaskSet old = program_set("prog.c");
   for (trace::TaskInstance& in : old.instances) in.start_site = in.end_site = {};
   EXPECT_THROW(tasks::emit_source(old, options), std::runtime_error) << "no source lines";
+}
+
+// The version 3 records the generator reads: sites and spans, through the reader.
+const trace::TaskSet& read_set(const testing::TempDir& dir, const std::string& stream,
+                               std::unique_ptr<trace::Trace>& keep) {
+  dir.write("set/manifest.toml",
+            "format = \"tareador-trace-set\"\nversion = 3\nname = \"t\"\nranks = 1\n"
+            "mips = 1.0\nkinds = [\"tasks\"]\n");
+  dir.write("set/rank-0.toml", "rank = 0\nstatus = \"complete\"\nopaque_calls = []\n");
+  dir.write("set/tasks.0.trc", "# tareador stream v1 kind=tasks rank=0\n" + stream);
+  keep = std::move(trace::open_traces(dir.path("set"), {"tasks"}).front());
+  return keep->header().task_sets.front();
+}
+
+TEST(SourceSites, TheReaderKeepsSitesAndSpans) {
+  testing::TempDir dir;
+  std::unique_ptr<trace::Trace> trace;
+  const trace::TaskSet& set = read_set(dir,
+                                       "object 1 heap 1024 malloc@sort.c:20\n"
+                                       "task 2 sort 1 /src/sort.c:31 /src/sort.c:33\n"
+                                       "uses 1 0 512 disabled span 8 520\n"
+                                       "endtask\n"
+                                       "task 1 main 0 \"/src dir/main.c:10\" -\n"
+                                       "spawn 2 /src/sort.c:31\n"
+                                       "after 2 raw 512 1 /src/sort.c:40\n"
+                                       "uses 1 512 0\n"
+                                       "endtask\nend\n",
+                                       trace);
+  ASSERT_EQ(set.source_files, (std::vector<std::string>{"/src/sort.c", "/src dir/main.c"}));
+  const trace::TaskInstance& sort = set.instance(2);
+  EXPECT_EQ(sort.start_site.file, 0);
+  EXPECT_EQ(sort.start_site.line, 31);
+  EXPECT_EQ(sort.end_site.line, 33);
+  EXPECT_TRUE(sort.uses[0].disabled);
+  EXPECT_EQ(sort.uses[0].span_first, 8);
+  EXPECT_EQ(sort.uses[0].span_end, 520);
+  const trace::TaskInstance& main = set.instance(1);
+  EXPECT_EQ(main.start_site.file, 1);
+  EXPECT_EQ(main.start_site.line, 10);
+  EXPECT_FALSE(main.end_site.known());
+  ASSERT_EQ(main.spawn_sites.size(), 1u);
+  EXPECT_EQ(main.spawn_sites[0].line, 31);
+  EXPECT_EQ(main.after[0].site.line, 40);
+  EXPECT_EQ(main.uses[0].span_end, 0) << "no span: not known";
+}
+
+TEST(SourceSites, BadSitesAndSpansNameTheirLine) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"task 1 main 0 main.c:0 -\n",
+       "tasks.0.trc:3: field 'start site' 'main.c:0' is not FILE:LINE"},
+      {"task 1 main 0 main.c -\n", "tasks.0.trc:3: field 'start site' 'main.c' is not"},
+      {"task 1 main 0\nuses 1 8 0 span 8 8\n", "tasks.0.trc:4: span 8 8 is not a range of offsets"},
+      {"task 1 main 0\nuses 1 8 0 span 0 17\n", "within object 1 (16 bytes)"},
+      {"task 1 main 0\nuses 1 8 0 spam 0 1\n", "'uses' takes 'disabled' and 'span FIRST END'"}};
+  for (const auto& [stream, message] : cases) {
+    testing::TempDir dir;
+    std::unique_ptr<trace::Trace> trace;
+    try {
+      read_set(dir, std::string("object 1 global 16 g\n") + stream + "endtask\nend\n", trace);
+      ADD_FAILURE() << "accepted: " << stream;
+    } catch (const trace::FormatError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace
