@@ -398,18 +398,46 @@ class Generator {
 
   // ---- Taskwaits and the parallel region -----------------------------------------------------
 
-  // Where an instance's own code first reads what a task it created produced.
+  // Where an instance's own code first reads what a task it created produced: at the line the
+  // trace gives, when it is code of the function that created the tasks, after their creation;
+  // else (the read is in a function inlined there, whose lines the debug information gives)
+  // right after the statement that created the last task before the read.
   void place_taskwaits() {
     std::set<SiteKey> done;
-    for (const trace::TaskInstance& in : set_.instances)
-      for (const trace::TaskDependency& d : in.after) {
-        if (d.from <= in.id || !d.site.known() || !done.insert({d.site.file, d.site.line}).second)
+    for (const trace::TaskInstance& in : set_.instances) {
+      SourceSite created;  // the end of the statement that created the last child so far
+      for (const trace::TaskStep& step : in.steps) {
+        if (step.spawn) {
+          created = creation_end(in, static_cast<std::size_t>(step.index));
           continue;
-        const SourceText& source = text(d.site.file);
-        if (d.site.line > source.size()) continue;
-        insert(d.site.file, d.site.line, Place::Taskwait,
-               source.indent(d.site.line) + "#pragma omp taskwait");
+        }
+        const trace::TaskDependency& d = in.after[static_cast<std::size_t>(step.index)];
+        if (d.from <= in.id || !d.site.known() || !created.known()) continue;
+        SourceSite at = d.site;
+        const SourceText& source = text(created.file);
+        if (at.file != created.file || at.line > source.size() || at.line <= created.line ||
+            source.function_body(at.line) != source.function_body(created.line))
+          at = SourceSite{created.file, created.line + 1};
+        if (at.line > text(at.file).size() || !done.insert({at.file, at.line}).second) continue;
+        insert(at.file, at.line, Place::Taskwait,
+               text(at.file).indent(at.line) + "#pragma omp taskwait");
       }
+    }
+  }
+
+  // The last line of the statement that created child `c` of `in`: the task's end when it was
+  // created right there, else the statement through which it was.
+  SourceSite creation_end(const trace::TaskInstance& in, std::size_t c) {
+    if (c >= in.spawn_sites.size() || !in.spawn_sites[c].known()) return {};
+    const SourceSite& at = in.spawn_sites[c];
+    const trace::TaskInstance& child = set_.instance(in.children[c]);
+    if (child.start_site.file == at.file && child.start_site.line == at.line &&
+        child.end_site.known())
+      return child.end_site;
+    const SourceText& source = text(at.file);
+    if (at.line > source.size()) return {};
+    return SourceSite{at.file,
+                      source.statement_range(at.line, at.line, source.depth_min(at.line)).second};
   }
 
   // `#pragma omp parallel` and `single` around the statements of the main task's code that

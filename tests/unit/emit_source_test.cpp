@@ -170,6 +170,7 @@ trace::TaskSet program_set(const std::string& path) {
   main.children = {2, 3, 4};
   main.spawn_sites = {at(8), at(8), at(12)};
   main.after = {{4, trace::kRaw, 4, {1}, at(15)}};
+  main.steps = {{true, 0, 0}, {true, 1, 0}, {true, 2, 0}, {false, 0, 0}};
   main.uses = {{1, 4, 0, false, 12, 16}};
   trace::TaskInstance p1 = instance(2, 1, 1, 8, 10), p2 = instance(3, 1, 1, 8, 10);
   p1.uses = {{1, 0, 4, false, 0, 4}, {2, 4, 0, false, 0, 4}};
@@ -221,6 +222,22 @@ TEST(EmitSource, TheProgramsPragmasDerivedByHand) {
   EXPECT_EQ(r.root, dir.path("src"));
   ASSERT_EQ(r.notes.size(), 1u);
   EXPECT_NE(r.notes[0].find("uses n on the stack"), std::string::npos) << r.notes[0];
+}
+
+TEST(EmitSource, AReadInAnInlinedFunctionWaitsAfterTheLastCreation) {
+  testing::TempDir dir;
+  std::string text;
+  for (const std::string& line : kProgram) text += line + "\n";
+  dir.write("prog.c", text);
+  trace::TaskSet set = program_set(dir.path("prog.c"));
+  std::string expected = tasks::emit_source(set, {}).diff;
+  // The debug information gives the inlined function's line (here: outside main): the taskwait
+  // goes after the statement that created the last task before the read, consume (line 14).
+  set.instances[0].after[0].site = trace::SourceSite{0, 2};
+  EXPECT_EQ(tasks::emit_source(set, {}).diff, expected);
+  EXPECT_NE(expected.find("+   }\n+   #pragma omp taskwait\n    int r = g[3];\n"),
+            std::string::npos)
+      << expected;
 }
 
 TEST(EmitSource, OmpSsDialect) {

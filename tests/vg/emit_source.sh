@@ -5,9 +5,10 @@
 # sequential program's (each example checks its own result and prints a checksum).
 #
 # Environment (set by `make check`): TAREADOR, TASKS, TASK_EXAMPLES_BUILD, EXAMPLES_DIR,
-# TESTS_DIR, CC.
+# VG_TESTS_BUILD, TESTS_DIR, CC.
 set -u
 : "${TAREADOR:?}" "${TASKS:?}" "${TASK_EXAMPLES_BUILD:?}" "${EXAMPLES_DIR:?}" "${TESTS_DIR:?}"
+: "${VG_TESTS_BUILD:?}"
 . "$TESTS_DIR/vg/common.sh"
 cc=${CC:-cc}
 
@@ -26,16 +27,17 @@ if ! command -v patch >/dev/null; then
   exit 77
 fi
 
-# annotate NAME [ARGS...]: traces examples/tasks/NAME, applies its diff to a copy, builds and
-# runs the copy; the diff is $scratch/NAME.diff, the copy $scratch/NAME/NAME.c.
+# annotate NAME SOURCE_DIR BUILD_DIR [ARGS...]: traces BUILD_DIR/NAME, applies its diff to a
+# copy of SOURCE_DIR/NAME.c, builds and runs the copy; the diff is $scratch/NAME.diff, the copy
+# $scratch/NAME/NAME.c.
 annotate() {
-  local name=$1
-  shift
+  local name=$1 sources=$2 build=$3
+  shift 3
   local set="$scratch/$name.set" copy="$scratch/$name"
   rm -rf "$set" "$copy"
   mkdir -p "$copy"
-  cp "$EXAMPLES_DIR/tasks/$name.c" "$copy/"
-  timeout 300 "$TAREADOR" --trace-dir="$set" --task-report=no "$TASK_EXAMPLES_BUILD/$name" "$@" \
+  cp "$sources/$name.c" "$copy/"
+  timeout 300 "$TAREADOR" --trace-dir="$set" --task-report=no "$build/$name" "$@" \
     >"$set.log" 2>&1 || { echo "trace failed: $(tail -2 "$set.log")"; return 1; }
   "$TASKS" "$set" --emit-source -o "$scratch/$name.diff" 2>"$scratch/$name.notes" ||
     { echo "emit failed: $(cat "$scratch/$name.notes")"; return 1; }
@@ -44,13 +46,14 @@ annotate() {
     2>"$copy/cc.log" || { echo "no build: $(head -3 "$copy/cc.log")"; return 1; }
   OMP_NUM_THREADS=4 timeout 60 "$copy/$name" "$@" >"$copy/parallel.out" 2>&1 ||
     { echo "the parallel run failed: $(cat "$copy/parallel.out")"; return 1; }
-  "$TASK_EXAMPLES_BUILD/$name" "$@" >"$copy/sequential.out" 2>&1
+  "$build/$name" "$@" >"$copy/sequential.out" 2>&1
   cmp -s "$copy/parallel.out" "$copy/sequential.out" ||
     { echo "$(cat "$copy/parallel.out") differs from $(cat "$copy/sequential.out")"; return 1; }
 }
+example() { annotate "$1" "$EXAMPLES_DIR/tasks" "$TASK_EXAMPLES_BUILD" "${@:2}"; }
 
 # ---- Jacobi: heap grids named by their variables, the pragma, the region around the loop -------
-if why=$(annotate jacobi 32 4 3); then
+if why=$(example jacobi 32 4 3); then
   ok "jacobi: the annotated source builds with -fopenmp and computes the sequential result"
 else
   not_ok "jacobi" "$why"
@@ -69,7 +72,7 @@ fi
 # ---- Cholesky: one block per malloc, the blocks named by a stand-in; nested tasks (mergesort,
 # multisort: a task waits for its children), taskwait-free sparse LU, transpose ---------------------
 for example in cholesky sparselu transpose mergesort multisort; do
-  if why=$(annotate "$example"); then
+  if why=$(example "$example"); then
     ok "$example: the annotated source builds with -fopenmp and computes the sequential result"
   else
     not_ok "$example" "$why"
@@ -79,6 +82,19 @@ grep -q '^+static char tareador_dep_0; /\* stands for malloc@cholesky.c:[0-9]* i
   "$scratch/cholesky.diff" &&
   ok "cholesky: the tiles, which no variable in scope names, have a stand-in" ||
   not_ok "cholesky" "no stand-in declared: $(grep '^+' "$scratch/cholesky.diff" | head -3 | tr '\n' '|')"
+
+# ---- A taskwait where main reads what its tasks wrote, inside the loop that creates them --------
+if why=$(annotate taskwait "$TESTS_DIR/vg" "$VG_TESTS_BUILD"); then
+  ok "taskwait: the annotated source builds with -fopenmp and computes the sequential result"
+else
+  not_ok "taskwait" "$why"
+fi
+if grep -B1 -xF '       total += sum(a, n) - sum(b, n);' "$scratch/taskwait.diff" |
+  grep -qxF '+      #pragma omp taskwait'; then
+  ok "taskwait: main waits for its tasks right before it sums what they wrote"
+else
+  not_ok "taskwait" "no taskwait before the sum: $(grep '^+' "$scratch/taskwait.diff" | tr '\n' '|')"
+fi
 
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
