@@ -75,6 +75,13 @@ echo
 echo "== which task to optimise? each type 2, 10, 100 times faster on 1 to 4 cores (thesis Fig. 6.3)"
 "$replay" --config "$machine" --policy=cp --critical --cores-sweep=1,2,3,4 "$out/fig61"
 
+echo
+echo "== the decomposition written back as OpenMP pragmas: tareador-tasks --emit-source (Jacobi)"
+"$top/build/vg-tool/tareador" -q --trace-dir="$out/jacobi" --task-report=no \
+  "$top/build/examples/tasks/jacobi"
+"$top/build/tasks/tareador-tasks" -q "$out/jacobi" --emit-source -o "$out/jacobi.diff"
+sed -n '3,$p' "$out/jacobi.diff"
+
 # ---- 4. What if, on a 16-rank trace -----------------------------------------------------------
 
 echo
@@ -110,5 +117,6 @@ echo "  fig61/                            trace set with the tasks stream, taskg
 echo "  fig61-4cores.prv                  its tasks on 4 cores: one row per core, dependencies as communications"
 echo "  fig61-4cores.json                 the same timeline for Perfetto UI / chrome://tracing"
 echo "  fig61/critical.csv, critical-*x.svg  the critical task: speedups of accelerating each type"
+echo "  jacobi.diff                       examples/tasks/jacobi.c with its task pragmas (patch -p1 -d examples/tasks)"
 echo "  jacobi16.prv (+ .pcf, .row)        Paraver trace of the 16-rank replay (open with wxParaver)"
 echo "  jacobi16.json                      summary: total time, per-rank compute/communication/waiting/idle"

@@ -3,11 +3,13 @@
 // write DIR/taskgraph.N.dot (.svg/.png), DIR/taskreport.N.txt and .json per rank.
 #include <CLI/CLI.hpp>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "tareador/trace.h"
+#include "tasks/emit_source.h"
 #include "tasks/taskgraph.h"
 
 namespace {
@@ -28,7 +30,34 @@ struct Options {
   std::size_t group_above = 200;
   std::size_t max_nodes = 2000;
   bool quiet = false;
+  bool emit_source = false;
+  std::string dialect = "openmp";
+  std::string output;  // of --emit-source; empty: stdout
+  std::string source_dir;
 };
+
+// --emit-source: the annotated source of one rank's decomposition, as a diff.
+int emit_source(const Options& o, const trace::TaskSet& set) {
+  tasks::EmitOptions options;
+  options.dialect = o.dialect == "ompss" ? tasks::Dialect::OmpSs : tasks::Dialect::OpenMP;
+  options.source_dir = o.source_dir;
+  tasks::EmitResult result = tasks::emit_source(set, options);
+  if (o.output.empty()) {
+    std::cout << result.diff;
+  } else {
+    std::ofstream out(o.output, std::ios::binary);
+    out << result.diff;
+    if (!out.flush()) throw trace::FormatError(o.output, 0, "cannot write the diff");
+  }
+  if (!o.quiet) {
+    for (const std::string& note : result.notes)
+      std::cerr << "tareador-tasks: note: " << note << "\n";
+    std::cerr << "tareador-tasks: apply with: patch -p1 -d " << result.root << " < "
+              << (o.output.empty() ? "DIFF" : o.output) << "\n";
+  }
+  trace::flush_stdout();
+  return 0;
+}
 
 int run(const Options& o) {
   std::error_code error;
@@ -47,6 +76,11 @@ int run(const Options& o) {
     throw trace::FormatError(o.dir, 0,
                              "no rank " + std::to_string(o.rank) + " (the set has " +
                                  std::to_string(ranks) + (ranks == 1 ? " rank)" : " ranks)"));
+  if (o.emit_source) {
+    if (o.rank < 0 && ranks > 1 && !o.quiet)
+      std::cerr << "tareador-tasks: the annotated source of rank 0 (--rank chooses)\n";
+    return emit_source(o, header.task_sets[static_cast<std::size_t>(std::max(o.rank, 0))]);
+  }
   tasks::OutputOptions options;
   options.graph.with_main = o.with_main;
   options.graph.creation_edges = o.creation_edges;
@@ -117,6 +151,23 @@ int main(int argc, char** argv) {
                  "0: no limit; default 2000")
       ->type_name("N");
   app.add_flag("-q,--quiet", o.quiet, "print nothing (the files are still written)");
+  auto* emit = app.add_flag("--emit-source", o.emit_source,
+                            "instead: write the annotated source, a unified diff against the "
+                            "program's sources that inserts the task pragmas of the traced "
+                            "decomposition (docs/emit-source.md)");
+  app.add_option("--dialect", o.dialect,
+                 "with --emit-source: openmp (depend clauses, default) or ompss (in/out/inout)")
+      ->check(CLI::IsMember({"openmp", "ompss"}))
+      ->type_name("DIALECT")
+      ->needs(emit);
+  app.add_option("-o,--output", o.output, "with --emit-source: the diff's file (default: stdout)")
+      ->type_name("FILE")
+      ->needs(emit);
+  app.add_option("--source-dir", o.source_dir,
+                 "with --emit-source: where the sources are, when not at the paths the debug "
+                 "information gives")
+      ->type_name("DIR")
+      ->needs(emit);
   app.footer("Exit status: 0 success; 1 bad input (trace set or options) or a file not written.");
   try {
     app.parse(argc, argv);

@@ -250,6 +250,7 @@ class RankLoader {
     if (!fresh)
       f.fail("object " + std::to_string(o.id) + " is declared twice (first at line " +
              std::to_string(it->second) + ")");
+    object_index_.emplace(o.id, objects_.size());
     objects_.push_back(std::move(o));
   }
 
@@ -261,6 +262,11 @@ class RankLoader {
     int id = f.integer<int>("instance id");
     std::string type = f.name("type");
     int parent = f.integer<int>("parent");
+    SourceSite start_site, end_site;
+    if (!f.done()) {
+      start_site = site(f, "start site");
+      end_site = site(f, "end site");
+    }
     f.expect_end("task");
     if (id <= 0) f.fail("instance ids start at 1");
     if (id == 1 && parent != 0) f.fail("instance 1 is the main task: its parent must be 0");
@@ -276,6 +282,8 @@ class RankLoader {
     Section& s = it->second;
     s.instance.id = id;
     s.instance.parent = parent;
+    s.instance.start_site = start_site;
+    s.instance.end_site = end_site;
     s.type = std::move(type);
     s.records.task_line = lines_.line_number();
     current_ = &s;
@@ -303,6 +311,7 @@ class RankLoader {
     if (d.kinds == 0) f.fail("missing dependency kind");
     d.bytes = f.count<std::int64_t>("bytes");
     std::string_view objects = f.text("objects");
+    if (!f.done()) d.site = site(f, "site");
     f.expect_end("after");
     while (true) {
       std::size_t comma = objects.find(',');
@@ -332,6 +341,7 @@ class RankLoader {
   void spawn(Fields& f) {
     Section& s = in_section("spawn");
     int child = f.integer<int>("child instance");
+    SourceSite where = f.done() ? SourceSite{} : site(f, "site");
     f.expect_end("spawn");
     if (child <= 1)
       f.fail("instance " + std::to_string(child) + " cannot be spawned (instances 2, 3, ... are)");
@@ -353,6 +363,25 @@ class RankLoader {
     add(s, r);
     step(s, true, s.instance.children.size());
     s.instance.children.push_back(child);
+    s.instance.spawn_sites.push_back(where);
+  }
+
+  // FILE:LINE (the file interned in source_files_), or `-` for a place the run did not know.
+  SourceSite site(Fields& f, const char* name) {
+    std::string text = f.name(name);
+    if (text == "-") return {};
+    std::size_t colon = text.rfind(':');
+    int line = 0;
+    const char* digits = text.data() + colon + 1;
+    const char* end = text.data() + text.size();
+    if (colon == std::string::npos || colon == 0 || std::from_chars(digits, end, line).ptr != end ||
+        line <= 0)
+      f.fail("field '" + std::string(name) + "' " + excerpt(text) +
+             " is not FILE:LINE (a line from 1) or '-'");
+    text.resize(colon);
+    auto [it, fresh] = source_file_index_.emplace(text, static_cast<int>(source_files_.size()));
+    if (fresh) source_files_.push_back(std::move(text));
+    return SourceSite{it->second, line};
   }
 
   static void step(Section& s, bool spawn, std::size_t index) {
@@ -367,11 +396,28 @@ class RankLoader {
     u.read = f.count<std::int64_t>("read bytes");
     u.written = f.count<std::int64_t>("written bytes");
     if (!f.done()) {
-      if (f.text("flag") != "disabled") f.fail("the last field of 'uses' can only be 'disabled'");
-      u.disabled = true;
+      std::string_view flag = f.text("flag");
+      if (flag == "disabled") {
+        u.disabled = true;
+        if (!f.done()) flag = f.text("span");
+      }
+      if (flag != "disabled") span(f, flag, u);
     }
     f.expect_end("uses");
     s.instance.uses.push_back(u);
+  }
+
+  // `span FIRST END` of a `uses`: offsets within the object, FIRST < END <= its size.
+  void span(Fields& f, std::string_view word, TaskUse& u) {
+    if (word != "span")
+      f.fail("after the byte counts 'uses' takes 'disabled' and 'span FIRST END'");
+    u.span_first = f.count<std::int64_t>("span first");
+    u.span_end = f.count<std::int64_t>("span end");
+    const TaskObject& o = objects_[object_index_.at(u.object)];
+    if (u.span_first >= u.span_end || u.span_end > o.size)
+      f.fail("span " + std::to_string(u.span_first) + " " + std::to_string(u.span_end) +
+             " is not a range of offsets within object " + std::to_string(u.object) + " (" +
+             std::to_string(o.size) + " bytes)");
   }
 
   // A record of the authentic grammar (cpu, MPI, event, call) or `end`.
@@ -526,6 +572,7 @@ class RankLoader {
         parent.records.bytes.push_back(0);
         step(parent, true, parent.instance.children.size());
         parent.instance.children.push_back(id);
+        parent.instance.spawn_sites.emplace_back();
       } else if (spawn->second.parent != s.instance.parent) {
         fail_at(spawn->second.line, "instance " + std::to_string(spawn->second.parent) +
                                         " spawns instance " + std::to_string(id) +
@@ -561,6 +608,7 @@ class RankLoader {
   void build_model(int count, TaskSet& set, std::vector<InstanceRecords>& records) {
     std::map<std::string, int> type_index;
     set.objects = std::move(objects_);
+    set.source_files = std::move(source_files_);
     records.clear();
     std::vector<std::vector<std::uint64_t>> after_lines;
     for (int id = 1; id <= count; ++id) {
@@ -605,6 +653,9 @@ class RankLoader {
   Section* current_ = nullptr;
   std::vector<TaskObject> objects_;
   std::unordered_map<int, std::uint64_t> object_line_;
+  std::unordered_map<int, std::size_t> object_index_;  // id -> index into objects_
+  std::vector<std::string> source_files_;
+  std::unordered_map<std::string, int> source_file_index_;
   std::map<int, Spawn> spawns_;                                 // child -> who spawns it, where
   std::unordered_map<std::uint64_t, std::uint64_t> posted_;     // request -> line
   std::vector<std::pair<std::uint64_t, std::uint64_t>> waits_;  // (request, line)

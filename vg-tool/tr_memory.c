@@ -171,7 +171,7 @@ static void used(Addr a, SizeT n, ULong read, ULong written, Bool disabled)
    if (in_own_frames(a, n)) return;
    object = tr_object_at(state.tid, a);
    if (tr_object(object) && tr_object(object)->temporary) return;
-   tr_tasks_uses(object, read, written, disabled);
+   tr_tasks_uses(object, a, n, read, written, disabled);
 }
 
 /* The first disabled range that [a, a+n) overlaps, or NULL. */

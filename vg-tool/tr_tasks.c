@@ -35,6 +35,7 @@ typedef enum { REC_CPU, REC_MPI, REC_SPAWN, REC_AFTER } RecordKind;
 typedef struct {
    RecordKind kind;
    ULong value;     /* REC_CPU: instructions; REC_SPAWN, REC_AFTER: an instance */
+   Addr site;       /* REC_SPAWN: where, in the instance's own function, the child was made */
    TrEvent event;   /* REC_MPI */
 } Record;
 
@@ -45,17 +46,21 @@ typedef struct {
    ULong bytes;
    UInt* objects;
    UInt n_objects, max_objects;
+   Addr site;       /* on a descendant: where the instance's own function first used it */
 } Dependency;
 
 typedef struct {
    UInt object;     /* 0: free slot */
    Bool disabled;   /* uses while the object was disabled are kept apart */
    ULong read, written;
+   Addr low, high;  /* the bytes used lie in [low, high) */
 } Use;
 
 typedef struct {
    UInt id, parent, type;
    Addr stack_top;
+   Addr start_site, end_site;  /* the calls of tareador_start_task and _end_task (_ON, _OFF) */
+   Addr children_sp;  /* the stack top of the last instance it created: the frame it creates in */
    Record* records;
    UInt n_records, max_records;
    ULong pending;   /* instructions not in a record yet */
@@ -111,6 +116,7 @@ static void add_record(Instance* in, RecordKind kind, ULong value, const TrEvent
       in->records = grow(in->records, &in->max_records, in->n_records + 1, sizeof(Record));
    in->records[in->n_records].kind = kind;
    in->records[in->n_records].value = value;
+   in->records[in->n_records].site = 0;
    if (event) in->records[in->n_records].event = *event;
    in->n_records++;
 }
@@ -131,9 +137,9 @@ static UInt type_of(const HChar* name)
 }
 
 /* The stack pointer of the code that called tareador_start_task (or _ON): the frames below it
-   will be the new instance's own. The annotation functions' frames, if they were not inlined,
-   are skipped: they come and go at every annotation. */
-static Addr annotating_frame_sp(void)
+   will be the new instance's own; and where that call is (`site`). The annotation functions'
+   frames, if they were not inlined, are skipped: they come and go at every annotation. */
+static Addr annotating_frame_sp(Addr* site)
 {
    Addr ips[8], sps[8];
    UInt n = VG_(get_StackTrace)(tasks.tid, ips, 8, sps, NULL, 0), i;
@@ -142,7 +148,21 @@ static Addr annotating_frame_sp(void)
       if (!VG_(get_fnname)(VG_(current_DiEpoch)(), ips[i], &name) ||
           VG_(strncmp)(name, "tareador_", 9) != 0)
          break;
+   *site = n > 0 ? ips[i] : 0;
    return n > 0 ? sps[i] : VG_(get_SP)(tasks.tid);
+}
+
+#define SITE_FRAMES 64
+
+/* Where the running code is in the function whose frame is at `stack_top` (or a caller of it,
+   if that function has returned): the call through which it reached what it does. */
+static Addr site_in_frame(Addr stack_top)
+{
+   Addr ips[SITE_FRAMES], sps[SITE_FRAMES];
+   UInt n = VG_(get_StackTrace)(tasks.tid, ips, SITE_FRAMES, sps, NULL, 0), i;
+   for (i = 0; i < n; i++)
+      if (sps[i] >= stack_top) return ips[i];
+   return 0;
 }
 
 static void open_instance(UInt type)
@@ -151,14 +171,18 @@ static void open_instance(UInt type)
    in->id = ++tasks.instances;
    in->type = type;
    in->parent = tasks.n_open ? running()->id : 0;
-   in->stack_top = annotating_frame_sp();
+   in->stack_top = annotating_frame_sp(&in->start_site);
    if (in->id >= tasks.flag_slots) {
       UInt old = tasks.flag_slots;
       tr_task_open_flags = grow(tr_task_open_flags, &tasks.flag_slots, in->id + 1, 1);
       VG_(memset)(tr_task_open_flags + old, 0, tasks.flag_slots - old);
    }
    tr_task_open_flags[in->id] = 1;
-   if (tasks.n_open) add_record(running(), REC_SPAWN, in->id, NULL);
+   if (tasks.n_open) {
+      add_record(running(), REC_SPAWN, in->id, NULL);
+      running()->records[running()->n_records - 1].site = site_in_frame(running()->stack_top);
+      running()->children_sp = in->stack_top;
+   }
    if (tasks.n_open == tasks.max_open)
       tasks.open = grow(tasks.open, &tasks.max_open, tasks.n_open + 1, sizeof(Instance*));
    tasks.open[tasks.n_open++] = in;
@@ -222,6 +246,7 @@ void tr_tasks_end(const HChar* name)
       tr_trace_warning(warning);
    }
    checkpoint();
+   annotating_frame_sp(&in->end_site);
    close_instance();
 }
 
@@ -346,6 +371,8 @@ void tr_tasks_depends(UInt from, TrDepKind kind, UInt object, ULong bytes)
       if (from > in->id) {
          checkpoint();
          add_record(in, REC_AFTER, from, NULL);
+         /* Where it waits: in the function that created its children. */
+         d->site = site_in_frame(in->children_sp ? in->children_sp : in->stack_top);
       }
    }
    d->kinds |= kind;
@@ -367,7 +394,7 @@ static Use* use_slot(Instance* in, UInt object, Bool disabled)
    return &in->uses[i];
 }
 
-void tr_tasks_uses(UInt object, ULong read, ULong written, Bool disabled)
+void tr_tasks_uses(UInt object, Addr a, SizeT n, ULong read, ULong written, Bool disabled)
 {
    Instance* in = running();
    Use* u;
@@ -385,8 +412,12 @@ void tr_tasks_uses(UInt object, ULong read, ULong written, Bool disabled)
    if (u->object == 0) {
       u->object = object;
       u->disabled = disabled;
+      u->low = a;
+      u->high = a + n;
       in->n_uses++;
    }
+   if (a < u->low) u->low = a;
+   if (a + n > u->high) u->high = a + n;
    u->read += read;
    u->written += written;
 }
@@ -439,6 +470,27 @@ static void declare(UInt object)
    tr_text_append(&tasks.out.text, "\n");
 }
 
+/* " FILE:LINE" of code address `ip` from the debug information (the file with its directory),
+   or " -" when it has none. */
+static void write_site(Addr ip)
+{
+   const HChar* file;
+   const HChar* dir;
+   HChar where[1024];
+   UInt line;
+   if (ip == 0 ||
+       !VG_(get_filename_linenum)(VG_(current_DiEpoch)(), ip, &file, &dir, &line)) {
+      tr_text_append(&tasks.out.text, " -");
+      return;
+   }
+   if (file[0] != '/' && dir && dir[0])
+      VG_(snprintf)(where, sizeof where, "%s/%s:%u", dir, file, line);
+   else
+      VG_(snprintf)(where, sizeof where, "%s:%u", file, line);
+   tr_text_append(&tasks.out.text, " ");
+   tr_text_field(&tasks.out.text, where);
+}
+
 static Int compare_uints(const void* a, const void* b)
 {
    UInt x = *(const UInt*)a, y = *(const UInt*)b;
@@ -472,6 +524,20 @@ static void write_dependency(const Dependency* d)
    tr_text_end_records(&tasks.out.text);
    tr_text_printf(&tasks.out.text, "after %u %s %llu ", d->from, kinds, d->bytes);
    for (k = 0; k < d->n_objects; k++) tr_text_printf(&tasks.out.text, "%s%u", k ? "," : "", d->objects[k]);
+   if (d->site) write_site(d->site);
+   tr_text_append(&tasks.out.text, "\n");
+}
+
+/* `uses`, with the span of the bytes used as offsets into the object. */
+static void write_use(const Use* u)
+{
+   const TrObject* o = tr_object(u->object);
+   Addr low = u->low > o->start ? u->low : o->start;
+   Addr high = u->high < o->start + o->size ? u->high : o->start + o->size;
+   tr_text_end_records(&tasks.out.text);
+   tr_text_printf(&tasks.out.text, "uses %u %llu %llu%s", u->object, u->read, u->written,
+                  u->disabled ? " disabled" : "");
+   if (high > low) tr_text_printf(&tasks.out.text, " span %lu %lu", low - o->start, high - o->start);
    tr_text_append(&tasks.out.text, "\n");
 }
 
@@ -497,20 +563,26 @@ static void write_section(Instance* in)
    tr_text_end_records(&tasks.out.text);
    tr_text_printf(&tasks.out.text, "task %u ", in->id);
    tr_text_field(&tasks.out.text, tasks.types[in->type]);
-   tr_text_printf(&tasks.out.text, " %u\n", in->parent);
+   tr_text_printf(&tasks.out.text, " %u", in->parent);
+   write_site(in->start_site);
+   write_site(in->end_site);
+   tr_text_append(&tasks.out.text, "\n");
    for (i = 0; i < n && deps[i]->from < in->id; i++) write_dependency(deps[i]);
    for (i = 0; i < in->n_records; i++) {
       const Record* r = &in->records[i];
       switch (r->kind) {
          case REC_CPU: tr_text_burst(&tasks.out.text, r->value); break;
          case REC_MPI: tr_text_mpi(&tasks.out.text, &r->event); break;
-         case REC_SPAWN: tr_text_record(&tasks.out.text, "spawn %llu", r->value); break;
+         case REC_SPAWN:
+            tr_text_end_records(&tasks.out.text);
+            tr_text_printf(&tasks.out.text, "spawn %llu", r->value);
+            write_site(r->site);
+            tr_text_append(&tasks.out.text, "\n");
+            break;
          case REC_AFTER: write_dependency(dependency_slot(in, (UInt)r->value)); break;
       }
    }
-   for (i = 0; i < n_uses; i++)
-      tr_text_record(&tasks.out.text, "uses %u %llu %llu%s", uses[i].object, uses[i].read,
-                     uses[i].written, uses[i].disabled ? " disabled" : "");
+   for (i = 0; i < n_uses; i++) write_use(&uses[i]);
    tr_text_record(&tasks.out.text, "endtask");
    VG_(free)(deps);
 }
@@ -548,6 +620,7 @@ void tr_tasks_finish(Bool complete)
    if (!tasks.active) return;
    if (complete) {
       checkpoint();
+      annotating_frame_sp(&tasks.open[0]->end_site);
       while (tasks.n_open > 1) {
          HChar warning[160];
          VG_(snprintf)(warning, sizeof warning, "task \"%s\" (instance %u) was still open at the end: ended there",

@@ -35,10 +35,10 @@ void tr_tasks_mpi_enter(void);
 void tr_tasks_mpi_exit(const TrEvent* events, Int n);
 
 /* From the shadow memory: the running instance depends on `from` through `bytes` bytes of
-   `object`; it read or wrote bytes of `object` for the first time (`disabled`: while the object
-   was disabled). */
+   `object`; it read or wrote bytes of `object` for the first time, in an access of [a, a+n)
+   (`disabled`: while the object was disabled). */
 void tr_tasks_depends(UInt from, TrDepKind kind, UInt object, ULong bytes);
-void tr_tasks_uses(UInt object, ULong read, ULong written, Bool disabled);
+void tr_tasks_uses(UInt object, Addr a, SizeT n, ULong read, ULong written, Bool disabled);
 /* The running instance would depend on `from` through the runtime libraries' own state only:
    counted, and left out. */
 void tr_tasks_runtime_dependency(UInt from);

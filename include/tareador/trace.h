@@ -206,19 +206,30 @@ struct TaskObject {
   std::string name;
 };
 
-// `after FROM KINDS BYTES OBJS`: the instance waits there until instance `from` has ended.
+// A line of the program's sources, from the debug information (version 3 streams): `file`
+// indexes TaskSet::source_files; -1 when the stream does not say.
+struct SourceSite {
+  int file = -1;
+  int line = 0;
+  bool known() const { return file >= 0; }
+};
+
+// `after FROM KINDS BYTES OBJS [SITE]`: the instance waits there until instance `from` has ended.
 struct TaskDependency {
   int from = 0;              // instance id
   std::uint8_t kinds = 0;    // kRaw | kWar | kWaw
   std::int64_t bytes = 0;    // bytes causing it
   std::vector<int> objects;  // object ids
+  SourceSite site;           // on a descendant: where the instance's own code first used it
 };
 
-// `uses OBJ READ WRITTEN`: bytes of an object the instance itself read and wrote.
+// `uses OBJ READ WRITTEN [disabled] [span FIRST END]`: bytes of an object the instance itself
+// read and wrote, and the offsets [span_first, span_end) they lie in (span_end 0: not known).
 struct TaskUse {
   int object = 0;
   std::int64_t read = 0, written = 0;
   bool disabled = false;  // while the object was disabled (tareador_disable_object)
+  std::int64_t span_first = 0, span_end = 0;
 };
 
 // A spawn or an after of an instance, in record order (TaskInstance::steps): with them an
@@ -238,8 +249,10 @@ struct TaskInstance {
   double instructions = 0;  // sum of its own bursts (instructions; seconds in a Dimemas-like
                             // trace without MIPS never occur in task traces)
   bool mpi = false;         // holds MPI records (send, recv, wait, coll)
-  std::vector<TaskDependency> after;  // every `after` of the section, in order
-  std::vector<int> children;          // instances it spawned, in spawn order
+  std::vector<TaskDependency> after;    // every `after` of the section, in order
+  std::vector<int> children;            // instances it spawned, in spawn order
+  std::vector<SourceSite> spawn_sites;  // per child: where its own code created it
+  SourceSite start_site, end_site;      // its tareador_start_task and _end_task (_ON, _OFF)
   std::vector<TaskUse> uses;
   std::vector<TaskStep> steps;  // its spawns and afters in order (instructions after the
                                 // last step: `instructions` minus the steps' sum)
@@ -248,10 +261,11 @@ struct TaskInstance {
 
 // The tasks of one rank.
 struct TaskSet {
-  std::vector<std::string> types;       // task type names, in order of first appearance
-  std::vector<TaskObject> objects;      // in order of declaration
-  std::vector<TaskInstance> instances;  // instances[i].id == i + 1
-  std::string path;                     // the tasks.N.trc file it was read from
+  std::vector<std::string> types;         // task type names, in order of first appearance
+  std::vector<TaskObject> objects;        // in order of declaration
+  std::vector<TaskInstance> instances;    // instances[i].id == i + 1
+  std::vector<std::string> source_files;  // the files SourceSite::file names
+  std::string path;                       // the tasks.N.trc file it was read from
 
   const TaskObject* object(int id) const;  // nullptr if unknown
   const TaskInstance& instance(int id) const { return instances[static_cast<std::size_t>(id - 1)]; }

@@ -49,11 +49,11 @@ class SetBuilder {
                     std::vector<int> objects) {
     trace::TaskInstance& i = at(id);
     i.steps.push_back({false, static_cast<int>(i.after.size()), 0});
-    i.after.push_back({from, kinds, bytes, std::move(objects)});
+    i.after.push_back({from, kinds, bytes, std::move(objects), {}});
     return *this;
   }
   SetBuilder& uses(int id, int object, std::int64_t read, std::int64_t written) {
-    at(id).uses.push_back({object, read, written});
+    at(id).uses.push_back({object, read, written, false, 0, 0});
     return *this;
   }
   SetBuilder& instructions(int id, double n) {

@@ -120,7 +120,8 @@ for path in glob.glob(os.path.join(d, "*")) + [sys.argv[2]]:
 for path in glob.glob(os.path.join(d, "*.toml")):
     tomllib.load(open(path, "rb"))
 json.load(open(os.path.join(d, "taskreport.0.json")))
-types = [l.split(" ", 2)[2].rsplit(" ", 1)[0] for l in open(os.path.join(d, "tasks.0.trc")) if l.startswith("task ")]
+# The type: what is between the id and the parent and the two source sites.
+types = [l.split(" ", 2)[2].rsplit(" ", 3)[0] for l in open(os.path.join(d, "tasks.0.trc")) if l.startswith("task ")]
 expected = {"unnamed", '"caf\ufffd cr\ufffdme"', "x" * 200, '"copy \\"block\\" \\\\ 1"', "main"}
 assert set(types) == expected, set(types) ^ expected
 warnings = tomllib.load(open(os.path.join(d, "rank-0.toml"), "rb"))["warnings"]

@@ -21,10 +21,12 @@ trace() {
 }
 
 # The graph of a tasks stream, readable and independent of the compiler: object ids become
-# names, bursts and the program's uses of its stack go.
+# names, bursts, source lines and the program's uses of its stack go.
 graph() {
   awk '$1 == "object" { name[$2] = $5; kind[$2] = $3; next }
        $1 == "cpu" { next }
+       $1 == "task" { print $1, $2, $3, $4; next }
+       $1 == "spawn" { print $1, $2; next }
        $1 == "after" { n = split($5, o, ","); s = "";
                        for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") name[o[i]];
                        print $1, $2, $3, $4, s; next }
@@ -169,7 +171,7 @@ done
 
 # ---- Annotations out of place --------------------------------------------------------------------
 trace "$scratch/misuse" "$VG_TESTS_BUILD/taskmisuse"
-if [ "$(grep '^task' "$scratch/misuse/tasks.0.trc" 2>/dev/null | tr '\n' '|')" = "task 2 a 1|task 3 b 1|task 4 c 1|task 1 main 0|" ] &&
+if [ "$(graph "$scratch/misuse/tasks.0.trc" 2>/dev/null | grep '^task' | tr '\n' '|')" = "task 2 a 1|task 3 b 1|task 4 c 1|task 1 main 0|" ] &&
    grep -q 'no task open' "$scratch/misuse/rank-0.toml" &&
    grep -q 'ends task \\"a\\"' "$scratch/misuse/rank-0.toml" &&
    grep -q 'task \\"c\\" (instance 4) was still open' "$scratch/misuse/rank-0.toml" &&

@@ -1,0 +1,539 @@
+// The annotated source (emit_source.h): which lines get which pragma, and the names of the
+// objects in the clauses. docs/emit-source.md says what is generated and why.
+#include "tasks/emit_source.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+#include "tasks/source_text.h"
+
+namespace tareador::tasks {
+
+namespace {
+
+namespace fs = std::filesystem;
+using trace::SourceSite;
+using trace::TaskSet;
+
+// What goes before a line, in this order when several things do (a region ends before the
+// line after its last statement, where a taskwait after it may go).
+enum class Place { RegionClose, RegionOpen, TaskOpen, Taskwait, TaskClose };
+
+struct Pending {
+  int before;
+  Place place;
+  std::size_t sequence;
+  std::string text;
+};
+
+// The instances made by one call site: the code between one tareador_start_task and its
+// tareador_end_task.
+struct TaskSite {
+  int file = 0, start = 0, end = 0;
+  std::vector<int> instances;
+  bool creates = false;  // its instances create tasks
+  std::string type;
+};
+
+// What the instances of one site do to one object.
+struct SiteUse {
+  std::int64_t first = 0, end = 0;
+  bool read = false, written = false;
+};
+
+using SiteKey = std::pair<int, int>;  // file, start line
+
+class Generator {
+ public:
+  Generator(const TaskSet& set, const EmitOptions& options) : set_(set), options_(options) {}
+
+  EmitResult run() {
+    if (std::none_of(set_.instances.begin(), set_.instances.end(),
+                     [](const trace::TaskInstance& i) { return i.start_site.known(); }))
+      throw std::runtime_error(
+          "the trace records no source lines (traced before format version 3, or the program "
+          "has no debug information: compile it with -g)");
+    collect_sites();
+    for (const auto& [key, site] : sites_) place_task(site);
+    place_taskwaits();
+    place_regions();
+    return write();
+  }
+
+ private:
+  // ---- Sources -------------------------------------------------------------------------------
+
+  const SourceText& text(int file) {
+    auto it = texts_.find(file);
+    if (it != texts_.end()) return it->second;
+    fs::path path = set_.source_files[static_cast<std::size_t>(file)];
+    std::error_code error;
+    if (!fs::is_regular_file(path, error) && !options_.source_dir.empty()) {
+      // The file's name, then longer and longer trailing parts of its path.
+      std::vector<fs::path> parts(path.begin(), path.end());
+      fs::path tail;
+      for (auto p = parts.rbegin(); p != parts.rend(); ++p) {
+        tail = tail.empty() ? *p : *p / tail;
+        if (fs::is_regular_file(options_.source_dir / tail, error)) {
+          path = options_.source_dir / tail;
+          break;
+        }
+      }
+    }
+    paths_[file] = fs::weakly_canonical(path, error);
+    if (error) paths_[file] = path;
+    return texts_.emplace(file, SourceText::read(paths_[file].string())).first->second;
+  }
+
+  std::string where(int file, int line) const {
+    return set_.source_files[static_cast<std::size_t>(file)] + ":" + std::to_string(line);
+  }
+
+  void insert(int file, int before, Place place, const std::string& text) {
+    pending_[file].push_back(Pending{before, place, sequence_++, text});
+  }
+
+  // ---- Tasks ---------------------------------------------------------------------------------
+
+  void collect_sites() {
+    for (const trace::TaskInstance& in : set_.instances) {
+      if (in.id == 1) continue;
+      const std::string& type = set_.types[static_cast<std::size_t>(in.type)];
+      if (!in.start_site.known() || !in.end_site.known())
+        throw std::runtime_error("task " + type + " #" + std::to_string(in.id) +
+                                 ": its start or end has no source line (no debug information)");
+      const SourceSite& s = in.start_site;
+      const SourceSite& e = in.end_site;
+      if (e.file != s.file || e.line <= s.line)
+        throw std::runtime_error(where(s.file, s.line) + ": task " + type +
+                                 " starts and ends on one line or in two files (" +
+                                 where(e.file, e.line) +
+                                 "), so no statement holds it alone (annotations in a macro?)");
+      TaskSite& site = sites_[{s.file, s.line}];
+      if (site.instances.empty()) site = TaskSite{s.file, s.line, e.line, {}, false, type};
+      if (site.end != e.line)
+        throw std::runtime_error(where(s.file, s.line) + ": task " + type + " ends at line " +
+                                 std::to_string(site.end) + " and at line " +
+                                 std::to_string(e.line) + ": one task per start and end, please");
+      site.instances.push_back(in.id);
+      site.creates = site.creates || !in.children.empty();
+    }
+  }
+
+  void place_task(const TaskSite& site) {
+    const SourceText& source = text(site.file);
+    if (site.end > source.size())
+      throw std::runtime_error(where(site.file, site.end) + ": past the end of the file (" +
+                               std::to_string(source.size()) + " lines): not the traced source?");
+    Clauses clauses = clauses_of(site);
+    clauses.firstprivate = firstprivate(source, site);
+    std::string indent = source.indent(site.start);
+    insert(site.file, site.start + 1, Place::TaskOpen,
+           indent + task_pragma(clauses, options_.dialect));
+    insert(site.file, site.start + 1, Place::TaskOpen, indent + "{");
+    // OpenMP does not wait for a task's children when it ends; its siblings may need them.
+    if (site.creates) insert(site.file, site.end, Place::Taskwait, indent + "#pragma omp taskwait");
+    insert(site.file, site.end, Place::TaskClose, indent + "}");
+  }
+
+  // The creating function's variables the task's code uses: copied when the task is created
+  // (they may be shared in the parallel region and change before the task runs).
+  static std::vector<std::string> firstprivate(const SourceText& source, const TaskSite& site) {
+    int body = source.function_body(site.start);
+    if (body == 0) return {};
+    std::set<std::string> locals;
+    for (const Declaration& d : source.parameters(body))
+      if (d.dimensions == 0) locals.insert(d.name);
+    for (const Declaration& d : source.declarations(body + 1, site.start))
+      if (d.dimensions == 0) locals.insert(d.name);
+    std::string code;
+    for (int l = site.start + 1; l < site.end; ++l) code += source.code(l) + "\n";
+    std::vector<std::string> used;
+    for (const std::string& name : identifiers(code))
+      if (locals.count(name)) used.push_back(name);
+    return used;
+  }
+
+  // ---- Objects and clauses -------------------------------------------------------------------
+
+  // Each item once, in the clause of what the site's instances do to it (a stand-in may
+  // stand for several objects).
+  Clauses clauses_of(const TaskSite& site) {
+    std::vector<std::string> order;
+    std::map<std::string, std::pair<bool, bool>> access;  // item -> read, written
+    for (const auto& [object, use] : site_uses(site))
+      for (const std::string& item : items_for(object, use)) {
+        auto [it, fresh] = access.try_emplace(item, use.read, use.written);
+        if (fresh) order.push_back(item);
+        it->second.first = it->second.first || use.read;
+        it->second.second = it->second.second || use.written;
+      }
+    Clauses clauses;
+    for (const std::string& item : order) {
+      auto [read, written] = access[item];
+      (read && written ? clauses.inout : written ? clauses.out : clauses.in).push_back(item);
+    }
+    return clauses;
+  }
+
+  // The uses of an instance and of the tasks it creates, directly or not: a task's clauses
+  // order it with its siblings for all of them.
+  std::vector<const trace::TaskUse*> subtree_uses(int id) const {
+    std::vector<const trace::TaskUse*> uses;
+    std::vector<int> stack = {id};
+    while (!stack.empty()) {
+      const trace::TaskInstance& in = set_.instance(stack.back());
+      stack.pop_back();
+      for (const trace::TaskUse& u : in.uses) uses.push_back(&u);
+      stack.insert(stack.end(), in.children.begin(), in.children.end());
+    }
+    return uses;
+  }
+
+  const std::map<int, SiteUse>& site_uses(const TaskSite& site) {
+    auto cached = site_uses_.find({site.file, site.start});
+    if (cached != site_uses_.end()) return cached->second;
+    std::map<int, SiteUse>& uses = site_uses_[{site.file, site.start}];
+    for (int id : site.instances)
+      for (const trace::TaskUse* use : subtree_uses(id)) {
+        const trace::TaskUse& u = *use;
+        const trace::TaskObject* o = set_.object(u.object);
+        if (o == nullptr || !counts(*o, u, site)) continue;
+        std::int64_t first = u.span_end > 0 ? u.span_first : 0;
+        std::int64_t end = u.span_end > 0 ? u.span_end : o->size;
+        auto [it, fresh] = uses.try_emplace(u.object, SiteUse{first, end});
+        it->second.first = std::min(it->second.first, first);
+        it->second.end = std::max(it->second.end, end);
+        it->second.read = it->second.read || u.read > 0;
+        it->second.written = it->second.written || u.written > 0;
+      }
+    return uses;
+  }
+
+  // Whether a use belongs in the clauses: the program's heap blocks and globals do; what is
+  // left out is noted once per object.
+  bool counts(const trace::TaskObject& o, const trace::TaskUse& u, const TaskSite& site) {
+    if (u.disabled) {
+      note_once(o.name, "task " + site.type + " updates " + o.name +
+                            " while it is disabled: no clause names it; the parallel code needs "
+                            "a reduction or an atomic update there (not generated)");
+      return false;
+    }
+    if (o.kind == "stack")
+      note_once(o.name, "task " + site.type + " uses " + o.name +
+                            " on the stack: locals are copied into the task (firstprivate), "
+                            "not named in clauses");
+    return o.kind == "heap" || o.kind == "global";
+  }
+
+  void note_once(const std::string& key, const std::string& note) {
+    if (noted_.insert(key).second) notes_.push_back(note);
+  }
+
+  // The list items of `object` for a site: the pieces of it the site touches, cut where any
+  // site's span begins or ends, so that every task names identical or disjoint storage (as
+  // OpenMP requires of the items of sibling tasks).
+  std::vector<std::string> items_for(int object, const SiteUse& use) {
+    const NamedObject& named = name_of(object);
+    std::vector<std::string> items;
+    for (const auto& [first, end] : pieces(object, named))
+      if (first < use.end && end > use.first) items.push_back(list_item(named, first, end));
+    return items;
+  }
+
+  // The pieces of an object: cut at every site's span ends (whole elements), adjacent pieces
+  // used by the same sites joined.
+  std::vector<std::pair<std::int64_t, std::int64_t>> pieces(int object, const NamedObject& named) {
+    auto cached = pieces_.find(object);
+    if (cached != pieces_.end()) return cached->second;
+    std::int64_t element = named.element > 0 ? named.element : 0;
+    std::vector<std::pair<SiteKey, SiteUse>> spans;
+    std::set<std::int64_t> cuts;
+    for (const auto& [key, site] : sites_) {
+      const auto& uses = site_uses(site);
+      auto it = uses.find(object);
+      if (it == uses.end()) continue;
+      spans.emplace_back(key, it->second);
+      if (element == 0) continue;
+      cuts.insert(it->second.first / element * element);
+      cuts.insert((it->second.end + element - 1) / element * element);
+    }
+    if (element == 0 || named.name.rfind("tareador_dep_", 0) == 0) {
+      cuts = {0, named.size};
+    }
+    std::vector<std::pair<std::int64_t, std::int64_t>> out;
+    std::set<SiteKey> last_users;
+    for (auto it = cuts.begin(); it != cuts.end() && std::next(it) != cuts.end(); ++it) {
+      std::int64_t first = *it, end = *std::next(it);
+      std::set<SiteKey> users;
+      for (const auto& [key, use] : spans)
+        if (use.first < end && use.end > first) users.insert(key);
+      if (users.empty()) continue;
+      if (!out.empty() && out.back().second == first && users == last_users)
+        out.back().second = end;
+      else out.emplace_back(first, end);
+      last_users = users;
+    }
+    return pieces_[object] = out;
+  }
+
+  const NamedObject& name_of(int object) {
+    auto it = names_.find(object);
+    if (it != names_.end()) return it->second;
+    const trace::TaskObject& o = *set_.object(object);
+    NamedObject named = o.kind == "heap" ? heap_name(o) : global_name(o);
+    named.size = o.size;
+    if (named.name.empty() || !visible_everywhere(object, named)) named = stand_in(o);
+    else if (o.kind == "heap" && named.element == 0) named = stand_in(o);
+    return names_[object] = named;
+  }
+
+  // A heap block by the variable its allocation was assigned to (`double* u = malloc(..)`),
+  // when no other block the tasks use was allocated there.
+  NamedObject heap_name(const trace::TaskObject& o) {
+    std::size_t at = o.name.find('@'), colon = o.name.rfind(':');
+    int same_site = 0;
+    for (const auto& [id, use_sites] : users())
+      if (set_.object(id)->name == o.name) ++same_site;
+    if (at == std::string::npos || colon == std::string::npos || colon < at || same_site > 1)
+      return {};
+    std::string file = o.name.substr(at + 1, colon - at - 1);
+    int line = std::atoi(o.name.c_str() + colon + 1);
+    for (int f = 0; f < static_cast<int>(set_.source_files.size()); ++f) {
+      if (fs::path(set_.source_files[static_cast<std::size_t>(f)]).filename() != file) continue;
+      const SourceText& source = text(f);
+      if (line < 1 || line > source.size()) return {};
+      std::optional<Declaration> d = assigned_variable(source, line);
+      if (!d || d->stars == 0) return {};
+      NamedObject named{d->name, true, d->stars > 1 ? 8 : basic_type_size(d->base_type), 0};
+      declared_[d->name] = {f, *d};
+      return named;
+    }
+    return {};
+  }
+
+  // The variable the statement at `line` declares or assigns to.
+  static std::optional<Declaration> assigned_variable(const SourceText& source, int line) {
+    std::vector<Declaration> here = source.declarations(line, line);
+    if (here.size() == 1) return here.front();
+    std::vector<std::string> words = identifiers(source.code(line));
+    const std::string& code = source.code(line);
+    std::size_t name = code.find_first_not_of(" \t");
+    if (words.empty() || name == std::string::npos ||
+        code.compare(name, words[0].size(), words[0]) != 0 ||
+        code.find_first_not_of(" \t", name + words[0].size()) != code.find('='))
+      return std::nullopt;
+    int body = source.function_body(line);
+    for (const Declaration& d : source.declarations(body + 1, line))
+      if (d.name == words[0]) return d;
+    for (const Declaration& d : source.parameters(body))
+      if (d.name == words[0]) return d;
+    return source.global_declaration(words[0]);
+  }
+
+  // A global by its symbol, with the element size its declaration gives (one-dimensional
+  // arrays only: sections of the first dimension of a matrix would count rows).
+  NamedObject global_name(const trace::TaskObject& o) {
+    if (o.name.find_first_of(".@") != std::string::npos) return {};
+    for (int f = 0; f < static_cast<int>(set_.source_files.size()); ++f) {
+      std::optional<Declaration> d = text(f).global_declaration(o.name);
+      if (!d) continue;
+      declared_[o.name] = {f, *d};
+      std::int64_t element = d->dimensions != 1 ? 0 : d->stars ? 8 : basic_type_size(d->base_type);
+      return NamedObject{o.name, false, element, 0};
+    }
+    return {};
+  }
+
+  // Whether the name is in scope at every task site that uses the object.
+  bool visible_everywhere(int object, const NamedObject& named) {
+    const auto& [file, d] = declared_.at(named.name);
+    const SourceText& source = text(file);
+    for (const SiteKey& key : users().at(object)) {
+      if (key.first != file || key.second <= d.line) return false;
+      if (source.depth_before(d.line) == 0) continue;
+      if (source.function_body(d.line) != source.function_body(key.second)) return false;
+      for (int l = d.line; l <= key.second; ++l)
+        if (source.depth_min(l) < source.depth_before(d.line)) return false;
+    }
+    return true;
+  }
+
+  // An object the source cannot name where the tasks are made: a variable of its own stands
+  // for it (for every block of its allocation site), declared at the top of each file.
+  NamedObject stand_in(const trace::TaskObject& o) {
+    auto [it, fresh] =
+        stand_ins_.try_emplace(o.name, "tareador_dep_" + std::to_string(stand_ins_.size()));
+    if (fresh)
+      notes_.push_back(o.name + " is not named where the tasks use it: " + it->second +
+                       " stands for it in the clauses (a dependency on the whole of it, and on "
+                       "every other block allocated there)");
+    for (const SiteKey& key : users().at(o.id)) declare_stand_in(key.first, it->second, o.name);
+    return NamedObject{it->second, false, 0, o.size};
+  }
+
+  void declare_stand_in(int file, const std::string& name, const std::string& object) {
+    if (!stand_in_files_.insert({file, name}).second) return;
+    const SourceText& source = text(file);
+    int after = 0;
+    for (int l = 1; l <= source.size(); ++l)
+      if (source.line(l).rfind("#include", 0) == 0) after = l;
+    insert(file, after + 1, Place::RegionOpen,
+           "static char " + name + "; /* stands for " + object + " in the task clauses */");
+  }
+
+  // The sites that use each object.
+  const std::map<int, std::set<SiteKey>>& users() {
+    if (users_.empty())
+      for (const auto& [key, site] : sites_)
+        for (int id : site.instances)
+          for (const trace::TaskUse* u : subtree_uses(id)) users_[u->object].insert(key);
+    return users_;
+  }
+
+  // ---- Taskwaits and the parallel region -----------------------------------------------------
+
+  // Where an instance's own code first reads what a task it created produced: at the line the
+  // trace gives, when it is code of the function that created the tasks, after their creation;
+  // else (the read is in a function inlined there, whose lines the debug information gives)
+  // right after the statement that created the last task before the read.
+  void place_taskwaits() {
+    std::set<SiteKey> done;
+    for (const trace::TaskInstance& in : set_.instances) {
+      SourceSite created;  // the end of the statement that created the last child so far
+      for (const trace::TaskStep& step : in.steps) {
+        if (step.spawn) {
+          created = creation_end(in, static_cast<std::size_t>(step.index));
+          continue;
+        }
+        const trace::TaskDependency& d = in.after[static_cast<std::size_t>(step.index)];
+        if (d.from <= in.id || !d.site.known() || !created.known()) continue;
+        SourceSite at = d.site;
+        const SourceText& source = text(created.file);
+        if (at.file != created.file || at.line > source.size() || at.line <= created.line ||
+            source.function_body(at.line) != source.function_body(created.line))
+          at = SourceSite{created.file, created.line + 1};
+        if (at.line > text(at.file).size() || !done.insert({at.file, at.line}).second) continue;
+        insert(at.file, at.line, Place::Taskwait,
+               text(at.file).indent(at.line) + "#pragma omp taskwait");
+      }
+    }
+  }
+
+  // The last line of the statement that created child `c` of `in`: the task's end when it was
+  // created right there, else the statement through which it was.
+  SourceSite creation_end(const trace::TaskInstance& in, std::size_t c) {
+    if (c >= in.spawn_sites.size() || !in.spawn_sites[c].known()) return {};
+    const SourceSite& at = in.spawn_sites[c];
+    const trace::TaskInstance& child = set_.instance(in.children[c]);
+    if (child.start_site.file == at.file && child.start_site.line == at.line &&
+        child.end_site.known())
+      return child.end_site;
+    const SourceText& source = text(at.file);
+    if (at.line > source.size()) return {};
+    return SourceSite{at.file,
+                      source.statement_range(at.line, at.line, source.depth_min(at.line)).second};
+  }
+
+  // `#pragma omp parallel` and `single` around the statements of the main task's code that
+  // create its tasks (one region per function that does), at the depth of its tareador_ON
+  // when that is in the function: the loops that create the tasks are in the region whole.
+  void place_regions() {
+    const trace::TaskInstance& main = set_.instance(1);
+    std::map<std::pair<int, int>, std::pair<int, int>> spans;  // (file, function) -> lines
+    for (std::size_t c = 0; c < main.children.size(); ++c) {
+      SourceSite at = c < main.spawn_sites.size() ? main.spawn_sites[c] : SourceSite{};
+      if (!at.known()) continue;
+      const trace::TaskInstance& child = set_.instance(main.children[c]);
+      int last = at.line;
+      // Created right here: its whole code is in the region.
+      if (child.start_site.file == at.file && child.start_site.line == at.line)
+        last = child.end_site.line;
+      const SourceText& source = text(at.file);
+      auto [it, fresh] = spans.try_emplace({at.file, source.function_body(at.line)}, at.line, last);
+      it->second.first = std::min(it->second.first, at.line);
+      it->second.second = std::max(it->second.second, last);
+    }
+    if (spans.empty()) notes_.push_back("the main task creates no task where the trace can tell");
+    for (const auto& [where, lines] : spans) {
+      const SourceText& source = text(where.first);
+      const SourceSite& on = main.start_site;
+      int depth = on.file == where.first && source.function_body(on.line) == where.second
+                      ? source.depth_before(on.line)
+                      : source.depth_before(lines.first);
+      auto [first, last] = source.statement_range(lines.first, lines.second, depth);
+      std::string indent = source.indent(first);
+      insert(where.first, first, Place::RegionOpen, indent + "#pragma omp parallel");
+      insert(where.first, first, Place::RegionOpen, indent + "#pragma omp single");
+      insert(where.first, first, Place::RegionOpen, indent + "{");
+      insert(where.first, last + 1, Place::RegionClose, indent + "}");
+    }
+  }
+
+  // ---- The diff ------------------------------------------------------------------------------
+
+  EmitResult write() {
+    EmitResult result;
+    std::vector<int> files;
+    for (const auto& [file, pending] : pending_) files.push_back(file);
+    fs::path root;
+    for (int f : files) {
+      fs::path dir = paths_[f].parent_path();
+      if (root.empty()) {
+        root = dir;
+        continue;
+      }
+      fs::path common;
+      for (auto a = root.begin(), b = dir.begin(); a != root.end() && b != dir.end() && *a == *b;
+           ++a, ++b)
+        common /= *a;
+      root = common;
+    }
+    std::sort(files.begin(), files.end(), [&](int a, int b) { return paths_[a] < paths_[b]; });
+    for (int f : files) {
+      std::vector<Pending>& pending = pending_[f];
+      std::sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
+        return std::tie(a.before, a.place, a.sequence) < std::tie(b.before, b.place, b.sequence);
+      });
+      std::vector<Insertion> insertions;
+      for (const Pending& p : pending) insertions.push_back(Insertion{p.before, p.text});
+      std::string name = paths_[f].lexically_relative(root).generic_string();
+      const SourceText& source = text(f);
+      result.diff += unified_diff("a/" + name, "b/" + name, source.lines(), insertions,
+                                  source.final_newline());
+    }
+    result.root = root.string();
+    result.notes = notes_;
+    return result;
+  }
+
+  const TaskSet& set_;
+  const EmitOptions& options_;
+  std::map<SiteKey, TaskSite> sites_;
+  std::map<int, SourceText> texts_;
+  std::map<int, fs::path> paths_;
+  std::map<int, std::vector<Pending>> pending_;
+  std::size_t sequence_ = 0;
+  std::map<int, NamedObject> names_;
+  std::map<std::string, std::pair<int, Declaration>> declared_;  // name -> file, declaration
+  std::map<int, std::vector<std::pair<std::int64_t, std::int64_t>>> pieces_;
+  std::map<std::string, std::string> stand_ins_;  // object name -> variable
+  std::set<std::pair<int, std::string>> stand_in_files_;
+  std::map<int, std::set<SiteKey>> users_;
+  std::map<SiteKey, std::map<int, SiteUse>> site_uses_;
+  std::vector<std::string> notes_;
+  std::set<std::string> noted_;
+};
+
+}  // namespace
+
+EmitResult emit_source(const TaskSet& set, const EmitOptions& options) {
+  return Generator(set, options).run();
+}
+
+}  // namespace tareador::tasks

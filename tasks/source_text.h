@@ -1,0 +1,69 @@
+// source_text.h — a C source file as the annotated-source generator sees it (internal to
+// tasks/): its lines, the code of each line without comments and literal contents, the brace
+// depth around each line, and the declarations a light reading of the statements finds. Not a
+// C parser: enough to place pragmas between whole statements and to name variables.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tareador::tasks {
+
+// `TYPE NAME`, `TYPE *NAME = ...`, `TYPE NAME[N]` as one statement or parameter declares it.
+struct Declaration {
+  std::string name;
+  std::string base_type;  // the last type word: "double", "Tile", "int"
+  int stars = 0;          // pointer levels
+  int dimensions = 0;     // of an array: how many [...] follow the name
+  int line = 0;           // where it is declared
+};
+
+class SourceText {
+ public:
+  explicit SourceText(std::vector<std::string> lines, bool final_newline = true);
+  // Reads `path`; throws std::runtime_error naming it when it cannot.
+  static SourceText read(const std::string& path);
+
+  int size() const { return static_cast<int>(lines_.size()); }
+  const std::vector<std::string>& lines() const { return lines_; }
+  bool final_newline() const { return final_newline_; }
+  const std::string& line(int n) const { return lines_[index(n)]; }
+  // Line n's code: comments, preprocessor lines and the insides of literals blanked out.
+  const std::string& code(int n) const { return code_[index(n)]; }
+  std::string indent(int n) const;  // its leading blanks
+  // Brace depth at the start and end of line n, and the least depth reached within it.
+  int depth_before(int n) const { return before_[index(n)]; }
+  int depth_after(int n) const { return depth_before(n + 1); }
+  int depth_min(int n) const { return min_[index(n)]; }
+
+  // The line of the brace that opens the function holding line n (depth 0 to 1), or 0.
+  int function_body(int n) const;
+  // The parameters of that function, from its header before the brace.
+  std::vector<Declaration> parameters(int body_line) const;
+  // The declarations of the statements in lines [from, to] (whole statements only).
+  std::vector<Declaration> declarations(int from, int to) const;
+  // A declaration of `name` at file scope (depth 0), if the file has one.
+  std::optional<Declaration> global_declaration(const std::string& name) const;
+  // The smallest range of whole statements [first, last] holding lines [from, to] at one depth,
+  // at most `depth` (the statements that hold them in blocks deeper than that are whole).
+  std::pair<int, int> statement_range(int from, int to, int depth) const;
+
+ private:
+  std::size_t index(int n) const { return static_cast<std::size_t>(n - 1); }
+  bool statement_ends_before(int n) const;  // line n-1 ends a statement (or there is none)
+  bool statement_ends_at(int n) const;
+
+  std::vector<std::string> lines_, code_;
+  std::vector<int> before_, min_;  // size()+1 entries in before_
+  bool final_newline_;
+};
+
+// One statement's declarations (`double *a = x, *b;` -> a and b), none if it declares nothing.
+std::vector<Declaration> parse_declaration(const std::string& statement, int line);
+// The identifiers of a piece of code, in order, once each.
+std::vector<std::string> identifiers(const std::string& code);
+// The size of a basic C type ("double" 8, "int" 4, "size_t" 8), 0 when not a basic type.
+int basic_type_size(const std::string& type);
+
+}  // namespace tareador::tasks

@@ -1,0 +1,346 @@
+// The annotated source (tasks/emit_source.h): the diff writer (hunks, line numbers, several
+// insertions in one file), the naming of objects in depend clauses (array sections from byte
+// ranges, scalars, inout), the reading of C statements, and a whole generation from a task set
+// whose diff is derived by hand.
+#include <gtest/gtest.h>
+
+#include "tasks/emit_source.h"
+#include "tasks/source_text.h"
+#include "test_util.h"
+
+namespace tareador {
+namespace {
+
+using tasks::Insertion;
+using tasks::NamedObject;
+using tasks::SourceText;
+using tasks::unified_diff;
+
+std::vector<std::string> numbered(int n) {
+  std::vector<std::string> lines;
+  for (int i = 1; i <= n; ++i) lines.push_back("l" + std::to_string(i));
+  return lines;
+}
+
+TEST(UnifiedDiff, OneInsertionHasThreeLinesOfContextEachSide) {
+  EXPECT_EQ(unified_diff("a/f.c", "b/f.c", numbered(10), {{5, "new"}}),
+            "--- a/f.c\n+++ b/f.c\n@@ -2,6 +2,7 @@\n l2\n l3\n l4\n+new\n l5\n l6\n l7\n");
+}
+
+TEST(UnifiedDiff, DistantInsertionsMakeHunksWhoseNewLinesCountTheEarlierOnes) {
+  // Two lines before line 3 (context 1..5), one before 15 (context 12..17): the second hunk
+  // starts at new line 12 + 2.
+  EXPECT_EQ(unified_diff("a/f", "b/f", numbered(17), {{3, "x1"}, {15, "y"}, {3, "x2"}}),
+            "--- a/f\n+++ b/f\n"
+            "@@ -1,5 +1,7 @@\n l1\n l2\n+x1\n+x2\n l3\n l4\n l5\n"
+            "@@ -12,6 +14,7 @@\n l12\n l13\n l14\n+y\n l15\n l16\n l17\n");
+}
+
+TEST(UnifiedDiff, InsertionsWhoseContextsTouchShareAHunk) {
+  // Before 3 (context 1..5) and before 9 (context 6..11): adjacent, one hunk 1..11.
+  EXPECT_EQ(unified_diff("a", "b", numbered(12), {{3, "x"}, {9, "y"}}),
+            "--- a\n+++ b\n@@ -1,11 +1,13 @@\n l1\n l2\n+x\n l3\n l4\n l5\n l6\n l7\n l8\n+y\n"
+            " l9\n l10\n l11\n");
+}
+
+TEST(UnifiedDiff, AtTheStartAndAtTheEnd) {
+  EXPECT_EQ(unified_diff("a", "b", numbered(2), {{1, "first"}, {3, "last"}}),
+            "--- a\n+++ b\n@@ -1,2 +1,4 @@\n+first\n l1\n l2\n+last\n");
+  EXPECT_EQ(unified_diff("a", "b", {}, {{1, "only"}}), "--- a\n+++ b\n@@ -0,0 +1 @@\n+only\n");
+}
+
+TEST(UnifiedDiff, AFileWithoutAFinalNewlineSaysSo) {
+  EXPECT_EQ(unified_diff("a", "b", numbered(2), {{2, "x"}}, false),
+            "--- a\n+++ b\n@@ -1,2 +1,3 @@\n l1\n+x\n l2\n\\ No newline at end of file\n");
+  // Lines after its last line: that line gains the newline.
+  EXPECT_EQ(unified_diff("a", "b", numbered(1), {{2, "x"}}, false),
+            "--- a\n+++ b\n@@ -1 +1,2 @@\n-l1\n\\ No newline at end of file\n+l1\n+x\n");
+}
+
+TEST(UnifiedDiff, NothingToInsertIsNoDiff) {
+  EXPECT_EQ(unified_diff("a", "b", numbered(3), {}), "");
+}
+
+TEST(ListItem, PointedBlocksAreSectionsInElements) {
+  NamedObject u{"u", true, 8, 800};
+  EXPECT_EQ(tasks::list_item(u, 8, 472), "u[1:58]");
+  EXPECT_EQ(tasks::list_item(u, 0, 800), "u[0:100]");
+  // Bytes that do not start or end on an element take the whole elements around them.
+  EXPECT_EQ(tasks::list_item(u, 12, 17), "u[1:2]");
+  EXPECT_EQ(tasks::list_item(NamedObject{"p", true, 0, 64}, 0, 64), "") << "no element size";
+}
+
+TEST(ListItem, ArraysWholeByNameAndPartsAsSections) {
+  NamedObject g{"g", false, 4, 16};
+  EXPECT_EQ(tasks::list_item(g, 0, 16), "g");
+  EXPECT_EQ(tasks::list_item(g, 4, 12), "g[1:2]");
+  EXPECT_EQ(tasks::list_item(g, 5, 9), "g[1:2]");
+  EXPECT_EQ(tasks::list_item(NamedObject{"x", false, 8, 8}, 0, 8), "x") << "a scalar";
+  EXPECT_EQ(tasks::list_item(NamedObject{"m", false, 0, 128}, 8, 16), "m")
+      << "a matrix (no element size): the whole of it";
+}
+
+TEST(TaskPragma, OpenMpDependAndOmpSsClauses) {
+  tasks::Clauses c;
+  c.in = {"a[0:4]", "b"};
+  c.out = {"c[4:4]"};
+  c.inout = {"x"};
+  c.firstprivate = {"n", "p"};
+  EXPECT_EQ(tasks::task_pragma(c, tasks::Dialect::OpenMP),
+            "#pragma omp task firstprivate(n, p) depend(in: a[0:4], b) depend(out: c[4:4]) "
+            "depend(inout: x)");
+  EXPECT_EQ(tasks::task_pragma(c, tasks::Dialect::OmpSs),
+            "#pragma omp task firstprivate(n, p) in(a[0:4], b) out(c[4:4]) inout(x)");
+  EXPECT_EQ(tasks::task_pragma({}, tasks::Dialect::OpenMP), "#pragma omp task");
+}
+
+TEST(SourceText, DeclarationsOfStatementsAndParameters) {
+  SourceText s({"static double A[64]; /* { not a brace */", "int main(int argc, char** argv)", "{",
+                "   double *src = u, *dst = v;", "   x = 3; const char* s = \"}\";",
+                "   for (int i = 0; i < 3; i++) {", "      f(x);", "   }", "}"});
+  EXPECT_EQ(s.depth_before(1), 0);
+  EXPECT_EQ(s.depth_before(4), 1) << "the brace in the comment and the string do not count";
+  EXPECT_EQ(s.depth_before(7), 2);
+  EXPECT_EQ(s.function_body(7), 3);
+  auto params = s.parameters(3);
+  ASSERT_EQ(params.size(), 2u);
+  EXPECT_EQ(params[1].name, "argv");
+  EXPECT_EQ(params[1].stars, 2);
+  auto locals = s.declarations(4, 8);
+  ASSERT_EQ(locals.size(), 3u);
+  EXPECT_EQ(locals[0].name, "src");
+  EXPECT_EQ(locals[1].name, "dst");
+  EXPECT_EQ(locals[1].base_type, "double");
+  EXPECT_EQ(locals[1].stars, 1);
+  EXPECT_EQ(locals[2].name, "s");
+  EXPECT_EQ(locals[2].base_type, "char");
+  auto global = s.global_declaration("A");
+  ASSERT_TRUE(global.has_value());
+  EXPECT_EQ(global->dimensions, 1);
+  EXPECT_EQ(tasks::basic_type_size(global->base_type), 8);
+  // The statements holding line 7 at the depth of line 4: the whole loop.
+  EXPECT_EQ(s.statement_range(7, 7, 1), std::make_pair(6, 8));
+}
+
+TEST(SourceText, WhatIsNotADeclaration) {
+  for (const char* statement : {"x = 3", "a[i] = 2", "*p = 1", "f(x)", "return x", "i++"})
+    EXPECT_TRUE(tasks::parse_declaration(statement, 1).empty()) << statement;
+  EXPECT_EQ(tasks::basic_type_size("unsigned long"), 8);
+  EXPECT_EQ(tasks::basic_type_size("int32_t"), 4);
+  EXPECT_EQ(tasks::basic_type_size("Tile"), 0);
+}
+
+// Two `produce` tasks write g[0] and g[1], a `consume` task reads them and writes g[3], and
+// main reads g[3] (a taskwait) after the tasks, before tareador_OFF.
+const std::vector<std::string> kProgram = {"#include \"tareador.h\"",                  // 1
+                                           "int g[4];",                                // 2
+                                           "int main(void)",                           // 3
+                                           "{",                                        // 4
+                                           "   int n = 2;",                            // 5
+                                           "   tareador_ON();",                        // 6
+                                           "   for (int i = 0; i < n; i++) {",         // 7
+                                           "      tareador_start_task(\"produce\");",  // 8
+                                           "      g[i] = i + n;",                      // 9
+                                           "      tareador_end_task(\"produce\");",    // 10
+                                           "   }",                                     // 11
+                                           "   tareador_start_task(\"consume\");",     // 12
+                                           "   g[3] = g[0] + g[1];",                   // 13
+                                           "   tareador_end_task(\"consume\");",       // 14
+                                           "   int r = g[3];",                         // 15
+                                           "   tareador_OFF();",                       // 16
+                                           "   return r;",                             // 17
+                                           "}"};                                       // 18
+
+trace::TaskSet program_set(const std::string& path) {
+  trace::TaskSet set;
+  set.types = {"main", "produce", "consume"};
+  set.source_files = {path};
+  set.objects = {{1, "global", 16, "g"}, {2, "stack", 4, "n"}};
+  auto at = [](int line) { return trace::SourceSite{0, line}; };
+  auto instance = [&](int id, int type, int parent, int start, int end) {
+    trace::TaskInstance in;
+    in.id = id;
+    in.type = type;
+    in.parent = parent;
+    in.start_site = at(start);
+    in.end_site = at(end);
+    return in;
+  };
+  trace::TaskInstance main = instance(1, 0, 0, 6, 16);
+  main.children = {2, 3, 4};
+  main.spawn_sites = {at(8), at(8), at(12)};
+  main.after = {{4, trace::kRaw, 4, {1}, at(15)}};
+  main.steps = {{true, 0, 0}, {true, 1, 0}, {true, 2, 0}, {false, 0, 0}};
+  main.uses = {{1, 4, 0, false, 12, 16}};
+  trace::TaskInstance p1 = instance(2, 1, 1, 8, 10), p2 = instance(3, 1, 1, 8, 10);
+  p1.uses = {{1, 0, 4, false, 0, 4}, {2, 4, 0, false, 0, 4}};
+  p2.uses = {{1, 0, 4, false, 4, 8}, {2, 4, 0, false, 0, 4}};
+  trace::TaskInstance consume = instance(4, 2, 1, 12, 14);
+  consume.after = {{2, trace::kRaw, 4, {1}, {}}, {3, trace::kRaw, 4, {1}, {}}};
+  consume.uses = {{1, 8, 4, false, 0, 16}};
+  set.instances = {main, p1, p2, consume};
+  return set;
+}
+
+TEST(EmitSource, TheProgramsPragmasDerivedByHand) {
+  testing::TempDir dir;
+  std::string text;
+  for (const std::string& line : kProgram) text += line + "\n";
+  dir.write("src/prog.c", text);
+  tasks::EmitResult r = tasks::emit_source(program_set(dir.path("src/prog.c")), {});
+  // g is cut where the sites' spans end (produce: bytes 0..8, consume: 0..16), so every task
+  // names identical or disjoint sections; produce only writes (out), consume reads and writes
+  // (inout). n is a local of main: copied into the task that uses it. The region is the loop
+  // and the consume task, at the depth of tareador_ON; main's read of g[3] waits for the tasks.
+  EXPECT_EQ(r.diff,
+            "--- a/prog.c\n+++ b/prog.c\n@@ -4,14 +4,25 @@\n"
+            " {\n"
+            "    int n = 2;\n"
+            "    tareador_ON();\n"
+            "+   #pragma omp parallel\n"
+            "+   #pragma omp single\n"
+            "+   {\n"
+            "    for (int i = 0; i < n; i++) {\n"
+            "       tareador_start_task(\"produce\");\n"
+            "+      #pragma omp task firstprivate(n) depend(out: g[0:2])\n"
+            "+      {\n"
+            "       g[i] = i + n;\n"
+            "+      }\n"
+            "       tareador_end_task(\"produce\");\n"
+            "    }\n"
+            "    tareador_start_task(\"consume\");\n"
+            "+   #pragma omp task depend(inout: g[0:2], g[2:2])\n"
+            "+   {\n"
+            "    g[3] = g[0] + g[1];\n"
+            "+   }\n"
+            "    tareador_end_task(\"consume\");\n"
+            "+   }\n"
+            "+   #pragma omp taskwait\n"
+            "    int r = g[3];\n"
+            "    tareador_OFF();\n"
+            "    return r;\n");
+  EXPECT_EQ(r.root, dir.path("src"));
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("uses n on the stack"), std::string::npos) << r.notes[0];
+}
+
+TEST(EmitSource, AReadInAnInlinedFunctionWaitsAfterTheLastCreation) {
+  testing::TempDir dir;
+  std::string text;
+  for (const std::string& line : kProgram) text += line + "\n";
+  dir.write("prog.c", text);
+  trace::TaskSet set = program_set(dir.path("prog.c"));
+  std::string expected = tasks::emit_source(set, {}).diff;
+  // The debug information gives the inlined function's line (here: outside main): the taskwait
+  // goes after the statement that created the last task before the read, consume (line 14).
+  set.instances[0].after[0].site = trace::SourceSite{0, 2};
+  EXPECT_EQ(tasks::emit_source(set, {}).diff, expected);
+  EXPECT_NE(expected.find("+   }\n+   #pragma omp taskwait\n    int r = g[3];\n"),
+            std::string::npos)
+      << expected;
+}
+
+TEST(EmitSource, OmpSsDialect) {
+  testing::TempDir dir;
+  std::string text;
+  for (const std::string& line : kProgram) text += line + "\n";
+  dir.write("prog.c", text);
+  tasks::EmitOptions options;
+  options.dialect = tasks::Dialect::OmpSs;
+  std::string diff = tasks::emit_source(program_set(dir.path("prog.c")), options).diff;
+  EXPECT_NE(diff.find("+      #pragma omp task firstprivate(n) out(g[0:2])\n"), std::string::npos)
+      << diff;
+  EXPECT_NE(diff.find("+   #pragma omp task inout(g[0:2], g[2:2])\n"), std::string::npos) << diff;
+}
+
+TEST(EmitSource, SourcesFoundInSourceDirAndErrorsNameTheLine) {
+  testing::TempDir dir;
+  std::string text;
+  for (const std::string& line : kProgram) text += line + "\n";
+  dir.write("moved/prog.c", text);
+  tasks::EmitOptions options;
+  options.source_dir = dir.path("moved");
+  trace::TaskSet set = program_set("/nonexistent/build/prog.c");
+  EXPECT_EQ(tasks::emit_source(set, options).root, dir.path("moved"));
+  // A task that starts and ends on one line (a macro) cannot be made a task.
+  set.instances[3].end_site = set.instances[3].start_site;
+  try {
+    tasks::emit_source(set, options);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/build/prog.c:12: task consume starts and "
+                                         "ends on one line"),
+              std::string::npos)
+        << e.what();
+  }
+  trace::TaskSet old = program_set("prog.c");
+  for (trace::TaskInstance& in : old.instances) in.start_site = in.end_site = {};
+  EXPECT_THROW(tasks::emit_source(old, options), std::runtime_error) << "no source lines";
+}
+
+// The version 3 records the generator reads: sites and spans, through the reader.
+const trace::TaskSet& read_set(const testing::TempDir& dir, const std::string& stream,
+                               std::unique_ptr<trace::Trace>& keep) {
+  dir.write("set/manifest.toml",
+            "format = \"tareador-trace-set\"\nversion = 3\nname = \"t\"\nranks = 1\n"
+            "mips = 1.0\nkinds = [\"tasks\"]\n");
+  dir.write("set/rank-0.toml", "rank = 0\nstatus = \"complete\"\nopaque_calls = []\n");
+  dir.write("set/tasks.0.trc", "# tareador stream v1 kind=tasks rank=0\n" + stream);
+  keep = std::move(trace::open_traces(dir.path("set"), {"tasks"}).front());
+  return keep->header().task_sets.front();
+}
+
+TEST(SourceSites, TheReaderKeepsSitesAndSpans) {
+  testing::TempDir dir;
+  std::unique_ptr<trace::Trace> trace;
+  const trace::TaskSet& set = read_set(dir,
+                                       "object 1 heap 1024 malloc@sort.c:20\n"
+                                       "task 2 sort 1 /src/sort.c:31 /src/sort.c:33\n"
+                                       "uses 1 0 512 disabled span 8 520\n"
+                                       "endtask\n"
+                                       "task 1 main 0 \"/src dir/main.c:10\" -\n"
+                                       "spawn 2 /src/sort.c:31\n"
+                                       "after 2 raw 512 1 /src/sort.c:40\n"
+                                       "uses 1 512 0\n"
+                                       "endtask\nend\n",
+                                       trace);
+  ASSERT_EQ(set.source_files, (std::vector<std::string>{"/src/sort.c", "/src dir/main.c"}));
+  const trace::TaskInstance& sort = set.instance(2);
+  EXPECT_EQ(sort.start_site.file, 0);
+  EXPECT_EQ(sort.start_site.line, 31);
+  EXPECT_EQ(sort.end_site.line, 33);
+  EXPECT_TRUE(sort.uses[0].disabled);
+  EXPECT_EQ(sort.uses[0].span_first, 8);
+  EXPECT_EQ(sort.uses[0].span_end, 520);
+  const trace::TaskInstance& main = set.instance(1);
+  EXPECT_EQ(main.start_site.file, 1);
+  EXPECT_EQ(main.start_site.line, 10);
+  EXPECT_FALSE(main.end_site.known());
+  ASSERT_EQ(main.spawn_sites.size(), 1u);
+  EXPECT_EQ(main.spawn_sites[0].line, 31);
+  EXPECT_EQ(main.after[0].site.line, 40);
+  EXPECT_EQ(main.uses[0].span_end, 0) << "no span: not known";
+}
+
+TEST(SourceSites, BadSitesAndSpansNameTheirLine) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"task 1 main 0 main.c:0 -\n",
+       "tasks.0.trc:3: field 'start site' 'main.c:0' is not FILE:LINE"},
+      {"task 1 main 0 main.c -\n", "tasks.0.trc:3: field 'start site' 'main.c' is not"},
+      {"task 1 main 0\nuses 1 8 0 span 8 8\n", "tasks.0.trc:4: span 8 8 is not a range of offsets"},
+      {"task 1 main 0\nuses 1 8 0 span 0 17\n", "within object 1 (16 bytes)"},
+      {"task 1 main 0\nuses 1 8 0 spam 0 1\n", "'uses' takes 'disabled' and 'span FIRST END'"}};
+  for (const auto& [stream, message] : cases) {
+    testing::TempDir dir;
+    std::unique_ptr<trace::Trace> trace;
+    try {
+      read_set(dir, std::string("object 1 global 16 g\n") + stream + "endtask\nend\n", trace);
+      ADD_FAILURE() << "accepted: " << stream;
+    } catch (const trace::FormatError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tareador

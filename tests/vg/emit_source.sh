@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The annotated source end to end (docs/emit-source.md): task examples traced under the tool,
+# `tareador-tasks --emit-source` writes the diff, `patch` applies it to a copy of the source,
+# the copy is compiled with -fopenmp and run on 4 threads, and its output must equal the
+# sequential program's (each example checks its own result and prints a checksum).
+#
+# Environment (set by `make check`): TAREADOR, TASKS, TASK_EXAMPLES_BUILD, EXAMPLES_DIR,
+# VG_TESTS_BUILD, TESTS_DIR, CC.
+set -u
+: "${TAREADOR:?}" "${TASKS:?}" "${TASK_EXAMPLES_BUILD:?}" "${EXAMPLES_DIR:?}" "${TESTS_DIR:?}"
+: "${VG_TESTS_BUILD:?}"
+. "$TESTS_DIR/vg/common.sh"
+cc=${CC:-cc}
+
+if ! echo 'int main(void) { int x = 0;
+#pragma omp parallel
+#pragma omp single
+#pragma omp task depend(inout: x)
+x++;
+return x != 1; }' >"$scratch/probe.c" ||
+  ! "$cc" -fopenmp "$scratch/probe.c" -o "$scratch/probe" >/dev/null 2>&1 || ! "$scratch/probe"; then
+  echo "1..0 # SKIP no OpenMP compiler: $cc -fopenmp cannot build and run a task program"
+  exit 77
+fi
+if ! command -v patch >/dev/null; then
+  echo "1..0 # SKIP no patch command (Debian package patch)"
+  exit 77
+fi
+
+# annotate NAME SOURCE_DIR BUILD_DIR [ARGS...]: traces BUILD_DIR/NAME, applies its diff to a
+# copy of SOURCE_DIR/NAME.c, builds and runs the copy; the diff is $scratch/NAME.diff, the copy
+# $scratch/NAME/NAME.c.
+annotate() {
+  local name=$1 sources=$2 build=$3
+  shift 3
+  local set="$scratch/$name.set" copy="$scratch/$name"
+  rm -rf "$set" "$copy"
+  mkdir -p "$copy"
+  cp "$sources/$name.c" "$copy/"
+  timeout 300 "$TAREADOR" --trace-dir="$set" --task-report=no "$build/$name" "$@" \
+    >"$set.log" 2>&1 || { echo "trace failed: $(tail -2 "$set.log")"; return 1; }
+  "$TASKS" "$set" --emit-source -o "$scratch/$name.diff" 2>"$scratch/$name.notes" ||
+    { echo "emit failed: $(cat "$scratch/$name.notes")"; return 1; }
+  patch -s -p1 -d "$copy" <"$scratch/$name.diff" || { echo "the diff does not apply"; return 1; }
+  "$cc" -O1 -fopenmp -I "$TESTS_DIR/../vg-tool" "$copy/$name.c" -o "$copy/$name" -lm \
+    2>"$copy/cc.log" || { echo "no build: $(head -3 "$copy/cc.log")"; return 1; }
+  OMP_NUM_THREADS=4 timeout 60 "$copy/$name" "$@" >"$copy/parallel.out" 2>&1 ||
+    { echo "the parallel run failed: $(cat "$copy/parallel.out")"; return 1; }
+  "$build/$name" "$@" >"$copy/sequential.out" 2>&1
+  cmp -s "$copy/parallel.out" "$copy/sequential.out" ||
+    { echo "$(cat "$copy/parallel.out") differs from $(cat "$copy/sequential.out")"; return 1; }
+}
+example() { annotate "$1" "$EXAMPLES_DIR/tasks" "$TASK_EXAMPLES_BUILD" "${@:2}"; }
+
+# ---- Jacobi: heap grids named by their variables, the pragma, the region around the loop -------
+if why=$(example jacobi 32 4 3); then
+  ok "jacobi: the annotated source builds with -fopenmp and computes the sequential result"
+else
+  not_ok "jacobi" "$why"
+fi
+# The grids u and v (malloc'd into those variables) as sections of doubles: the interior rows and
+# columns the tasks touch, rows 0..33 of 34 (bytes 8 .. 34*34*8-8); the creating code's
+# variables the task uses are copied at creation; the region opens before the sweep loop.
+task='#pragma omp task firstprivate(src, dst, n, rows) depend(inout: u[1:1154], v[1:1154])'
+if grep -qxF "+         $task" "$scratch/jacobi.diff" &&
+  grep -A3 -xF '+   #pragma omp parallel' "$scratch/jacobi.diff" | grep -q 'for (int s = 0'; then
+  ok "jacobi: the task pragma names u and v as sections; the region holds the sweep loop"
+else
+  not_ok "jacobi" "unexpected diff: $(grep '^+' "$scratch/jacobi.diff" | tr '\n' '|')"
+fi
+
+# ---- Cholesky: one block per malloc, the blocks named by a stand-in; nested tasks (mergesort,
+# multisort: a task waits for its children), taskwait-free sparse LU, transpose ---------------------
+for example in cholesky sparselu transpose mergesort multisort; do
+  if why=$(example "$example"); then
+    ok "$example: the annotated source builds with -fopenmp and computes the sequential result"
+  else
+    not_ok "$example" "$why"
+  fi
+done
+grep -q '^+static char tareador_dep_0; /\* stands for malloc@cholesky.c:[0-9]* in the task clauses \*/$' \
+  "$scratch/cholesky.diff" &&
+  ok "cholesky: the tiles, which no variable in scope names, have a stand-in" ||
+  not_ok "cholesky" "no stand-in declared: $(grep '^+' "$scratch/cholesky.diff" | head -3 | tr '\n' '|')"
+
+# ---- A taskwait where main reads what its tasks wrote, inside the loop that creates them --------
+if why=$(annotate taskwait "$TESTS_DIR/vg" "$VG_TESTS_BUILD"); then
+  ok "taskwait: the annotated source builds with -fopenmp and computes the sequential result"
+else
+  not_ok "taskwait" "$why"
+fi
+if grep -B1 -xF '       total += sum(a, n) - sum(b, n);' "$scratch/taskwait.diff" |
+  grep -qxF '+      #pragma omp taskwait'; then
+  ok "taskwait: main waits for its tasks right before it sums what they wrote"
+else
+  not_ok "taskwait" "no taskwait before the sum: $(grep '^+' "$scratch/taskwait.diff" | tr '\n' '|')"
+fi
+
+# ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
+if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
+  grep -qxF '+         #pragma omp task firstprivate(src, dst, n, rows) inout(u[1:1154], v[1:1154])' \
+    "$scratch/ompss.diff"; then
+  ok "jacobi --dialect=ompss: inout(u[..], v[..])"
+else
+  not_ok "jacobi --dialect=ompss" "$(grep '^+' "$scratch/ompss.diff" | tr '\n' '|')"
+fi
+
+# ---- Bad input: a set traced before the sources were recorded, a source that moved ---------------
+cp -r "$scratch/jacobi.set" "$scratch/old.set"
+sed -i -E 's/^(task [0-9]+ [^ ]+ [0-9]+) .*/\1/' "$scratch/old.set/tasks.0.trc"
+"$TASKS" "$scratch/old.set" --emit-source >/dev/null 2>"$scratch/old.err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q 'records no source lines' "$scratch/old.err"; then
+  ok "a trace without source lines: exit 1 and why"
+else
+  not_ok "a trace without source lines" "rc $rc: $(cat "$scratch/old.err")"
+fi
+rm -rf "$scratch/old.set"
+cp -r "$scratch/jacobi.set" "$scratch/old.set"
+sed -i -E 's#[^ ]*/jacobi\.c:#/nowhere/jacobi.c:#g' "$scratch/old.set/tasks.0.trc"
+"$TASKS" "$scratch/old.set" --emit-source >/dev/null 2>"$scratch/old.err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q '/nowhere/jacobi.c: cannot read the source file' "$scratch/old.err" &&
+  "$TASKS" "$scratch/old.set" --emit-source --source-dir="$EXAMPLES_DIR/tasks" -q |
+  grep -q '^+++ b/jacobi.c$'; then
+  ok "sources not where the debug information says: an error naming them, --source-dir finds them"
+else
+  not_ok "moved sources" "rc $rc: $(cat "$scratch/old.err")"
+fi
+
+echo "# $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
