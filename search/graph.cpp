@@ -298,7 +298,7 @@ std::unique_ptr<trace::Trace> graph_trace(const CallTree& tree, const TaskGraph&
   for (std::size_t i = 0; i < graph.instances.size(); ++i) {
     const GraphInstance& g = graph.instances[i];
     auto [it, fresh] = type_of.emplace(g.function, static_cast<int>(set.types.size()));
-    if (fresh) set.types.push_back(tree.functions[static_cast<std::size_t>(g.function)].name);
+    if (fresh) set.types.push_back(tree.functions[static_cast<std::size_t>(g.function)].label());
     trace::TaskInstance in;
     in.id = static_cast<int>(i) + 1;
     in.type = it->second;

@@ -53,7 +53,7 @@ std::string line(const search::CallTree& tree, const search::Iteration& it, int 
   std::string next = "-";
   if (e.bottleneck >= 0) {
     const search::TypeCost& b = e.costs[static_cast<std::size_t>(e.bottleneck)];
-    next = tree.functions[static_cast<std::size_t>(b.function)].name + " (" + b.dominant() + ")";
+    next = tree.functions[static_cast<std::size_t>(b.function)].label() + " (" + b.dominant() + ")";
   }
   std::string tasks;
   for (const std::string& t : it.tasks) tasks += (tasks.empty() ? "" : " ") + t;
@@ -75,9 +75,11 @@ int run(Options& o) {
   };
   std::vector<search::Iteration> iterations = search::run(tree, o.search, progress);
   std::size_t b = search::best(iterations);
-  std::cout << "best: iteration " << b + 1 << ", speedup "
-            << line(tree, iterations[b], static_cast<int>(b + 1)).substr(5, 8) << " on "
-            << o.search.cores << " cores, " << iterations[b].evaluation.instances << " instances\n";
+  char best[160];
+  std::snprintf(best, sizeof best, "best: iteration %zu, speedup %.3f on %d cores, %d instances\n",
+                b + 1, iterations[b].evaluation.speedup, o.search.cores,
+                iterations[b].evaluation.instances);
+  std::cout << best;
   if (!o.csv.empty()) write_file(o.csv, search::csv(tree, iterations));
   if (!o.svg.empty())
     for (const auto& [what, svg] : search::svg_plots(tree, iterations, o.search))

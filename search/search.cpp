@@ -29,7 +29,7 @@ std::vector<Iteration> run(const CallTree& tree, const Options& options,
   for (;;) {
     Iteration it{d, evaluate(tree, d, options), {}};
     for (const TypeCost& c : it.evaluation.costs)
-      it.tasks.push_back(tree.functions[static_cast<std::size_t>(c.function)].name);
+      it.tasks.push_back(tree.functions[static_cast<std::size_t>(c.function)].label());
     iterations.push_back(it);
     if (progress) progress(iterations.back(), static_cast<int>(iterations.size()));
     if (it.evaluation.bottleneck < 0) break;
@@ -86,7 +86,7 @@ std::string csv(const CallTree& tree, const std::vector<Iteration>& iterations) 
     out << i + 1 << "," << fixed(it.evaluation.speedup, 4) << "," << it.evaluation.instances << ","
         << it.evaluation.time << "," << field(tasks) << ",";
     if (const TypeCost* b = bottleneck(it))
-      out << field(tree.functions[static_cast<std::size_t>(b->function)].name) << ","
+      out << field(tree.functions[static_cast<std::size_t>(b->function)].label()) << ","
           << fixed(b->length_cost, 4) << "," << fixed(b->dependency_cost, 4) << ","
           << fixed(b->concurrency_cost, 4) << "," << b->dominant() << "\n";
     else out << ",,,,\n";

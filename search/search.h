@@ -24,6 +24,9 @@ struct Function {
   std::string name;
   bool region = false;  // an annotated region (tareador_start_task), not a call
   std::string where;    // file:line of its definition, "" when unknown
+  // As reports name it: the function's name, "region:NAME" for a region (a function may have
+  // the name of the region around its call).
+  std::string label() const { return region ? "region:" + name : name; }
 };
 
 // A stretch of a node's own work between two of its children: its instructions, the bytes it
