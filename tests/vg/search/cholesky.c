@@ -5,8 +5,8 @@
 
 #include "search.h"
 
-#define NB 8
-#define DIM 4
+#define NB 16
+#define DIM 6
 
 typedef float Tile[NB][NB];
 
