@@ -145,4 +145,22 @@ Evaluation evaluate(const CallTree& tree, const Decomposition& d, const Options&
   return e;
 }
 
+Reference read_reference(const std::string& dir, const Options& options) {
+  auto traces = trace::open_traces(dir, {"tasks"});
+  if (traces.empty() || traces.front()->header().task_sets.empty())
+    throw trace::FormatError(dir, 0, "the set has no 'tasks' trace to compare with");
+  const trace::Trace& t = *traces.front();
+  const trace::TaskSet& set = t.header().task_sets.front();
+  Reference r;
+  r.path = dir;
+  r.instances = static_cast<int>(set.instances.size());
+  double time = replay_time(t, options.cores, nullptr);
+  r.speedup = time > 0 ? replay_time(t, 1, nullptr) / time : 1.0;
+  int main_type = set.instances.empty() ? -1 : set.instances.front().type;
+  for (std::size_t k = 0; k < set.types.size(); ++k)
+    if (static_cast<int>(k) != main_type) r.types.push_back(set.types[k]);
+  std::sort(r.types.begin(), r.types.end());
+  return r;
+}
+
 }  // namespace tareador::search

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "search/search.h"
@@ -18,7 +19,7 @@ namespace trace = tareador::trace;
 constexpr int kExitBadInput = 1;
 
 struct Options {
-  std::string dir, csv, svg, deps = "raw";
+  std::string dir, csv, svg, deps = "raw", reference;
   int rank = 0;
   bool quiet = false;
   search::Options search;
@@ -80,9 +81,21 @@ int run(Options& o) {
                 b + 1, iterations[b].evaluation.speedup, o.search.cores,
                 iterations[b].evaluation.instances);
   std::cout << best;
+  std::optional<search::Reference> reference;
+  if (!o.reference.empty()) {
+    reference = search::read_reference(o.reference, o.search);
+    std::size_t match = search::matching_iteration(iterations, *reference);
+    std::snprintf(best, sizeof best, "reference: speedup %.3f, %d instances", reference->speedup,
+                  reference->instances);
+    std::cout << best
+              << (match < iterations.size()
+                      ? ": its task types are iteration " + std::to_string(match + 1) + "'s\n"
+                      : ": no iteration has its task types\n");
+  }
   if (!o.csv.empty()) write_file(o.csv, search::csv(tree, iterations));
   if (!o.svg.empty())
-    for (const auto& [what, svg] : search::svg_plots(tree, iterations, o.search))
+    for (const auto& [what, svg] :
+         search::svg_plots(tree, iterations, o.search, reference ? &*reference : nullptr))
       write_file(o.svg + "." + what + ".svg", svg);
   trace::flush_stdout();
   return 0;
@@ -119,7 +132,11 @@ int main(int argc, char** argv) {
                  "write the four plots as PREFIX.speedup.svg, .instances.svg, .costs.svg and "
                  ".dominant.svg")
       ->type_name("PREFIX");
-  app.add_flag("-q,--quiet", o.quiet, "no progress on stderr");
+  app.add_option("--reference", o.reference,
+                 "a trace set of the annotated program (task mode): its decomposition's speedup "
+                 "and instances, replayed alike, in the report and the plots")
+      ->type_name("SET");
+  app.add_flag("-q,--quiet", o.quiet, "no summary of the recording on stderr");
   app.footer("Exit status: 0 success; 1 bad input (trace set or options) or a file not written.");
   try {
     app.parse(argc, argv);

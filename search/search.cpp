@@ -1,4 +1,5 @@
 // The search of thesis Fig. 6.21, and its report (CSV, and the plots of Figs. 6.25-6.28).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -52,20 +53,21 @@ std::size_t best(const std::vector<Iteration>& iterations) {
   return b;
 }
 
+std::size_t matching_iteration(const std::vector<Iteration>& iterations, const Reference& ref) {
+  for (std::size_t i = 0; i < iterations.size(); ++i) {
+    std::vector<std::string> types = iterations[i].tasks;
+    std::sort(types.begin(), types.end());
+    if (types == ref.types) return i;
+  }
+  return iterations.size();
+}
+
 namespace {
 
 std::string fixed(double v, int digits) {
   char text[64];
   std::snprintf(text, sizeof text, "%.*f", digits, v);
   return text;
-}
-
-// A CSV field: quoted when it holds a separator or a quote.
-std::string field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
 }
 
 const TypeCost* bottleneck(const Iteration& it) {
@@ -84,9 +86,9 @@ std::string csv(const CallTree& tree, const std::vector<Iteration>& iterations) 
     std::string tasks;
     for (const std::string& t : it.tasks) tasks += (tasks.empty() ? "" : ";") + t;
     out << i + 1 << "," << fixed(it.evaluation.speedup, 4) << "," << it.evaluation.instances << ","
-        << it.evaluation.time << "," << field(tasks) << ",";
+        << it.evaluation.time << "," << trace::csv_field(tasks) << ",";
     if (const TypeCost* b = bottleneck(it))
-      out << field(tree.functions[static_cast<std::size_t>(b->function)].label()) << ","
+      out << trace::csv_field(tree.functions[static_cast<std::size_t>(b->function)].label()) << ","
           << fixed(b->length_cost, 4) << "," << fixed(b->dependency_cost, 4) << ","
           << fixed(b->concurrency_cost, 4) << "," << b->dominant() << "\n";
     else out << ",,,,\n";
@@ -96,7 +98,8 @@ std::string csv(const CallTree& tree, const std::vector<Iteration>& iterations) 
 
 std::vector<std::pair<std::string, std::string>> svg_plots(const CallTree& tree,
                                                            const std::vector<Iteration>& iterations,
-                                                           const Options& options) {
+                                                           const Options& options,
+                                                           const Reference* reference) {
   namespace svg = replay::svg;
   const std::string where = " (" + (tree.name.empty() ? std::string("program") : tree.name) + ", " +
                             std::to_string(options.cores) + " cores)";
@@ -139,6 +142,13 @@ std::vector<std::pair<std::string, std::string>> svg_plots(const CallTree& tree,
                true,
                {instances},
                std::nullopt};
+  if (reference != nullptr) {
+    // The annotated decomposition as a level across the iterations, as the thesis draws it.
+    std::vector<double> ends{1, static_cast<double>(std::max<std::size_t>(iterations.size(), 1))};
+    double count = reference->instances;
+    p1.series.push_back({"default decomposition", ends, {reference->speedup, reference->speedup}});
+    p2.series.push_back({"default decomposition", ends, {count, count}});
+  }
   svg::Plot p3{
       "Cost distribution of the bottleneck" + where, "iteration", "normalised cost", false, false,
       {length, dependencies, concurrency},           std::nullopt};

@@ -128,11 +128,26 @@ std::vector<Iteration> run(const CallTree& tree, const Options& options,
 // The iteration with the highest speedup (the fewest instances among equals).
 std::size_t best(const std::vector<Iteration>& iterations);
 
+// A decomposition to compare with (the thesis's "default decomposition"): the tasks trace of an
+// annotated run, replayed as the search replays its own.
+struct Reference {
+  std::string path;
+  double speedup = 0;
+  int instances = 0;
+  std::vector<std::string> types;  // its task types, sorted, the main task left out
+};
+// Throws trace::FormatError when `dir` has no tasks trace.
+Reference read_reference(const std::string& dir, const Options& options);
+// The first iteration whose task types are the reference's, or iterations.size().
+std::size_t matching_iteration(const std::vector<Iteration>& iterations, const Reference& ref);
+
 // The report: one CSV row per iteration; the four plots of thesis Figs. 6.25-6.28 (speedup,
 // instances, cost distribution of the bottleneck, its dominant cost) as one SVG document each.
 std::string csv(const CallTree& tree, const std::vector<Iteration>& iterations);
+// With `reference`, the first two plots show its speedup and instances too.
 std::vector<std::pair<std::string, std::string>> svg_plots(const CallTree& tree,
                                                            const std::vector<Iteration>& iterations,
-                                                           const Options& options);
+                                                           const Options& options,
+                                                           const Reference* reference = nullptr);
 
 }  // namespace tareador::search

@@ -45,13 +45,13 @@ program() {
   else
     not_ok "$name: recording" "nodes $nodes, returns $returns, last line '$(tail -1 "$file")'"
   fi
-  if ! "$SEARCH" --cores $cores --csv "$scratch/$name.csv" --svg "$scratch/$name" -q "$pot" \
-      >"$scratch/$name.out" 2>&1; then
+  timeout 300 "$TAREADOR" --task-report=no --trace-dir="$ann" "$programs/$name-annotated" \
+    >"$ann.log" 2>&1 || { not_ok "$name: annotated run" "$(tail -3 "$ann.log")"; return; }
+  if ! "$SEARCH" --cores $cores --csv "$scratch/$name.csv" --svg "$scratch/$name" -q \
+      --reference "$ann" "$pot" >"$scratch/$name.out" 2>&1; then
     not_ok "$name: search" "$(tail -3 "$scratch/$name.out" | tr '\n' ' ')"
     return
   fi
-  timeout 300 "$TAREADOR" --task-report=no --trace-dir="$ann" "$programs/$name-annotated" \
-    >"$ann.log" 2>&1 || { not_ok "$name: annotated run" "$(tail -3 "$ann.log")"; return; }
   local want_instances want_speedup found
   want_instances=$(grep -c '^task ' "$ann/tasks.0.trc")
   want_speedup=$(speedup "$ann")
@@ -75,6 +75,11 @@ program() {
   else
     not_ok "$name: speedup" "$sp, the annotated run's replay $want_speedup"
   fi
+  grep -q "^reference: .*: its task types are iteration $iteration's" "$scratch/$name.out" &&
+    ok "$name: --reference finds the annotated decomposition at iteration $iteration" ||
+    not_ok "$name: --reference" "$(grep '^reference' "$scratch/$name.out")"
+  grep -q 'default decomposition' "$scratch/$name.speedup.svg" ||
+    not_ok "$name: speedup plot" "no default decomposition drawn"
   for plot in speedup instances costs dominant; do
     grep -q '<svg' "$scratch/$name.$plot.svg" || not_ok "$name: $plot plot" "no SVG written"
   done
@@ -94,6 +99,15 @@ if [ $status = 1 ] && grep -q "potential.0.txt:5: instructions 'many' is not a n
   ok "a malformed recording: file:line and status 1"
 else
   not_ok "a malformed recording" "status $status: $(cat "$bad.out")"
+fi
+
+# A trace set of the task mode has no recording: the message names the file.
+"$SEARCH" -q "$scratch/jacobi-annotated" >"$bad.none" 2>&1
+status=$?
+if [ $status = 1 ] && grep -q "jacobi-annotated/potential.0.txt: cannot open" "$bad.none"; then
+  ok "a set without a recording: named, status 1"
+else
+  not_ok "a set without a recording" "status $status: $(cat "$bad.none")"
 fi
 
 echo "# $passed passed, $failed failed"
