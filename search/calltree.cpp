@@ -87,9 +87,14 @@ class Reader {
     } else if (what == "work") {
       Node& n = open_node(f, "work");
       n.items.push_back(static_cast<int>(n.segments.size()));
-      n.segments.push_back(Segment{static_cast<double>(f.number("instructions")), {}, {}});
+      n.segments.push_back(Segment{static_cast<double>(f.number("instructions")), {}, {}, {}});
       f.end("work");
     } else if (what == "read" || what == "write") {
+      spans(f, what);
+    } else if (what == "forget") {
+      Node& n = open_node(f, "forget");
+      n.items.push_back(static_cast<int>(n.segments.size()));
+      n.segments.emplace_back();
       spans(f, what);
     } else if (what == "return") {
       Node& n = open_node(f, "return");
@@ -162,7 +167,8 @@ class Reader {
   void spans(Line& f, const std::string& what) {
     Node& n = open_node(f, what.c_str());
     if (n.items.empty() || n.items.back() < 0) f.fail("'" + what + "' outside a 'work' segment");
-    Spans& set = what == "read" ? n.segments.back().read : n.segments.back().written;
+    Segment& s = n.segments.back();
+    Spans& set = what == "read" ? s.read : what == "write" ? s.written : s.forgotten;
     while (!f.done()) {
       std::string w = f.word("interval");
       std::size_t plus = w.find('+');

@@ -188,6 +188,8 @@ class Builder {
                       });
       }
     }
+    for (const auto& [lo, hi] : s.forgotten)
+      shadow_.write(lo, hi, -1, false, [](int, bool, std::uint64_t) {});
     pending_[static_cast<std::size_t>(instance)].since_step += s.instructions;
     graph_.instances[static_cast<std::size_t>(instance)].instructions += s.instructions;
   }

@@ -30,10 +30,11 @@ struct Function {
 };
 
 // A stretch of a node's own work between two of its children: its instructions, the bytes it
-// read before writing them and the bytes it wrote.
+// read before writing them and the bytes it wrote; then the heap bytes allocated or freed (what
+// they held is forgotten).
 struct Segment {
   double instructions = 0;
-  Spans read, written;
+  Spans read, written, forgotten;
 };
 
 struct Node {

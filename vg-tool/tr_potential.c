@@ -20,6 +20,7 @@
 #include "tr_potential.h"
 #include "tr_program.h"
 #include "tr_file.h"
+#include "tr_objects.h"
 #include "tr_spans.h"
 #include "tr_trace.h"
 #include "tracefmt/set_layout.h"
@@ -221,6 +222,15 @@ static void close_node(void)
    if (pt.n_open == 0) tr_potential_finish(True);
 }
 
+/* A heap block was allocated or freed: what its bytes held is forgotten from here on (a block
+   allocated again at the same address is another object). */
+static void forget_block(Addr start, SizeT size)
+{
+   if (!pt.recording || pt.n_open == 0 || size == 0) return;
+   end_segment();
+   tr_text_printf(&pt.out.text, "forget %lx+%lx\n", start, size);
+}
+
 /* ---- Calls and returns ------------------------------------------------------------------- */
 
 static void begin(ThreadId tid, Addr target, Addr frame_top)
@@ -237,6 +247,7 @@ static void begin(ThreadId tid, Addr target, Addr frame_top)
                   VG_(thread_get_stack_max)(tid) + 1);
    pt.mark = tr_count_thread(tid);
    pt.functions[main_function].calls = 1;
+   tr_objects_on_block = forget_block;
    open_node((UInt)main_function, frame_top);
 }
 

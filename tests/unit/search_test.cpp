@@ -108,6 +108,26 @@ TEST(SearchTest, TheTaskGraphOfADecomposition) {
   EXPECT_EQ(set.instances[0].steps.back().instructions, 0);  // the wait, then 50 more
 }
 
+TEST(SearchTest, AHeapBlockAllocatedAgainIsAnotherObject) {
+  // f writes a block; main frees it and allocates one at the same address, which g reads:
+  // g does not depend on f (without the forget line it would).
+  TempDir dir;
+  const std::string head =
+      "# tareador potential v1 rank=0\nstack 7f0000000 800000000\n"
+      "function 0 call main -\nfunction 1 call f -\nfunction 2 call g -\n"
+      "node 1 0 0 7fffff000\nwork 10\nnode 2 1 1 7ffffef00\nwork 100\nwrite 5000+40\nreturn 2\n";
+  const std::string tail = "node 3 1 2 7ffffef00\nwork 100\nread 5000+8\nreturn 3\nreturn 1\nend\n";
+  for (bool forget : {false, true}) {
+    CallTree tree = read_call_tree(
+        dir.write("potential.0.txt", head + (forget ? "forget 5000+40\n" : "") + tail));
+    Decomposition d = whole_main(tree);
+    d.broken[0] = true;
+    auto trace = task_trace(tree, d, trace::kRaw);
+    const trace::TaskInstance& g = trace->header().task_sets.at(0).instances.at(2);
+    EXPECT_EQ(g.after.size(), forget ? 0u : 1u) << (forget ? "with" : "without") << " forget";
+  }
+}
+
 TEST(SearchTest, NormalisedCostsFollowTheControlParameter) {
   // The thesis's example: A twice as long as B gives 0.67 / 0.33 with p = 1, 0.8 / 0.2 with 2.
   EXPECT_EQ(normalised({2, 1}, 1), (std::vector<double>{2.0 / 3, 1.0 / 3}));
