@@ -89,6 +89,21 @@ program jacobi "relax" 3
 program transpose "transpose_block swap_blocks" 3
 program cholesky "sgemm ssyrk spotrf strsm" 3
 
+# The limits: calls past the cap are their caller's work, intervals past the cap are merged,
+# and the rank's warnings say so.
+capped="$scratch/capped"
+if timeout 300 "$TAREADOR" --potential-tasks=functions --potential-max-calls=4 \
+    --potential-max-intervals=16 --trace-dir="$capped" "$programs/jacobi" >"$capped.log" 2>&1 &&
+    [ "$(grep -c '^node .* 2 [0-9a-f]*$' "$capped/potential.0.txt")" = 4 ] &&
+    grep -q "calls of relax after the first 4 are part of their caller's work" "$capped/rank-0.toml" &&
+    grep -q "segments had more than 16 intervals" "$capped/rank-0.toml" &&
+    [ "$(awk '$1 == "work" { r = w = 0 } $1 == "read" { r += NF - 1 } $1 == "write" { w += NF - 1 }
+              { m = r > m ? r : m; m = w > m ? w : m } END { print m }' "$capped/potential.0.txt")" -le 16 ]; then
+  ok "the caps: 4 calls of relax, at most 16 intervals a set, both in the warnings"
+else
+  not_ok "the caps" "$(grep -c '^node' "$capped/potential.0.txt") nodes; $(grep warnings "$capped/rank-0.toml")"
+fi
+
 # refused NAME MESSAGE SET: tareador-search on SET fails with status 1 and MESSAGE.
 refused() {
   local out="$scratch/refused.out" status
