@@ -79,6 +79,7 @@ class Reader {
     if (what == "stack") {
       tree_.stack_lo = f.number("stack low", 16);
       tree_.stack_hi = f.number("stack high", 16);
+      if (tree_.stack_hi <= tree_.stack_lo) f.fail("the stack's high end is not above its low end");
       f.end("stack");
     } else if (what == "function") {
       function(f);
@@ -132,7 +133,7 @@ class Reader {
     if (kind != "call" && kind != "region") f.fail("function kind must be call or region");
     fn.region = kind == "region";
     fn.name = f.name("function name");
-    fn.where = f.word("function location");
+    fn.where = f.name("function location");
     if (fn.where == "-") fn.where.clear();
     f.end("function");
     tree_.functions.push_back(std::move(fn));
@@ -147,6 +148,7 @@ class Reader {
       f.fail("node " + std::to_string(id) + ": parent " + std::to_string(parent) +
              " is not the innermost open node");
     if (open_.empty() && !tree_.nodes.empty()) f.fail("a second root node");
+    if (tree_.stack_hi == 0) f.fail("a node before the 'stack' record");
     Node n;
     std::uint64_t function = f.number("function");
     if (function >= tree_.functions.size()) f.fail("unknown function " + std::to_string(function));

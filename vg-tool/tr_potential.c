@@ -156,10 +156,15 @@ static void declare(UInt index)
    f->declared = True;
    tr_text_printf(&pt.out.text, "function %u %s ", index, f->region ? "region" : "call");
    tr_text_field(&pt.out.text, f->name);
-   if (!f->region && VG_(get_filename_linenum)(VG_(current_DiEpoch)(), f->entry, &file, &dir, &line))
-      tr_text_printf(&pt.out.text, " %s:%u\n", file, line);
-   else
+   if (!f->region && VG_(get_filename_linenum)(VG_(current_DiEpoch)(), f->entry, &file, &dir, &line)) {
+      HChar where[256];
+      VG_(snprintf)(where, sizeof where, "%s:%u", file, line);
+      tr_text_append(&pt.out.text, " ");
+      tr_text_field(&pt.out.text, where);
+      tr_text_append(&pt.out.text, "\n");
+   } else {
       tr_text_append(&pt.out.text, " -\n");
+   }
 }
 
 /* ---- Segments ---------------------------------------------------------------------------- */

@@ -74,13 +74,17 @@ TEST(SearchTest, MalformedRecordingsNameTheLine) {
           << e.what();
     }
   };
-  const std::string head = "# tareador potential v1 rank=0\nfunction 0 call main -\n";
+  const std::string head =
+      "# tareador potential v1 rank=0\nstack 100 200\nfunction 0 call main -\n";
   fails("not a recording\n", ":1:");
-  fails(head + "node 1 0 5 7ff\n", ":3: unknown function 5");
-  fails(head + "node 1 0 0 7ff\nwork 10\nread 20+8 10+8\n", ":5: intervals must be sorted");
-  fails(head + "node 1 0 0 7ff\nread 20+8\n", ":4: 'read' outside a 'work' segment");
-  fails(head + "node 1 0 0 7ff\nwork x\n", ":4: instructions 'x' is not a number");
-  fails(head + "node 1 0 0 7ff\nreturn 2\n", ":4: 'return' of a node that is not");
+  fails(head + "node 1 0 5 7ff\n", ":4: unknown function 5");
+  fails(head + "node 1 0 0 7ff\nwork 10\nread 20+8 10+8\n", ":6: intervals must be sorted");
+  fails(head + "node 1 0 0 7ff\nread 20+8\n", ":5: 'read' outside a 'work' segment");
+  fails(head + "node 1 0 0 7ff\nwork x\n", ":5: instructions 'x' is not a number");
+  fails(head + "node 1 0 0 7ff\nreturn 2\n", ":5: 'return' of a node that is not");
+  fails("# tareador potential v1 rank=0\nfunction 0 call main -\nnode 1 0 0 7ff\n",
+        ":3: a node before the 'stack' record");
+  fails("# tareador potential v1 rank=0\nstack 200 100\n", ":2: the stack's high end");
   fails(head, ": no node");
 }
 
