@@ -89,6 +89,20 @@ program jacobi "relax" 3
 program transpose "transpose_block swap_blocks" 3
 program cholesky "sgemm ssyrk spotrf strsm" 3
 
+# Annotated regions are candidates too: the annotated Cholesky recorded as potential tasks gives
+# each kernel call a region around it, and the search passes through the regions' decomposition.
+regions="$scratch/regions"
+timeout 300 "$TAREADOR" --potential-tasks=functions --trace-dir="$regions" \
+  "$programs/cholesky-annotated" >"$regions.log" 2>&1
+"$SEARCH" -q --cores $cores --csv "$regions.csv" "$regions" >"$regions.out" 2>&1
+if [ "$(grep -c '^function [0-9]* region ' "$regions/potential.0.txt")" = 4 ] &&
+    awk -F, '$3 == 57 { print $5; exit }' "$regions.csv" | tr ';' '\n' | sort | tr '\n' ' ' |
+    grep -q '^region:sgemm region:spotrf region:ssyrk region:strsm $'; then
+  ok "annotated regions: four region types, and a decomposition of them with 57 instances"
+else
+  not_ok "annotated regions" "$(grep '^function' "$regions/potential.0.txt" | tr '\n' ' ') $(cut -d, -f1-5 "$regions.csv" | tr '\n' ' ')"
+fi
+
 # The limits: calls past the cap are their caller's work, intervals past the cap are merged,
 # and the rank's warnings say so.
 capped="$scratch/capped"
