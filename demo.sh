@@ -77,14 +77,18 @@ echo "== which task to optimise? each type 2, 10, 100 times faster on 1 to 4 cor
 "$replay" --config "$machine" --policy=cp --critical --cores-sweep=1,2,3,4 "$out/fig61"
 
 # ---- 4. Which tasks? The decomposition search, from one run of sequential code (thesis 6.3) ----
-make -s -C "$top/build" tests/vg/search/cholesky
+make -s -C "$top/build" tests/vg/search/cholesky tests/vg/search/cholesky-annotated
 echo
 echo "== tareador --potential-tasks=functions tests/vg/search/cholesky   (no annotation: every call a potential task)"
 "$top/build/vg-tool/tareador" -q --potential-tasks=functions --trace-dir="$out/search" \
   "$top/build/tests/vg/search/cholesky"
+"$top/build/vg-tool/tareador" -q --task-report=no --trace-dir="$out/search-annotated" \
+  "$top/build/tests/vg/search/cholesky-annotated"
 echo
-echo "== tareador-search on 4 cores: from main as one task, break the bottleneck until no task is left (Fig. 6.21)"
-"$top/build/search/tareador-search" -q --cores 4 --csv "$out/search.csv" --svg "$out/search" "$out/search"
+echo "== tareador-search on 4 cores: from main as one task, break the bottleneck until no task is left (Fig. 6.21),"
+echo "   compared with the annotated version's decomposition (one task per tile kernel)"
+"$top/build/search/tareador-search" -q --cores 4 --csv "$out/search.csv" --svg "$out/search" \
+  --reference "$out/search-annotated" "$out/search"
 
 # ---- 5. What if, on a 16-rank trace -----------------------------------------------------------
 
@@ -122,6 +126,7 @@ echo "  fig61-4cores.prv                  its tasks on 4 cores: one row per core
 echo "  fig61-4cores.json                 the same timeline for Perfetto UI / chrome://tracing"
 echo "  fig61/critical.csv, critical-*x.svg  the critical task: speedups of accelerating each type"
 echo "  search/potential.0.txt            the recorded call tree of the unannotated Cholesky (its potential tasks)"
+echo "  search-annotated/                 the annotated Cholesky traced in the task mode (the reference)"
 echo "  search.csv, search.*.svg          every decomposition the search tried, and the four plots of Figs. 6.25-6.28"
 echo "  jacobi16.prv (+ .pcf, .row)        Paraver trace of the 16-rank replay (open with wxParaver)"
 echo "  jacobi16.json                      summary: total time, per-rank compute/communication/waiting/idle"
