@@ -3,8 +3,9 @@
 # and replay its authentic trace on MareNostrum (as the thesis modelled it) and on an ideal
 # network; trace a balanced exchange with the overlap study on (its production/consumption
 # patterns, a bandwidth sweep of the authentic against the overlapped runs, a picture of the
-# three timelines); trace the thesis's task example and replay its tasks on 1-4 cores; then
-# ask "what if" questions of a 16-rank trace. Leaves trace sets, Paraver traces, plots and
+# three timelines); trace the thesis's task example and replay its tasks on 1-4 cores; search
+# the task decompositions of a sequential Cholesky from one run; then ask "what if" questions
+# of a 16-rank trace. Leaves trace sets, Paraver traces, plots and
 # JSON summaries in demo-out/. Installs what is missing and builds first.
 set -euo pipefail
 top=$(cd "$(dirname "$0")" && pwd)
@@ -82,7 +83,21 @@ echo "== the decomposition written back as OpenMP pragmas: tareador-tasks --emit
 "$top/build/tasks/tareador-tasks" -q "$out/jacobi" --emit-source -o "$out/jacobi.diff"
 sed -n '3,$p' "$out/jacobi.diff"
 
-# ---- 4. What if, on a 16-rank trace -----------------------------------------------------------
+# ---- 4. Which tasks? The decomposition search, from one run of sequential code (thesis 6.3) ----
+make -s -C "$top/build" tests/vg/search/cholesky tests/vg/search/cholesky-annotated
+echo
+echo "== tareador --potential-tasks=functions tests/vg/search/cholesky   (no annotation: every call a potential task)"
+"$top/build/vg-tool/tareador" -q --potential-tasks=functions --trace-dir="$out/search" \
+  "$top/build/tests/vg/search/cholesky"
+"$top/build/vg-tool/tareador" -q --task-report=no --trace-dir="$out/search-annotated" \
+  "$top/build/tests/vg/search/cholesky-annotated"
+echo
+echo "== tareador-search on 4 cores: from main as one task, break the bottleneck until no task is left (Fig. 6.21),"
+echo "   compared with the annotated version's decomposition (one task per tile kernel)"
+"$top/build/search/tareador-search" -q --cores 4 --csv "$out/search.csv" --svg "$out/search" \
+  --reference "$out/search-annotated" "$out/search"
+
+# ---- 5. What if, on a 16-rank trace -----------------------------------------------------------
 
 echo
 echo "== jacobi16 (16 ranks, halo exchange + allreduce) on MareNostrum: examples/marenostrum.cfg"
@@ -118,5 +133,8 @@ echo "  fig61-4cores.prv                  its tasks on 4 cores: one row per core
 echo "  fig61-4cores.json                 the same timeline for Perfetto UI / chrome://tracing"
 echo "  fig61/critical.csv, critical-*x.svg  the critical task: speedups of accelerating each type"
 echo "  jacobi.diff                       examples/tasks/jacobi.c with its task pragmas (patch -p1 -d examples/tasks)"
+echo "  search/potential.0.txt            the recorded call tree of the unannotated Cholesky (its potential tasks)"
+echo "  search-annotated/                 the annotated Cholesky traced in the task mode (the reference)"
+echo "  search.csv, search.*.svg          every decomposition the search tried, and the four plots of Figs. 6.25-6.28"
 echo "  jacobi16.prv (+ .pcf, .row)        Paraver trace of the 16-rank replay (open with wxParaver)"
 echo "  jacobi16.json                      summary: total time, per-rank compute/communication/waiting/idle"

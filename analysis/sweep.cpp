@@ -277,13 +277,6 @@ std::vector<Column> columns(const SweepResult& r) {
   return cols;
 }
 
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 // ---- Plots --------------------------------------------------------------------------------
 
 // A logarithmic y axis when the values span more than 1.5 decades.
@@ -701,11 +694,11 @@ void print_sweep_table(std::ostream& out, const SweepResult& r) {
 void write_sweep_csv(std::ostream& out, const SweepResult& r) {
   const std::vector<Column> cols = columns(r);
   for (std::size_t c = 0; c < cols.size(); ++c)
-    out << (c ? "," : "") << csv_field(cols[c].csv_name);
+    out << (c ? "," : "") << trace::csv_field(cols[c].csv_name);
   out << "\n";
   for (std::size_t i = 0; i < r.spec.values.size(); ++i) {
     for (std::size_t c = 0; c < cols.size(); ++c)
-      out << (c ? "," : "") << csv_field(cols[c].csv[i]);
+      out << (c ? "," : "") << trace::csv_field(cols[c].csv[i]);
     out << "\n";
   }
 }

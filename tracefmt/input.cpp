@@ -175,6 +175,13 @@ std::string clipped(std::string_view text, std::size_t max) {
   return out + cut_note(text, used);
 }
 
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
 std::string excerpt(std::string_view text, std::size_t max) {
   std::size_t used = 0;
   std::string out = escaped_prefix(text, max, used);

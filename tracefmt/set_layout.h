@@ -9,6 +9,7 @@
 #define TR_SET_RANK_MANIFEST "rank-%d.toml"  /* rank */
 #define TR_SET_STREAM "%s.%d.trc"            /* kind, rank */
 #define TR_SET_PATTERNS "patterns.%d.txt"    /* rank (the overlap study) */
+#define TR_SET_POTENTIAL "potential.%d.txt"  /* rank (--potential-tasks) */
 #define TR_SET_TASKGRAPH "taskgraph.%d.%s"   /* rank, extension: dot, svg, png */
 #define TR_SET_TASKREPORT "taskreport.%d.%s" /* rank, extension: txt, json */
 #define TR_SET_REPLAYS "replay"              /* the replays kept in the set: KIND.prv, .json */

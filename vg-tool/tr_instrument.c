@@ -14,6 +14,7 @@
 #include "tr_instrument.h"
 #include "tr_memory.h"
 #include "tr_overlap.h"
+#include "tr_potential.h"
 #include "tr_program.h"
 
 /* The helpers one analysis calls before loads and stores; `timed` ones also get the thread's
@@ -145,6 +146,18 @@ static void add_stack_rise(IRSB* sb, const IRStmt* put, Int offset_sp, Bool retu
    addStmtToIRSB(sb, IRStmt_Dirty(di));
 }
 
+/* At the end of a superblock that calls a function: the call, for the potential tasks, with the
+   target and the stack pointer after the return address was pushed. */
+static void add_call_report(IRSB* sb, IRExpr* target, Int offset_sp)
+{
+   IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
+   IRDirty* di;
+   addStmtToIRSB(sb, IRStmt_WrTmp(sp, IRExpr_Get(offset_sp, Ity_I64)));
+   di = unsafeIRDirty_0_N(2, "tr_potential_call", VG_(fnptr_to_fnentry)(tr_potential_call),
+                          mkIRExprVec_2(target, IRExpr_RdTmp(sp)));
+   addStmtToIRSB(sb, IRStmt_Dirty(di));
+}
+
 static Bool translated_before;
 
 IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
@@ -195,5 +208,7 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
       addStmtToIRSB(sb_out, st);
    }
    if (pending > 0) tr_count_add(sb_out, pending);
+   if (tasks && tr_potential_enabled() && sb_in->jumpkind == Ijk_Call)
+      add_call_report(sb_out, sb_in->next, layout->offset_SP);
    return sb_out;
 }

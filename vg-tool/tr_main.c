@@ -27,6 +27,8 @@
 #include "tr_instrument.h"
 #include "tr_objects.h"
 #include "tr_overlap.h"
+#include "tr_memory.h"
+#include "tr_potential.h"
 #include "tr_program.h"
 #include "tr_tasks.h"
 #include "tr_trace.h"
@@ -44,6 +46,10 @@ static Long clo_chunks = 4;
 static Long clo_chunk_min = 32768; /* Open MPI's smallest pipeline fragment (docs/tool.md) */
 static Bool clo_overlap_shift = True;
 static TrCollAlgorithm clo_collectives = TR_COLL_BINOMIAL;
+static Bool clo_potential = False;  /* --potential-tasks=functions */
+static Long clo_potential_max_calls = 20000;
+static Long clo_potential_max_intervals = 4096;
+static Long clo_potential_segment = 2000;
 
 /* "raw", "raw+war", "raw+war+waw", ... into TrDepKind bits (read-after-write is always on). */
 static Bool parse_deps(const HChar* value)
@@ -81,6 +87,14 @@ static Bool tr_process_cmd_line_option(const HChar* arg)
    } else if VG_BINT_CLO (arg, "--chunks", clo_chunks, 1, 64) {
    } else if VG_BINT_CLO (arg, "--chunk-min", clo_chunk_min, 0, 1LL << 40) {
    } else if VG_BOOL_CLO (arg, "--overlap-shift", clo_overlap_shift) {
+   } else if VG_STR_CLO (arg, "--potential-tasks", value) {
+      if (VG_(strcmp)(value, "functions") == 0) clo_potential = True;
+      else if (VG_(strcmp)(value, "none") == 0) clo_potential = False;
+      else VG_(fmsg_bad_option)(arg, "expected functions or none\n");
+   } else if VG_BINT_CLO (arg, "--potential-max-calls", clo_potential_max_calls, 1, 100000000) {
+   } else if VG_BINT_CLO (arg, "--potential-segment", clo_potential_segment, 100, 1LL << 40) {
+   } else if VG_BINT_CLO (arg, "--potential-max-intervals", clo_potential_max_intervals, 16,
+                          1000000) {
    } else if VG_STR_CLO (arg, "--collectives", value) {
       if (VG_(strcmp)(value, "keep") == 0) clo_collectives = TR_COLL_KEEP;
       else if (VG_(strcmp)(value, "linear") == 0) clo_collectives = TR_COLL_LINEAR;
@@ -113,7 +127,16 @@ static void tr_print_usage(void)
       "                             (no: where the call was, as the authentic run) [yes]\n"
       "    --collectives=keep|linear|binomial|ring  collectives in the overlap traces: as\n"
       "                             they are, or their point-to-point transfers (then also\n"
-      "                             the authentic-p2p trace: the baseline) [binomial]\n");
+      "                             the authentic-p2p trace: the baseline) [binomial]\n"
+      "    --potential-tasks=functions|none  record every call of the program's functions,\n"
+      "                             from main, as a potential task (potential.0.txt; for\n"
+      "                             tareador-search) instead of tracing tasks [none]\n"
+      "    --potential-max-calls=N  calls of one function recorded as nodes; later ones are\n"
+      "                             their caller's work [20000]\n"
+      "    --potential-max-intervals=N  address intervals of one segment's reads or writes\n"
+      "                             before nearby ones are merged [4096]\n"
+      "    --potential-segment=N    a segment of a node's own work ends after N instructions\n"
+      "                             even without a call (where consumers may wait) [2000]\n");
 }
 
 static void tr_print_debug_usage(void) { VG_(printf)("    (none)\n"); }
@@ -272,8 +295,27 @@ static void tareador_on(ThreadId tid)
    begin_tasks(tid);
 }
 
+/* --potential-tasks: the program's main was called, and returned (or the program exits). */
+static void potential_begins(ThreadId tid)
+{
+   start_tracing(tid, 0, 1);
+   traced_by_on = True;
+}
+
+static void potential_ends(void)
+{
+   burst += tr_count_thread(traced) - last_exit;
+   last_exit = tr_count_thread(traced);
+   end_burst();
+   close_trace(True, "");
+}
+
 static void tareador_off(void)
 {
+   if (clo_potential) {
+      tr_potential_finish(True);
+      return;
+   }
    end_tasks(True);
    if (traced_by_on) {
       burst += tr_count_thread(traced) - last_exit;
@@ -308,18 +350,26 @@ static Bool tr_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
    HChar name[TR_NAME_MAX + 1];
    switch (args[0]) {
       case TR_REQ_ON:
-         tareador_on(tid);
+         if (!clo_potential) tareador_on(tid);
          break;
       case TR_REQ_OFF:
-         tareador_off();
+         if (!clo_potential) tareador_off();
          break;
       case TR_REQ_START_TASK:
+         if (clo_potential) {
+            tr_potential_region_start(tid, task_name("tareador_start_task", args[1], name));
+            break;
+         }
          /* In an MPI program the first task starts task tracing; without MPI, tareador_ON. */
          if (!traced_by_on) begin_tasks(tid);
          if (tid == traced && tr_tasks_active())
             tr_tasks_start(task_name("tareador_start_task", args[1], name));
          break;
       case TR_REQ_END_TASK:
+         if (clo_potential) {
+            tr_potential_region_end();
+            break;
+         }
          if (tid == traced && tr_tasks_active())
             tr_tasks_end(args[1] ? task_name("tareador_end_task", args[1], name) : NULL);
          break;
@@ -393,6 +443,18 @@ static void tr_post_clo_init(void)
    trace_dir = VG_(expand_file_name)("--trace-dir", clo_trace_dir);
    tr_overlap_configure(clo_overlap, (UInt)clo_chunks, (ULong)clo_chunk_min, clo_overlap_shift,
                         clo_collectives);
+   tr_potential_configure(clo_potential, (UInt)clo_potential_max_calls,
+                          (UInt)clo_potential_max_intervals, (ULong)clo_potential_segment);
+   if (clo_potential) {
+      if (clo_overlap) VG_(fmsg_bad_option)("--overlap=yes", "not with --potential-tasks\n");
+      tr_potential_set_hooks(potential_begins, potential_ends);
+      /* A superblock must end at each call for the call to be seen: VEX may otherwise follow
+         a call into its callee within one superblock. */
+      VG_(clo_vex_control).guest_chase = False;
+      /* Every block is instrumented from the start: code translated before main (the C
+         library's memcpy, say) runs again inside it. */
+      tr_memory_potential();
+   }
 }
 
 static void tr_fini(Int exitcode)
@@ -410,6 +472,7 @@ static void tr_fini(Int exitcode)
       return;
    }
    end_tasks(False);
+   tr_potential_finish(False);
    /* The thread is gone: its count is known if it called exit, else the last call's stands. */
    tr_overlap_finish(False, exit_called ? tr_count_thread(traced) : last_exit);
    if (exit_called)

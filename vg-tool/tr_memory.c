@@ -19,6 +19,7 @@
 #include "tr_memory.h"
 #include "tr_shadow.h"
 #include "tr_objects.h"
+#include "tr_potential.h"
 #include "tr_stack.h"
 #include "tr_tasks.h"
 
@@ -41,6 +42,7 @@ typedef struct {
 static struct {
    Bool on, paused;
    Bool tracking;        /* on and not paused: what the helpers check */
+   Bool potential;       /* --potential-tasks: accesses and stack rises go to tr_potential.c */
    Bool war, waw;
    ThreadId tid;
    Range* disabled;      /* the disabled objects now: accesses to them make no dependency */
@@ -290,6 +292,10 @@ static void track(Addr a, SizeT n, Bool write)
 static void access(Addr a, SizeT n, Bool write)
 {
    const Range* r;
+   if (state.potential) {
+      tr_potential_access(a, n, write);
+      return;
+   }
    /* Other threads (an MPI library's progress threads, say) are not the traced program's. */
    if (VG_(get_running_tid)() != state.tid) return;
    if (write && in_own_frames(a, n)) {
@@ -378,7 +384,9 @@ void tr_memory_start(UInt kinds, ThreadId tid)
 
 void tr_memory_stop(void) { state.on = state.tracking = False; }
 
-Bool tr_memory_instrumenting(void) { return state.on; }
+Bool tr_memory_instrumenting(void) { return state.on || state.potential; }
+
+void tr_memory_potential(void) { state.potential = state.tracking = True; }
 
 void tr_memory_pause(Bool paused)
 {
@@ -429,6 +437,10 @@ static void stack_dies_below(Addr low, Addr dead)
 
 VG_REGPARM(3) void tr_memory_stack_rises(Addr old_sp, Addr new_sp, UWord returned)
 {
+   if (state.potential) {
+      tr_potential_stack_rises(new_sp);
+      return;
+   }
    /* Only the traced thread's stack; a jump to another stack (a coroutine's) is no pop. */
    if (!state.on || VG_(get_running_tid)() != state.tid || old_sp < state.stack_bottom ||
        new_sp > state.stack_end)

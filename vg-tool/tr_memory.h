@@ -11,6 +11,8 @@
    stack and objects the accesses are looked up in. */
 void tr_memory_start(UInt kinds, ThreadId tid);
 void tr_memory_stop(void);
+/* --potential-tasks: from now on every access and stack rise goes to tr_potential.c. */
+void tr_memory_potential(void);
 /* While the instrumented code should call the helpers (read when translating). */
 Bool tr_memory_instrumenting(void);
 

@@ -53,6 +53,9 @@ std::uint64_t first_invalid_utf8_line(std::string_view text);
 std::string excerpt(std::string_view text, std::size_t max = 40);
 // The same without the quotes (for text that is quoted already, or a value as written).
 std::string clipped(std::string_view text, std::size_t max = 40);
+// `text` as one field of a CSV file (RFC 4180): quoted, quotes doubled, when it holds a comma, a
+// quote or a line end; as it is otherwise.
+std::string csv_field(const std::string& text);
 // What errno `error` means, in the words of the project's messages ("permission denied").
 std::string system_error_text(int error);
 // Output files, checked before a command works for minutes. make_output_directory creates `dir`
