@@ -509,6 +509,7 @@ SweepResult run_sweep(const std::vector<const trace::Trace*>& traces, const Mach
   const std::vector<std::string> labels = trace_labels(traces);
   std::mutex progress_lock;
   std::size_t done = 0;
+  double reported = 0;  // the fraction of the sweep last reported
   const Distribution* distribution = options.distribution;
   const std::vector<std::size_t> own = own_points(points.size(), distribution);
   parallel_for(own.size(), options.jobs, [&](std::size_t n) {
@@ -526,7 +527,10 @@ SweepResult run_sweep(const std::vector<const trace::Trace*>& traces, const Mach
       SweepProgress progress;
       progress.what =
           fmt::format("{} at {} ({}/{})", labels[point.trace], point.setting, count, own.size());
-      progress.overall = (static_cast<double>(done) + fraction) / static_cast<double>(own.size());
+      // Replays at once each report their own fraction: the whole never goes back.
+      reported = std::max(reported,
+                          (static_cast<double>(done) + fraction) / static_cast<double>(own.size()));
+      progress.overall = reported;
       options.progress(progress);
     };
     if (options.progress)

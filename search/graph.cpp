@@ -320,7 +320,7 @@ std::unique_ptr<trace::Trace> graph_trace(const CallTree& tree, const TaskGraph&
         r.op = s.kinds;
         r.bytes = s.bytes;
         in.steps.push_back({false, static_cast<int>(in.after.size()), s.instructions});
-        in.after.push_back(trace::TaskDependency{s.instance + 1, s.kinds, s.bytes, {}});
+        in.after.push_back(trace::TaskDependency{s.instance + 1, s.kinds, s.bytes, {}, {}});
       }
       stream.push_back(r);
     }

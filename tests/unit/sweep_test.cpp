@@ -150,11 +150,26 @@ TEST(SweepRun, ReportsProgressOverTheWholeSweep) {
   Fixture f;
   std::vector<replay::SweepProgress> seen;
   replay::SweepOptions options;
+  options.jobs = 1;  // one replay at a time: in the serial order
   options.progress = [&](const replay::SweepProgress& p) { seen.push_back(p); };
   f.sweep("bandwidth=4,8,16", options);
   ASSERT_FALSE(seen.empty());
   EXPECT_EQ(seen.front().what, "authentic at bandwidth=4 (1/9)");
   EXPECT_EQ(seen.back().what, "overlap-ideal at bandwidth=16 (9/9)");
+  EXPECT_DOUBLE_EQ(seen.back().overall, 1.0);
+  for (std::size_t i = 1; i < seen.size(); ++i) EXPECT_LE(seen[i - 1].overall, seen[i].overall);
+}
+
+// Replays at once report from their threads, one at a time, and the whole never goes back.
+TEST(SweepRun, ProgressOfReplaysAtOnceNeverGoesBack) {
+  Fixture f;
+  std::vector<replay::SweepProgress> seen;
+  replay::SweepOptions options;
+  options.jobs = 4;
+  options.progress = [&](const replay::SweepProgress& p) { seen.push_back(p); };
+  f.sweep("bandwidth=4,8,16", options);
+  ASSERT_FALSE(seen.empty());
+  EXPECT_THAT(seen.back().what, ::testing::EndsWith("(9/9)"));
   EXPECT_DOUBLE_EQ(seen.back().overall, 1.0);
   for (std::size_t i = 1; i < seen.size(); ++i) EXPECT_LE(seen[i - 1].overall, seen[i].overall);
 }
