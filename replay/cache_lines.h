@@ -10,9 +10,6 @@
 
 namespace tareador::replay {
 
-// The cache line of the traces' `lines` fields (docs/trace-format.md).
-inline constexpr std::int64_t kTraceLineBytes = 64;
-
 struct LineBounds {
   std::int64_t low = 0, high = 0;  // fewest and most lines over every start offset
 };

@@ -39,6 +39,7 @@
 
 #include "replay/collectives.h"
 #include "replay/event_queue.h"
+#include "replay/marshalling.h"
 #include "replay/resources.h"
 #include "tareador/replay.h"
 
@@ -159,6 +160,7 @@ struct MessageSim {
   std::uint8_t queued = kNotQueued;  // the resource (stage) it is queued for
   std::uint64_t send_mark = 0;       // the sender's record (RecordStream::mark), for reports
   std::uint64_t serial = 0;          // unique while undelivered; 0 once delivered
+  double marshalling = 0;            // s added to its transfer (cache-aware model)
 };
 
 // A message not yet delivered, in the heap that finds the earliest of them.
@@ -737,6 +739,7 @@ class Engine {
     MessageSim m;
     m.sender = ti;
     m.info = Message{t.task, row(t), r.peer, 0, t.call_begin, 0, 0, 0, r.bytes, r.tag, r.comm};
+    m.marshalling = marshalling_seconds(machine_, r);
     bool rendezvous = r.flags & trace::kRendezvous;
     if (machine_.eager_limit >= 0 && !(r.flags & trace::kProtocolFixed))
       rendezvous = r.bytes >= machine_.eager_limit;
@@ -969,7 +972,7 @@ class Engine {
     double bandwidth =
         m.intra ? machine_.nodes[static_cast<std::size_t>(node_of(m.info.src_task))].intra.bandwidth
                 : machine_.bandwidth;
-    double arrival = now_ + transfer_seconds(m.info.bytes, bandwidth);
+    double arrival = now_ + transfer_seconds(m.info.bytes, bandwidth) + m.marshalling;
     if (!(arrival <= kMaxSimulatedSeconds))
       time_limit(threads_[m.sender].stream->where(m.send_mark),
                  "a transfer of " + std::to_string(m.info.bytes) + " bytes");

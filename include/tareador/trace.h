@@ -112,6 +112,9 @@ inline constexpr std::uint8_t kAccelerator = 1 << 6;     // Burst: runs on an ac
 
 // One record of a stream. A flat struct rather than a variant: records are copied in the
 // replayer's innermost loop. Which fields mean something depends on `type` (see RecordType).
+// The cache line of the native streams' `lines=` fields (docs/trace-format.md), bytes.
+inline constexpr std::int64_t kTraceLineBytes = 64;
+
 struct Record {
   RecordType type = RecordType::Burst;
   std::uint8_t flags = 0;
@@ -126,6 +129,9 @@ struct Record {
   double amount = 0;              // Burst duration (seconds, or instructions with kInstructions)
   std::uint64_t event_type = 0;   // Event
   std::uint64_t event_value = 0;  // Event; Call: the opaque call's name index in the header
+  // Send: the unique 64-byte cache lines its data touches (kTraceLineBytes; a derived datatype's
+  // layout, `lines=` in native streams); 0 = not recorded (contiguous from a line's start).
+  std::int64_t lines = 0;
 
   bool immediate() const { return flags & kImmediate; }
 };
