@@ -99,6 +99,7 @@ whatif "a network ten times slower (25 MB/s)" --set bandwidth=25
 whatif "one bus for all transfers" --set buses=1
 whatif "CPUs twice as fast" --set cpu_ratio=2
 whatif "1 ms latency" --set latency=1e-3
+whatif "marshalling at 10 ns per cache line" --set marshal_line_cost=1e-8
 
 echo
 echo "Outputs in $out:"
