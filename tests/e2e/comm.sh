@@ -33,19 +33,7 @@ WHY=""
 fail() { WHY="${WHY:+$WHY; }$*"; }
 assert_rc() { [ "$RC" -eq "$1" ] || fail "exit $RC, expected $1: $(head -c 300 <<<"$ERR")"; }
 assert_eq() { [ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"; }
-# check_svg FILE: well-formed XML whose root is <svg> (prints what is wrong, nothing if fine).
-check_svg() {
-  python3 -S - "$1" <<'EOF'
-import sys
-import xml.etree.ElementTree as ET
-try:
-    root = ET.parse(sys.argv[1]).getroot()
-except Exception as e:
-    print("not well-formed: %s" % e); sys.exit()
-if root.tag != "{http://www.w3.org/2000/svg}svg":
-    print("root is %s" % root.tag)
-EOF
-}
+. "$here/svg.sh"  # check_svg
 # pairs CSV: its off-diagonal rows that communicate, "S>D:BYTES:EVENTS" space-separated.
 pairs() { awk -F, 'NR > 1 && $1 != $2 { printf "%s%s>%s:%s:%s", sep, $1, $2, $3, $4; sep = " " }' "$1"; }
 
