@@ -138,7 +138,7 @@ class NativeRecordParser {
 
   // `lines=U` of a send: U unique cache lines hold its `bytes` (at least one byte each, and
   // at least the lines of `bytes` contiguous bytes).
-  static std::int64_t cache_lines(Fields& f, std::int64_t bytes) {
+  static std::int32_t cache_lines(Fields& f, std::int64_t bytes) {
     std::string_view field = f.text("lines");
     std::int64_t u = -1;
     constexpr std::string_view kKey = "lines=";
@@ -152,7 +152,8 @@ class NativeRecordParser {
     if (u < fewest || u > bytes)
       f.fail("lines=" + std::to_string(u) + " for " + std::to_string(bytes) + " bytes: between " +
              std::to_string(fewest) + " and " + std::to_string(bytes));
-    return u;
+    if (u > INT32_MAX) f.fail("lines=" + std::to_string(u) + ": at most 2^31 - 1");
+    return static_cast<std::int32_t>(u);
   }
 
   void check_peer(Fields& f, int task, const char* what) const {

@@ -122,6 +122,10 @@ struct Record {
   std::int32_t peer = -1;         // Send: destination; Recv: source; GlobalOp: own task if root
   std::int32_t peer_thread = -1;  // thread of the peer, -1 = any
   std::int32_t comm = 0;
+  // Send: the unique 64-byte cache lines its data touches (kTraceLineBytes; a derived datatype's
+  // layout, `lines=` in native streams); 0 = not recorded (contiguous from a line's start).
+  // 32 bits fill the padding before `tag`: the record stays 80 bytes.
+  std::int32_t lines = 0;
   std::int64_t tag = 0;           // MPI's (an int); the overlap kinds' chunk tags reach 2^37
   std::int64_t bytes = 0;         // Send/Recv size; GlobalOp: bytes sent
   std::int64_t bytes_recv = 0;    // GlobalOp: bytes received
@@ -129,9 +133,6 @@ struct Record {
   double amount = 0;              // Burst duration (seconds, or instructions with kInstructions)
   std::uint64_t event_type = 0;   // Event
   std::uint64_t event_value = 0;  // Event; Call: the opaque call's name index in the header
-  // Send: the unique 64-byte cache lines its data touches (kTraceLineBytes; a derived datatype's
-  // layout, `lines=` in native streams); 0 = not recorded (contiguous from a line's start).
-  std::int64_t lines = 0;
 
   bool immediate() const { return flags & kImmediate; }
 };

@@ -68,6 +68,7 @@ TEST(Marshalling, LinesAreWrittenBackAndCheckedOnRead) {
       {"send 1 5 1 4096 eager lines=4097", "lines=4097 for 4096 bytes: between 64 and 4096"},
       {"send 1 5 1 4096 eager lines=x", "expected lines=U (unique cache lines), not 'lines=x'"},
       {"send 1 5 1 4096 eager rows=3", "expected lines=U (unique cache lines), not 'rows=3'"},
+      {"send 1 5 1 1000000000000 eager lines=20000000000", "lines=20000000000: at most 2^31 - 1"},
   };
   for (const auto& [line, message] : bad) {
     TempDir d;
