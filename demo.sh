@@ -111,12 +111,17 @@ whatif() {
   awk -v name="$1" -v t="$t" -v b="$base" 'BEGIN { printf "  %-40s %9.3f ms  (%+.0f%%)\n", name, t * 1e3, (t / b - 1) * 100 }'
 }
 echo
+echo "== who talks to whom: bytes per pair of ranks (the ring's halo, the allreduce's binomial tree)"
+"$replay" -q --config "$machine" "$trace" --matrix "$out/jacobi16-matrix"
+"$top/build/comm/tareador-comm" compare "$out/jacobi16-matrix.csv" "$out/jacobi16-matrix.traced.csv"
+echo
 echo "== what if"
 whatif "MareNostrum as configured"
 whatif "a network ten times slower (25 MB/s)" --set bandwidth=25
 whatif "one bus for all transfers" --set buses=1
 whatif "CPUs twice as fast" --set cpu_ratio=2
 whatif "1 ms latency" --set latency=1e-3
+whatif "marshalling at 10 ns per cache line" --set marshal_line_cost=1e-8
 
 echo
 echo "Outputs in $out:"
@@ -138,3 +143,4 @@ echo "  search-annotated/                 the annotated Cholesky traced in the t
 echo "  search.csv, search.*.svg          every decomposition the search tried, and the four plots of Figs. 6.25-6.28"
 echo "  jacobi16.prv (+ .pcf, .row)        Paraver trace of the 16-rank replay (open with wxParaver)"
 echo "  jacobi16.json                      summary: total time, per-rank compute/communication/waiting/idle"
+echo "  jacobi16-matrix.csv, .svg          its communication matrix and heat map (docs/comm-matrix.md)"

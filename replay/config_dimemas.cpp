@@ -151,6 +151,12 @@ const Layout kDedicatedConnection = {
     {"connection_startup", FieldType::NonNegative},
     {"flight_time", FieldType::NonNegative},
 };
+// Tareador's extension (Dimemas does not read it): the marshalling cost of the cache-aware
+// model, seconds per unique cache line a message touches.
+const Layout kMarshalling = {
+    {"machine_id", FieldType::Count},
+    {"line_cost", FieldType::NonNegative},
+};
 const Layout kAccelerator = {
     {"node_id", FieldType::Count},
     {"latency", FieldType::NonNegative},
@@ -428,6 +434,7 @@ class ConfigReader {
         {"file system parameters", &ConfigReader::file_system},
         {"dedicated connection information", &ConfigReader::dedicated_connection},
         {"accelerator node information", &ConfigReader::accelerator},
+        {"tareador marshalling information", &ConfigReader::marshalling},
     };
     for (const auto& [name, handle] : kHandlers)
       if (record.name == name) return (this->*handle)(record);
@@ -511,6 +518,13 @@ class ConfigReader {
     machine_.buses = f.integer(5);
     CollectivePhase phase{group_model(f, 6), CollectiveSize::Current};
     machine_.collectives.fill(CollectiveCost{phase, phase});
+  }
+
+  void marshalling(const Record& record) {
+    Fields f(record, kMarshalling, path_);
+    once(f, marshalling_line_, "marshalling information (one machine)");
+    require_machine_zero(f, 0);
+    machine_.marshal_line_cost = f.real(1);
   }
 
   void node(const Record& record) {
@@ -672,7 +686,7 @@ class ConfigReader {
   bool sddf_ = false;                              // the SDDFA 2.5 format
   std::map<std::string, Definition> definitions_;  // its record definitions
   std::uint64_t wan_line_ = 0, environment_line_ = 0, mapping_line_ = 0, files_line_ = 0,
-                file_system_line_ = 0;
+                file_system_line_ = 0, marshalling_line_ = 0;
   int declared_nodes_ = 0;
   int declared_connections_ = 0, defined_connections_ = 0;
   std::string collectives_file_;

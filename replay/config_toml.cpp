@@ -301,6 +301,7 @@ Machine load_toml_machine(const std::string& path) {
   machine.bandwidth = net.real("bandwidth", std::nullopt, Sign::NonNegative);
   machine.buses = net.integer("buses", kUnlimited, 0);
   machine.eager_limit = net.integer<std::int64_t>("eager_limit", -1, -1);
+  machine.marshal_line_cost = net.real("marshal_line_cost", 0.0, Sign::NonNegative);
   net.finish();
 
   const toml::array* nodes = in.array("nodes");

@@ -132,6 +132,7 @@ struct MessageSim {
   bool arrived = false, sender_blocked = false;
   std::uint64_t send_mark = 0;  // the sender's record (RecordStream::mark), for reports
   std::uint64_t serial = 0;     // unique while undelivered; 0 once delivered
+  double marshalling = 0;       // s added to its transfer (the cache-aware model)
 };
 
 // A message not yet delivered, in the heap that finds the earliest of them.

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "replay/engine.h"
+#include "replay/marshalling.h"
 
 namespace tareador::replay {
 
@@ -17,6 +18,7 @@ bool Engine::issue_send(std::uint32_t ti) {
   MessageSim m;
   m.sender = ti;
   m.info = Message{t.task, row(t), r.peer, 0, t.call_begin, 0, 0, 0, r.bytes, r.tag, r.comm};
+  m.marshalling = marshalling_seconds(machine_, r);
   bool rendezvous = r.flags & trace::kRendezvous;
   if (machine_.eager_limit >= 0 && !(r.flags & trace::kProtocolFixed))
     rendezvous = r.bytes >= machine_.eager_limit;
@@ -167,7 +169,8 @@ void Engine::transfer_started(std::uint32_t mid) {
   MessageSim& m = messages_[mid];
   m.started = true;
   m.info.physical_send = now_;
-  double arrival = now_ + network_.duration(m.info.src_task, m.info.dst_task, m.info.bytes);
+  double arrival =
+      now_ + network_.duration(m.info.src_task, m.info.dst_task, m.info.bytes) + m.marshalling;
   if (!(arrival <= kMaxSimulatedSeconds))
     time_limit(threads_[m.sender].stream->where(m.send_mark),
                "a transfer of " + std::to_string(m.info.bytes) + " bytes");

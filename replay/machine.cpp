@@ -105,6 +105,13 @@ const Override kOverrides[] = {
      [](Machine& m, std::string_view k, std::string_view v) {
        m.eager_limit = parse_integer<std::int64_t>(k, v, -1);
      }},
+    {{"marshal_line_cost",
+      "seconds per unique cache line a message's data touches, added to its transfer (the "
+      "cache-aware model; 0 = off)",
+      Kind::Real, "s", false},
+     [](Machine& m, std::string_view k, std::string_view v) {
+       m.marshal_line_cost = parse_real(k, v, Sign::NonNegative);
+     }},
     {{"mips", "instructions per microsecond of instruction-counted bursts; 0 = the trace's",
       Kind::Real, "instructions/us", false},
      [](Machine& m, std::string_view k, std::string_view v) {
@@ -290,6 +297,7 @@ void make_cores_unbounded(Machine& machine, const trace::TraceHeader& header) {
 void make_network_ideal(Machine& machine) {
   machine.bandwidth = 0;
   machine.buses = 0;
+  machine.marshal_line_cost = 0;
   for (Node& node : machine.nodes) {
     node.latency = 0;
     node.input_links = node.output_links = 0;

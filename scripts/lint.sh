@@ -32,7 +32,7 @@ flags=(-std=c++17 -I"$top/include" -I"$top" -I"$build" $(pkg-config --cflags fmt
        $(sed -n 's/^REPLAY_MPI_CFLAGS = //p' "$build/Makefile"))
 mapfile -t tidy < <(printf '%s\n' "${sources[@]}" |
   grep -e '^tracefmt/.*\.cpp$' -e '^replay/.*\.cpp$' -e '^tasks/.*\.cpp$' -e '^patterns/.*\.cpp$' \
-       -e '^plot/.*\.cpp$' -e '^analysis/.*\.cpp$' -e '^search/.*\.cpp$')
+       -e '^plot/.*\.cpp$' -e '^analysis/.*\.cpp$' -e '^search/.*\.cpp$' -e '^comm/.*\.cpp$')
 if ! clang-tidy --quiet "${tidy[@]}" -- "${flags[@]}" -DPACKAGE_VERSION='"lint"' \
      >"$build/lint-tidy.log" 2>&1; then
   echo "lint: clang-tidy found problems:" >&2

@@ -411,6 +411,7 @@ class NativeWriter final : public TraceWriter {
         std::fprintf(f, "%s %d %" PRId64 " %d %" PRId64 " %s", r.immediate() ? "isend" : "send",
                      r.peer, r.tag, r.comm, r.bytes, mode(r.flags));
         if (r.immediate()) std::fprintf(f, " %" PRIu64, r.request);
+        if (r.lines > 0) std::fprintf(f, " lines=%" PRId32, r.lines);
         std::fputc('\n', f);
         break;
       case RecordType::Recv:

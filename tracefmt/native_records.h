@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -64,6 +65,7 @@ class NativeRecordParser {
         out.flags |= kImmediate;
         out.request = new_request(f, true);
       }
+      if (!f.done()) out.lines = cache_lines(f, out.bytes);
     } else if (op == "recv" || op == "irecv") {
       point_to_point(f, RecordType::Recv, "source", out);
       if (op == "irecv") {
@@ -132,6 +134,26 @@ class NativeRecordParser {
     if (mode == "sync") return kRendezvous | kProtocolFixed;
     if (mode == "buf") return kProtocolFixed;
     f.fail("unknown send mode " + excerpt(mode) + " (eager, rdv, sync or buf)");
+  }
+
+  // `lines=U` of a send: U unique cache lines hold its `bytes` (at least one byte each, and
+  // at least the lines of `bytes` contiguous bytes).
+  static std::int32_t cache_lines(Fields& f, std::int64_t bytes) {
+    std::string_view field = f.text("lines");
+    std::int64_t u = -1;
+    constexpr std::string_view kKey = "lines=";
+    if (field.substr(0, kKey.size()) == kKey) {
+      std::string_view digits = field.substr(kKey.size());
+      auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), u);
+      if (ec != std::errc() || end != digits.data() + digits.size()) u = -1;
+    }
+    if (u < 0) f.fail("expected lines=U (unique cache lines), not " + excerpt(field));
+    std::int64_t fewest = (bytes + kTraceLineBytes - 1) / kTraceLineBytes;
+    if (u < fewest || u > bytes)
+      f.fail("lines=" + std::to_string(u) + " for " + std::to_string(bytes) + " bytes: between " +
+             std::to_string(fewest) + " and " + std::to_string(bytes));
+    if (u > INT32_MAX) f.fail("lines=" + std::to_string(u) + ": at most 2^31 - 1");
+    return static_cast<std::int32_t>(u);
   }
 
   void check_peer(Fields& f, int task, const char* what) const {

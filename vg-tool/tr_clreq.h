@@ -64,6 +64,9 @@ typedef struct {
       (NULL: contiguous); valid during the request that passes the event. */
    const TrSegment* layout;
    int layout_n, layout_at;
+   /* A send through a non-contiguous datatype: the unique 64-byte cache lines its data touches
+      (the cache-aware cost model's U); 0 otherwise. */
+   long long lines;
    /* A collective whose members send and receive blocks of their own sizes (Alltoallv,
       Allgatherv, and Gatherv and Scatterv at the root): 2 x the communicator's size segments,
       the block this rank sends to each member (offset in `buffer`, bytes), then the block it

@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tr_mpi_datatypes.h"
 
@@ -157,6 +158,35 @@ void tr_set_layout(TrEvent* e, int count, MPI_Datatype type)
    }
    e->layout_at = first;
    e->layout_n = n_segments - first;
+}
+
+enum { kLineBytes = 64 };  /* tracefmt's kTraceLineBytes */
+
+static int by_offset(const void* a, const void* b)
+{
+   long long x = ((const TrSegment*)a)->offset, y = ((const TrSegment*)b)->offset;
+   return x < y ? -1 : x > y;
+}
+
+/* The union of the segments' lines, in address order (a type map may go backwards). */
+long long tr_unique_lines(const TrEvent* e, const void* buffer)
+{
+   long long base = (long long)(MPI_Aint)buffer, lines = 0, counted = -1;
+   TrSegment* sorted;
+   int i;
+   if (e->layout_n <= 0) return 0;
+   sorted = malloc(e->layout_n * sizeof(TrSegment));
+   memcpy(sorted, segments + e->layout_at, e->layout_n * sizeof(TrSegment));
+   qsort(sorted, e->layout_n, sizeof(TrSegment), by_offset);
+   for (i = 0; i < e->layout_n; i++) {
+      long long first = (base + sorted[i].offset) / kLineBytes;
+      long long last = (base + sorted[i].offset + sorted[i].length - 1) / kLineBytes;
+      if (first <= counted) first = counted + 1;
+      if (last >= first) lines += last - first + 1;
+      if (last > counted) counted = last;
+   }
+   free(sorted);
+   return lines;
 }
 
 long long tr_bytes(int count, MPI_Datatype type)

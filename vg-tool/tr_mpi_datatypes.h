@@ -17,6 +17,10 @@ long long tr_sum_bytes(const int* counts, int n, MPI_Datatype type);
 /* The layout of `count` elements of `type` for event `e`, unless they are contiguous. */
 void tr_set_layout(TrEvent* e, int count, MPI_Datatype type);
 
+/* The unique 64-byte cache lines the layout of `e` (tr_set_layout) touches from `buffer`; 0
+   for a contiguous one. */
+long long tr_unique_lines(const TrEvent* e, const void* buffer);
+
 /* The blocks of a collective whose members' blocks differ (TrEvent's `blocks`): what this rank
    sends to each of the `P` members (`scounts` NULL: nothing) and receives from each (`rcounts`
    NULL: nothing), displacements in elements of the types' extents. */

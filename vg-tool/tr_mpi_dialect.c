@@ -226,6 +226,7 @@ static void send_event(Comm* c, const void* buffer, int count, MPI_Datatype type
    e->comm = c->id;
    e->bytes = tr_bytes(count, type);
    tr_set_layout(e, count, type);
+   e->lines = tr_unique_lines(e, buffer);
    e->mode = mode;
    if (request) {
       e->immediate = 1;

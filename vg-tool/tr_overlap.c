@@ -206,6 +206,7 @@ static TrEvent chunk_event(const TrEvent* e, UInt k, UInt n, long long request, 
    c.tag = chunk_tag(e->tag, k);
    c.request = request;
    c.immediate = immediate;
+   c.lines = 0;  /* a chunk's own lines are not counted: the replayer takes it as contiguous */
    return c;
 }
 

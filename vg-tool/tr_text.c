@@ -103,12 +103,12 @@ void tr_text_mpi(TrText* text, const TrEvent* e)
 {
    switch (e->kind) {
       case TR_EV_SEND:
-         if (e->immediate)
-            tr_text_record(text, "isend %d %lld %d %lld %s %lld", e->peer, e->tag, e->comm, e->bytes,
-                           mode_name(e->mode), e->request);
-         else
-            tr_text_record(text, "send %d %lld %d %lld %s", e->peer, e->tag, e->comm, e->bytes,
-                           mode_name(e->mode));
+         tr_text_end_records(text);
+         tr_text_printf(text, "%s %d %lld %d %lld %s", e->immediate ? "isend" : "send", e->peer, e->tag,
+                        e->comm, e->bytes, mode_name(e->mode));
+         if (e->immediate) tr_text_printf(text, " %lld", e->request);
+         if (e->lines > 0) tr_text_printf(text, " lines=%lld", e->lines);
+         tr_text_append(text, "\n");
          break;
       case TR_EV_RECV:
          if (e->immediate)

@@ -82,6 +82,9 @@ struct Machine {
   std::int64_t eager_limit = -1;  // >= 0: sends of at least this many bytes use rendezvous and
                                   // smaller ones eager, whatever the trace says; < 0: the trace's
   double mips = 0;                // > 0: overrides the MIPS rate of instruction-counted traces
+  // The cache-aware model's marshalling cost: seconds per unique cache line a point-to-point
+  // message touches (trace::Record::lines), added to its transfer; 0 = off (Dimemas's model).
+  double marshal_line_cost = 0;
   // Per Dimemas global operation id. MPI_Reduce always uses the constant model (as Dimemas 5.5).
   std::array<CollectiveCost, trace::kGlobalOpCount> collectives{};
   std::vector<std::string> notes;  // what the configuration held that is not modelled

@@ -115,6 +115,9 @@ inline constexpr std::uint8_t kAccelerator = 1 << 6;     // Burst: runs on an ac
 
 // One record of a stream. A flat struct rather than a variant: records are copied in the
 // replayer's innermost loop. Which fields mean something depends on `type` (see RecordType).
+// The cache line of the native streams' `lines=` fields (docs/trace-format.md), bytes.
+inline constexpr std::int64_t kTraceLineBytes = 64;
+
 struct Record {
   RecordType type = RecordType::Burst;
   std::uint8_t flags = 0;
@@ -122,6 +125,10 @@ struct Record {
   std::int32_t peer = -1;         // Send: destination; Recv: source; GlobalOp: own task if root
   std::int32_t peer_thread = -1;  // thread of the peer, -1 = any
   std::int32_t comm = 0;
+  // Send: the unique 64-byte cache lines its data touches (kTraceLineBytes; a derived datatype's
+  // layout, `lines=` in native streams); 0 = not recorded (contiguous from a line's start).
+  // 32 bits fill the padding before `tag`: the record stays 80 bytes.
+  std::int32_t lines = 0;
   std::int64_t tag = 0;           // MPI's (an int); the overlap kinds' chunk tags reach 2^37
   std::int64_t bytes = 0;         // Send/Recv size; GlobalOp: bytes sent
   std::int64_t bytes_recv = 0;    // GlobalOp: bytes received

@@ -332,19 +332,7 @@ SWEEP_FIX=$TESTS_DIR/fixtures/sweep
 make_sweep_set() {  # a copy of the fixture set in $WORK/sweep (sweeps write into the set)
   rm -rf "$WORK/sweep" && cp -r "$SWEEP_FIX/set" "$WORK/sweep"
 }
-# check_svg FILE: well-formed XML whose root is <svg> (prints what is wrong, nothing if fine).
-check_svg() {
-  python3 -S - "$1" <<'EOF'
-import sys
-import xml.etree.ElementTree as ET
-try:
-    root = ET.parse(sys.argv[1]).getroot()
-except Exception as e:
-    print("not well-formed: %s" % e); sys.exit()
-if root.tag != "{http://www.w3.org/2000/svg}svg":
-    print("root is %s" % root.tag)
-EOF
-}
+. "$here/svg.sh"  # check_svg
 t_sweep_bandwidth() {  # times are 8 ms (real 5, ideal 2) + 1 us + 4 MiB / bandwidth
   make_sweep_set
   replay --config "$SWEEP_FIX/machine.toml" "$WORK/sweep" --sweep bandwidth=4:64:3:log

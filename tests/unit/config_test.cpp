@@ -600,7 +600,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadToml{"syntax", kTomlNetwork + "[[nodes]]\ncores = = 4\n", 4,
                 "not a valid TOML machine file"},
         BadToml{"unknown_key", kTomlNetwork + "busses = 2\n[[nodes]]\n", 3,
-                "unknown key 'busses' in [network] (expected bandwidth, buses, eager_limit)"},
+                "unknown key 'busses' in [network] (expected bandwidth, buses, eager_limit, "
+                "marshal_line_cost)"},
         BadToml{"misspelt_required_key", "[network]\nbandwith = 250.0\n[[nodes]]\n", 1,
                 "[network]: missing key 'bandwidth' (found bandwith)"},
         BadToml{"unknown_top_key", kTomlNetwork + "[[nodes]]\n[mapings]\n", 4,

@@ -96,6 +96,22 @@ for mpi in "${mpis[@]}"; do
   fi
 done
 
+# ---- Sends through derived datatypes carry their unique cache lines (lines=U) ------------------
+for mpi in "${mpis[@]}"; do
+  dir="$scratch/$mpi-lines"
+  rm -rf "$dir"
+  timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" "$VG_TESTS_BUILD/$mpi/lines" \
+    >"$dir.log" 2>&1
+  if ! diff <(grep '^send' "$dir/authentic.0.trc" 2>&1) "$expected/lines.sends" >"$scratch/lines.diff"; then
+    not_ok "lines=U ($mpi)" "the sends differ: $(head -8 "$scratch/lines.diff" | tr '\n' '|')"
+  elif ! "$REPLAY" -q --config "$EXAMPLES_DIR/marenostrum.cfg" --set marshal_line_cost=1e-8 "$dir" \
+      >"$scratch/lines.replay" 2>&1; then
+    not_ok "lines=U ($mpi)" "replay failed: $(head -3 "$scratch/lines.replay" | tr '\n' ' ')"
+  else
+    ok "lines=U ($mpi): a column of a matrix of doubles touches 64 lines, two columns off a line 128"
+  fi
+done
+
 # ---- Replaying on an ideal network gives the critical path of the bursts ------------------------
 critical_path() {
   python3 - "$1" <<'PY'
