@@ -23,12 +23,15 @@
 
 #include "tr_client.h"
 #include "tr_clreq.h"
+#include "tr_comm.h"
 #include "tr_count.h"
 #include "tr_instrument.h"
 #include "tr_objects.h"
 #include "tr_overlap.h"
 #include "tr_program.h"
 #include "tr_tasks.h"
+#include "tr_threadcomm.h"
+#include "tr_threads.h"
 #include "tr_trace.h"
 
 /* ---- Options ----------------------------------------------------------------------------- */
@@ -87,6 +90,7 @@ static Bool tr_process_cmd_line_option(const HChar* arg)
       else if (VG_(strcmp)(value, "binomial") == 0) clo_collectives = TR_COLL_BINOMIAL;
       else if (VG_(strcmp)(value, "ring") == 0) clo_collectives = TR_COLL_RING;
       else VG_(fmsg_bad_option)(arg, "expected keep, linear, binomial or ring\n");
+   } else if (tr_comm_option(arg) || tr_threadcomm_option(arg)) {
    } else {
       return False;
    }
@@ -114,6 +118,8 @@ static void tr_print_usage(void)
       "    --collectives=keep|linear|binomial|ring  collectives in the overlap traces: as\n"
       "                             they are, or their point-to-point transfers (then also\n"
       "                             the authentic-p2p trace: the baseline) [binomial]\n");
+   tr_comm_print_usage();
+   tr_threadcomm_print_usage();
 }
 
 static void tr_print_debug_usage(void) { VG_(printf)("    (none)\n"); }
@@ -250,10 +256,18 @@ static void end_tasks(Bool complete)
    report_due = complete;
 }
 
+/* The communication recordings cover the run until the trace closes. */
+static void write_communication(void)
+{
+   tr_comm_write();
+   tr_threadcomm_write();
+}
+
 /* Ends the trace; the task report then reads a complete trace set. */
 static void close_trace(Bool complete, const HChar* reason)
 {
    tr_overlap_finish(complete, tr_count_thread(traced));
+   write_communication();
    tr_trace_close(complete, reason);
    if (report_due) report_tasks();
    report_due = False;
@@ -371,6 +385,13 @@ static Int last_fault_signal;
 
 static void tr_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs)
 {
+   /* A communication recording of a program that never says when to trace covers all of it:
+      its trace set is made as it exits. */
+   if (syscallno == __NR_exit_group && traced == VG_INVALID_THREADID &&
+       (tr_comm_enabled() || tr_threadcomm_enabled())) {
+      start_tracing(tid, 0, 1);
+      traced_by_on = True;
+   }
    if (syscallno == __NR_exit_group || syscallno == __NR_exit) {
       exit_called = True;
       exit_status = (Int)args[0];
@@ -393,6 +414,8 @@ static void tr_post_clo_init(void)
    trace_dir = VG_(expand_file_name)("--trace-dir", clo_trace_dir);
    tr_overlap_configure(clo_overlap, (UInt)clo_chunks, (ULong)clo_chunk_min, clo_overlap_shift,
                         clo_collectives);
+   tr_comm_configure();
+   tr_threadcomm_configure();
 }
 
 static void tr_fini(Int exitcode)
@@ -420,6 +443,7 @@ static void tr_fini(Int exitcode)
                    in_call ? ", inside an MPI call" : "");
    else
       VG_(sprintf)(reason, "killed by a signal%s", in_call ? ", inside an MPI call" : "");
+   write_communication();
    tr_trace_close(False, reason);
 }
 
@@ -439,6 +463,7 @@ static void tr_pre_clo_init(void)
    VG_(needs_syscall_wrapper)(tr_pre_syscall, tr_post_syscall);
    VG_(track_pre_deliver_signal)(tr_pre_deliver_signal);
    tr_objects_pre_clo_init();
+   tr_threads_pre_clo_init();
    /* Local variables are named from the debug information's variables, which valgrind reads
       only when asked before the options (--read-var-info=yes|no overrides): asked for programs
       compiled with -g that are not MPI programs (tasks studies; the variables of the C
