@@ -30,7 +30,7 @@ clang-format --dry-run --Werror "${sources[@]}" 2>"$build/lint-format.log" || {
 flags=(-std=c++17 -I"$top/include" -I"$top" -I"$build" $(pkg-config --cflags fmt tomlplusplus nlohmann_json libgvc))
 mapfile -t tidy < <(printf '%s\n' "${sources[@]}" |
   grep -e '^tracefmt/.*\.cpp$' -e '^replay/.*\.cpp$' -e '^tasks/.*\.cpp$' -e '^patterns/.*\.cpp$' \
-       -e '^plot/.*\.cpp$' -e '^analysis/.*\.cpp$')
+       -e '^plot/.*\.cpp$' -e '^analysis/.*\.cpp$' -e '^comm/.*\.cpp$')
 if ! clang-tidy --quiet "${tidy[@]}" -- "${flags[@]}" -DPACKAGE_VERSION='"lint"' \
      >"$build/lint-tidy.log" 2>&1; then
   echo "lint: clang-tidy found problems:" >&2

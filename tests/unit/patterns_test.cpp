@@ -19,6 +19,7 @@ using patterns::Direction;
 using patterns::Report;
 using patterns::Transfer;
 using testing::TempDir;
+using testing::xml_problem;
 
 const char* kManifest =
     "format = \"tareador-trace-set\"\nversion = 1\nname = \"t\"\nranks = 3\nmips = 1000.0\n"
@@ -216,70 +217,6 @@ TEST(PatternsReport, Text) {
 }
 
 // ---- The plots -----------------------------------------------------------------------------------
-
-// A minimal XML well-formedness check: one root element, every tag closed in order, attribute
-// values quoted, no raw '<' or stray '&' in text. Returns an empty string when fine.
-std::string xml_problem(const std::string& xml) {
-  std::vector<std::string> stack;
-  std::size_t i = 0, roots = 0;
-  if (xml.compare(0, 5, "<?xml") == 0) i = xml.find("?>") + 2;
-  while (i < xml.size()) {
-    if (xml[i] == '&') {
-      std::size_t semi = xml.find(';', i);
-      std::string entity = xml.substr(i, semi == std::string::npos ? 6 : semi - i + 1);
-      if (entity != "&amp;" && entity != "&lt;" && entity != "&gt;" && entity != "&quot;")
-        return "bad entity at " + std::to_string(i);
-      ++i;
-      continue;
-    }
-    if (xml[i] == '>') return "stray '>' at " + std::to_string(i);
-    if (xml[i] != '<') {
-      if (stack.empty() && !std::isspace(static_cast<unsigned char>(xml[i])))
-        return "text outside the root at " + std::to_string(i);
-      ++i;
-      continue;
-    }
-    std::size_t end = i + 1;
-    char quote = 0;
-    while (end < xml.size() && (quote || xml[end] != '>')) {
-      if (quote && xml[end] == quote) quote = 0;
-      else if (!quote && (xml[end] == '"' || xml[end] == '\'')) quote = xml[end];
-      else if (!quote && xml[end] == '<') return "'<' inside a tag at " + std::to_string(end);
-      ++end;
-    }
-    if (end >= xml.size()) return "unterminated tag";
-    std::string tag = xml.substr(i + 1, end - i - 1);
-    i = end + 1;
-    if (tag.empty()) return "empty tag";
-    if (tag[0] == '/') {
-      if (stack.empty() || stack.back() != tag.substr(1))
-        return "mismatched </" + tag.substr(1) + ">";
-      stack.pop_back();
-      continue;
-    }
-    bool self_closing = tag.back() == '/';
-    std::string name = tag.substr(0, tag.find_first_of(" \t\n/"));
-    // Attributes: name="value" pairs.
-    std::size_t a = name.size();
-    std::string rest = tag.substr(a, tag.size() - a - (self_closing ? 1 : 0));
-    std::size_t p = 0;
-    while (p < rest.size()) {
-      while (p < rest.size() && std::isspace(static_cast<unsigned char>(rest[p]))) ++p;
-      if (p >= rest.size()) break;
-      std::size_t eq = rest.find('=', p);
-      if (eq == std::string::npos || eq + 1 >= rest.size() || rest[eq + 1] != '"')
-        return "unquoted attribute in <" + name + ">";
-      std::size_t close = rest.find('"', eq + 2);
-      if (close == std::string::npos) return "unterminated attribute in <" + name + ">";
-      p = close + 1;
-    }
-    if (stack.empty()) ++roots;
-    if (!self_closing) stack.push_back(name);
-  }
-  if (!stack.empty()) return "unclosed <" + stack.back() + ">";
-  if (roots != 1) return "not one root element";
-  return "";
-}
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;

@@ -3,10 +3,12 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "tareador/replay.h"
 #include "tareador/trace.h"
@@ -82,5 +84,69 @@ inline replay::Result simulate_dim(const TempDir& dir, int tasks, const std::str
 
 // Seconds to move `bytes` at `mbs` MB/s (MB = 2^20 bytes).
 inline double transfer(double bytes, double mbs) { return bytes / (mbs * 1024 * 1024); }
+
+// A minimal XML well-formedness check: one root element, every tag closed in order, attribute
+// values quoted, no raw '<' or stray '&' in text. Returns an empty string when fine.
+inline std::string xml_problem(const std::string& xml) {
+  std::vector<std::string> stack;
+  std::size_t i = 0, roots = 0;
+  if (xml.compare(0, 5, "<?xml") == 0) i = xml.find("?>") + 2;
+  while (i < xml.size()) {
+    if (xml[i] == '&') {
+      std::size_t semi = xml.find(';', i);
+      std::string entity = xml.substr(i, semi == std::string::npos ? 6 : semi - i + 1);
+      if (entity != "&amp;" && entity != "&lt;" && entity != "&gt;" && entity != "&quot;")
+        return "bad entity at " + std::to_string(i);
+      ++i;
+      continue;
+    }
+    if (xml[i] == '>') return "stray '>' at " + std::to_string(i);
+    if (xml[i] != '<') {
+      if (stack.empty() && !std::isspace(static_cast<unsigned char>(xml[i])))
+        return "text outside the root at " + std::to_string(i);
+      ++i;
+      continue;
+    }
+    std::size_t end = i + 1;
+    char quote = 0;
+    while (end < xml.size() && (quote || xml[end] != '>')) {
+      if (quote && xml[end] == quote) quote = 0;
+      else if (!quote && (xml[end] == '"' || xml[end] == '\'')) quote = xml[end];
+      else if (!quote && xml[end] == '<') return "'<' inside a tag at " + std::to_string(end);
+      ++end;
+    }
+    if (end >= xml.size()) return "unterminated tag";
+    std::string tag = xml.substr(i + 1, end - i - 1);
+    i = end + 1;
+    if (tag.empty()) return "empty tag";
+    if (tag[0] == '/') {
+      if (stack.empty() || stack.back() != tag.substr(1))
+        return "mismatched </" + tag.substr(1) + ">";
+      stack.pop_back();
+      continue;
+    }
+    bool self_closing = tag.back() == '/';
+    std::string name = tag.substr(0, tag.find_first_of(" \t\n/"));
+    // Attributes: name="value" pairs.
+    std::size_t a = name.size();
+    std::string rest = tag.substr(a, tag.size() - a - (self_closing ? 1 : 0));
+    std::size_t p = 0;
+    while (p < rest.size()) {
+      while (p < rest.size() && std::isspace(static_cast<unsigned char>(rest[p]))) ++p;
+      if (p >= rest.size()) break;
+      std::size_t eq = rest.find('=', p);
+      if (eq == std::string::npos || eq + 1 >= rest.size() || rest[eq + 1] != '"')
+        return "unquoted attribute in <" + name + ">";
+      std::size_t close = rest.find('"', eq + 2);
+      if (close == std::string::npos) return "unterminated attribute in <" + name + ">";
+      p = close + 1;
+    }
+    if (stack.empty()) ++roots;
+    if (!self_closing) stack.push_back(name);
+  }
+  if (!stack.empty()) return "unclosed <" + stack.back() + ">";
+  if (roots != 1) return "not one root element";
+  return "";
+}
 
 }  // namespace tareador::testing
