@@ -36,7 +36,7 @@ static struct {
    double z, r, fe;
    Long size;  /* the reservoir's, when given; else from z, r and fe */
    Long seed;
-} clo = {G_NONE, True, 1.96, 0.05, 0.001, 0, 1};
+} clo = {G_NONE, True, 1.959964, 0.05, 0.001, 0, 1};  /* z: 95% two-sided */
 
 Bool tr_comm_option(const HChar* arg)
 {
@@ -59,9 +59,10 @@ void tr_comm_print_usage(void)
       "    --comm=none|function|line|thread|task-type|task  record producer->consumer\n"
       "                             communication at this granularity into comm.N.txt [none]\n"
       "    --sample=yes|no          a reservoir sample of the loads instead of all [yes]\n"
-      "    --sample-z=Z --sample-error=R --sample-fraction=FE  the sample size: z^2 (1-FE) /\n"
-      "                             (R^2 FE), an error R at confidence Z on edges carrying a\n"
-      "                             fraction FE of all [1.96, 0.05, 0.001: 1535048 loads]\n"
+      "    --sample-z=Z --sample-error=R --sample-fraction=FE  the sample size: 1 + Z^2 (1-FE)\n"
+      "                             / (R^2 FE), an error R at confidence Z on edges carrying\n"
+      "                             a fraction FE of the loads [1.959964 (95%%), 0.05, 0.001:\n"
+      "                             1535048 loads]\n"
       "    --sample-size=N          that many loads instead\n"
       "    --sample-seed=N          the sampling's random seed [1]\n");
 }

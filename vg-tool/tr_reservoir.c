@@ -83,8 +83,10 @@ static void draw_next(TrReservoir* res)
 
 ULong tr_reservoir_size_for(double z, double r, double fe)
 {
-   double n = z * z * (1 - fe) / (r * r * fe);
-   return n < 2 ? 2 : (ULong)n;
+   double n = 1 + z * z * (1 - fe) / (r * r * fe);
+   ULong size = (ULong)n;
+   if ((double)size < n) size++;
+   return size < 2 ? 2 : size;
 }
 
 void tr_reservoir_init(TrReservoir* res, ULong size, ULong seed)

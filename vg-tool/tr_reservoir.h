@@ -18,8 +18,9 @@ typedef struct {
 } TrReservoir;
 
 /* The sample size for a relative error `r` at confidence `z` (as z of the normal law) on an
-   event class of fraction `fe` of all events: z^2 (1 - fe) / (r^2 fe), rounded down as the
-   paper does (1,535,048 for z = 1.96, r = 0.05, fe = 0.001); at least 2. */
+   event class of fraction `fe` of all events: the n of eq. 5, r = z sqrt(fe (1 - fe) / (n - 1))
+   / fe, so n = 1 + z^2 (1 - fe) / (r^2 fe), rounded up (the paper's 1,535,048 for z = 1.959964,
+   95%; r = 0.05, fe = 0.001); at least 2. */
 ULong tr_reservoir_size_for(double z, double r, double fe);
 
 void tr_reservoir_init(TrReservoir* res, ULong size, ULong seed);

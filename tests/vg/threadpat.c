@@ -6,10 +6,9 @@
               a result into it, which worker 0 reads K times
      none     each worker reads and writes its own line only
      false    each worker writes its own 8 bytes of one shared line K times
-   The workers wait for each other only by spinning on a flag (no library barrier, whose shared
-   state would be communication among all of them): `ready` counts the lines written. */
+   The workers wait for each other at a barrier: its own state is communication among all of
+   them too, a few dozen events a pair, against the K of the pattern. */
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,14 +19,9 @@ static struct {
    double v[8];
 } __attribute__((aligned(64))) lines[WORKERS];
 static double shared_line[8] __attribute__((aligned(64)));
-static volatile int ready;
+static pthread_barrier_t barrier;
 static const char* pattern;
 static double sums[WORKERS];
-
-static void wait_for(int n)
-{
-   while (__atomic_load_n(&ready, __ATOMIC_ACQUIRE) < n) sched_yield();
-}
 
 static void write_line(int line)
 {
@@ -47,22 +41,17 @@ static void* worker(void* arg)
    double sum = 0;
    if (strcmp(pattern, "ring") == 0 || strcmp(pattern, "all") == 0) {
       write_line(me);
-      __atomic_add_fetch(&ready, 1, __ATOMIC_RELEASE);
-      wait_for(WORKERS);
+      pthread_barrier_wait(&barrier);
       for (int other = 0; other < WORKERS; other++)
          if (other != me && (pattern[0] == 'a' || other == (me + 1) % WORKERS)) sum += read_line(other);
    } else if (strcmp(pattern, "master") == 0) {
-      if (me == 0) {
+      if (me == 0)
          for (int w = 1; w < WORKERS; w++) write_line(w);
-         __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
-         wait_for(WORKERS);
+      pthread_barrier_wait(&barrier);
+      if (me != 0) lines[me].v[0] = read_line(me);
+      pthread_barrier_wait(&barrier);
+      if (me == 0)
          for (int w = 1; w < WORKERS; w++) sum += read_line(w);
-      } else {
-         wait_for(1);
-         sum = read_line(me);
-         lines[me].v[0] = sum;
-         __atomic_add_fetch(&ready, 1, __ATOMIC_RELEASE);
-      }
    } else if (strcmp(pattern, "none") == 0) {
       write_line(me);
       sum = read_line(me);
@@ -77,6 +66,7 @@ int main(int argc, char** argv)
 {
    pthread_t threads[WORKERS];
    pattern = argc > 1 ? argv[1] : "ring";
+   pthread_barrier_init(&barrier, NULL, WORKERS);
    for (long i = 0; i < WORKERS; i++) pthread_create(&threads[i], NULL, worker, (void*)i);
    for (int i = 0; i < WORKERS; i++) pthread_join(threads[i], NULL);
    printf("%s %.0f\n", pattern, sums[0] + sums[1] + sums[2] + sums[3]);
