@@ -225,6 +225,10 @@ typedef struct {
    UInt bytes[RUNS];
 } Sample;
 
+/* Sampled: the loads until the next one the reservoir keeps (that one included), counted down
+   by the instrumented code. */
+static ULong countdown = 1;
+
 static struct {
    ULong loads;       /* loads seen (exact mode; the reservoir counts its own) */
    ULong unproduced;  /* bytes loaded that no recorded store wrote (exact mode) */
@@ -306,15 +310,35 @@ static void load_sampled(Sample* s, Addr a, SizeT size, UInt consumer)
    for (; n < RUNS; n++) s->bytes[n] = 0;
 }
 
-VG_REGPARM(3) void tr_comm_load(Addr a, UWord size, UWord site)
+IRExpr* tr_comm_load_guard(IRSB* sb)
+{
+   IRExpr* at = mkIRExpr_HWord((HWord)&countdown);
+   IRTemp old = newIRTemp(sb->tyenv, Ity_I64), left = newIRTemp(sb->tyenv, Ity_I64);
+   IRTemp due = newIRTemp(sb->tyenv, Ity_I1);
+   if (!clo.sample) return NULL;
+   addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, at)));
+   addStmtToIRSB(sb, IRStmt_WrTmp(left, IRExpr_Binop(Iop_Sub64, IRExpr_RdTmp(old),
+                                                     IRExpr_Const(IRConst_U64(1)))));
+   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, at, IRExpr_RdTmp(left)));
+   addStmtToIRSB(sb, IRStmt_WrTmp(due, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(left),
+                                                    IRExpr_Const(IRConst_U64(0)))));
+   return IRExpr_RdTmp(due);
+}
+
+/* The reservoir keeps this load (the countdown reached it): its slot, and the next countdown. */
+static Long kept_slot(void)
 {
    Long slot;
-   if (!clo.sample) {
-      load_exactly(a, size, node_now(site));
-      return;
-   }
+   rec.reservoir.seen = rec.reservoir.next - 1;
    slot = tr_reservoir_offer(&rec.reservoir);
-   if (slot >= 0) load_sampled(&rec.samples[slot], a, size, node_now(site));
+   countdown = rec.reservoir.next - rec.reservoir.seen;
+   return slot;
+}
+
+VG_REGPARM(3) void tr_comm_load(Addr a, UWord size, UWord site)
+{
+   if (clo.sample) load_sampled(&rec.samples[kept_slot()], a, size, node_now(site));
+   else load_exactly(a, size, node_now(site));
 }
 
 VG_REGPARM(3) void tr_comm_store(Addr a, UWord size, UWord site)
@@ -403,7 +427,7 @@ void tr_comm_write(void)
    if (!tr_trace_create(name, &file)) return;
    if (clo.sample) {
       unproduced = tally_samples();
-      loads = rec.reservoir.seen;
+      loads = rec.reservoir.next - countdown;
       if (rec.reservoir.filled > 0) scale = (double)loads / (double)rec.reservoir.filled;
       unproduced = (ULong)((double)unproduced * scale + 0.5);
    }

@@ -8,6 +8,7 @@
 #define TR_COMM_H
 
 #include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
 
 /* Options --comm, --sample, --sample-z, --sample-error, --sample-fraction, --sample-size,
    --sample-seed: True if `arg` was one. */
@@ -20,6 +21,11 @@ Bool tr_comm_enabled(void);
 /* The site argument of the helpers for an access by the instruction at `a` (translation time):
    its function or line when that is the granularity, else 0. */
 UWord tr_comm_site(Addr a);
+
+/* Sampled, the code before a load counts it down inline, and calls tr_comm_load only for the
+   loads the reservoir keeps: the statements of that count and the guard of the call (NULL when
+   every load is looked up). */
+IRExpr* tr_comm_load_guard(IRSB* sb);
 
 VG_REGPARM(3) void tr_comm_load(Addr a, UWord size, UWord site);
 VG_REGPARM(3) void tr_comm_store(Addr a, UWord size, UWord site);

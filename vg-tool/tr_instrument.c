@@ -28,16 +28,18 @@ typedef struct {
    const HChar* store_name;
    void* store;
    ThirdArg third;
+   IRExpr* (*load_guard)(IRSB* sb); /* if any: statements before a load, and when to call */
 } Helpers;
 
 static const Helpers kTaskHelpers = {"tr_memory_load", tr_memory_load, "tr_memory_store",
-                                     tr_memory_store, ARG_NONE};
+                                     tr_memory_store, ARG_NONE, NULL};
 static const Helpers kOverlapHelpers = {"tr_overlap_load", tr_overlap_load, "tr_overlap_store",
-                                        tr_overlap_store, ARG_COUNT};
+                                        tr_overlap_store, ARG_COUNT, NULL};
 static const Helpers kCommHelpers = {"tr_comm_load", tr_comm_load, "tr_comm_store", tr_comm_store,
-                                     ARG_SITE};
+                                     ARG_SITE, tr_comm_load_guard};
 static const Helpers kThreadCommHelpers = {"tr_threadcomm_access", tr_threadcomm_access,
-                                           "tr_threadcomm_access", tr_threadcomm_access, ARG_NONE};
+                                           "tr_threadcomm_access", tr_threadcomm_access, ARG_NONE,
+                                           NULL};
 
 /* The instruction being instrumented, for ARG_SITE. */
 static Addr instruction;
@@ -53,6 +55,14 @@ static void add_access(IRSB* sb, const Helpers* h, Bool store, IRExpr* addr, Int
                    : h->third == ARG_SITE ? mkIRExprVec_3(addr, hsize, mkIRExpr_HWord(tr_comm_site(instruction)))
                                           : mkIRExprVec_2(addr, hsize);
    Int n = h->third == ARG_NONE ? 2 : 3;
+   IRExpr* when = !store && h->load_guard ? h->load_guard(sb) : NULL;
+   if (when && guard) {
+      IRTemp both = newIRTemp(sb->tyenv, Ity_I1);
+      addStmtToIRSB(sb, IRStmt_WrTmp(both, IRExpr_Binop(Iop_And1, guard, when)));
+      guard = IRExpr_RdTmp(both);
+   } else if (when) {
+      guard = when;
+   }
    if (store)
       di = unsafeIRDirty_0_N(n, h->store_name, VG_(fnptr_to_fnentry)(h->store), args);
    else
