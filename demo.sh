@@ -75,7 +75,20 @@ echo
 echo "== which task to optimise? each type 2, 10, 100 times faster on 1 to 4 cores (thesis Fig. 6.3)"
 "$replay" --config "$machine" --policy=cp --critical --cores-sweep=1,2,3,4 "$out/fig61"
 
-# ---- 4. What if, on a 16-rank trace -----------------------------------------------------------
+# ---- 4. Communication: producer->consumer flows, threads sharing cache lines ------------------
+echo
+echo "== tareador --comm=function tests/vg/commflow   (produce -> transform -> consume, sampled)"
+make -s -C "$top/build" tests/vg/commflow tests/vg/threadpat
+"$top/build/vg-tool/tareador" -q --trace-dir="$out/commflow" --comm=function \
+  "$top/build/tests/vg/commflow"
+"$top/build/comm/tareador-flows" --top 4 "$out/commflow"
+echo
+echo "== tareador --thread-comm=yes tests/vg/threadpat ring   (4 threads, each reads the next one's line)"
+"$top/build/vg-tool/tareador" -q --trace-dir="$out/threads" --thread-comm=yes \
+  "$top/build/tests/vg/threadpat" ring
+"$top/build/comm/tareador-flows" "$out/threads" | head -8
+
+# ---- 5. What if, on a 16-rank trace -----------------------------------------------------------
 
 echo
 echo "== jacobi16 (16 ranks, halo exchange + allreduce) on MareNostrum: examples/marenostrum.cfg"
@@ -110,5 +123,7 @@ echo "  fig61/                            trace set with the tasks stream, taskg
 echo "  fig61-4cores.prv                  its tasks on 4 cores: one row per core, dependencies as communications"
 echo "  fig61-4cores.json                 the same timeline for Perfetto UI / chrome://tracing"
 echo "  fig61/critical.csv, critical-*x.svg  the critical task: speedups of accelerating each type"
+echo "  commflow/comm.0.svg, .csv, .heatmap.svg  its producer->consumer graph, matrix and heat map"
+echo "  threads/threadcomm.0.heatmap.svg   the ring's thread communication matrix"
 echo "  jacobi16.prv (+ .pcf, .row)        Paraver trace of the 16-rank replay (open with wxParaver)"
 echo "  jacobi16.json                      summary: total time, per-rank compute/communication/waiting/idle"

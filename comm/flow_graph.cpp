@@ -150,7 +150,7 @@ std::string flow_dot(const FlowGraph& g, const FlowDrawOptions& options) {
   if (shown.size() < g.edges.size())
     title += ", the " + std::to_string(shown.size()) + " heaviest of " +
              std::to_string(g.edges.size()) + " edges";
-  out << "  label=" << dot_quoted(title) << ";\n  labelloc=t;\n";
+  out << "  label=" << dot_quoted(title) << ";\n  labelloc=t;\n  fontname=\"Helvetica\";\n";
   for (std::size_t n = 0; n < g.nodes.size(); ++n)
     if (drawn[n]) out << "  n" << n << " [label=" << dot_quoted(g.nodes[n]) << "];\n";
   for (std::size_t i : shown) {
