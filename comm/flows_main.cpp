@@ -1,6 +1,7 @@
 // tareador-flows — the communication the tool recorded into a trace set with --comm and
 // --thread-comm: the producer->consumer graph (DOT, SVG) and matrix, the thread matrix, their
-// heat maps and reports. A thin command over flow_graph.h and thread_comm.h.
+// heat maps and reports; with --predict K, the MPI version of the run on K ranks (its matrix and
+// a synthetic trace set). A thin command over flow_graph.h, thread_comm.h and predict.h.
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 
 #include "comm/flow_graph.h"
 #include "comm/matrix.h"
+#include "comm/predict.h"
 #include "comm/thread_comm.h"
 #include "tareador/trace.h"
 #include "tasks/taskgraph.h"
@@ -27,6 +29,9 @@ struct Options {
   std::string format = "svg";
   bool log_scale = false;
   bool quiet = false;
+  int predict = 0;  // ranks of the predicted MPI version (0: none)
+  std::string partitioner = "metis";
+  std::string predicted_set;
 };
 
 // `path` with its ".txt" replaced by `suffix`.
@@ -78,6 +83,28 @@ void threads(const std::string& path, const Options& o) {
   if (!o.quiet) comm::write_thread_report(std::cout, c);
 }
 
+// The MPI version on o.predict ranks: the matrix, its heat map, the synthetic trace set.
+void predict(const std::string& path, const Options& o) {
+  auto traces = trace::open_traces(o.dir, {"tasks"});
+  if (traces.empty()) throw trace::FormatError(o.dir, 0, "the set has no 'tasks' trace");
+  const trace::TraceHeader& header = traces.front()->header();
+  if (static_cast<std::size_t>(o.rank) >= header.task_sets.size())
+    throw trace::FormatError(o.dir, 0, "the tasks trace has no rank " + std::to_string(o.rank));
+  comm::FlowGraph g = comm::read_flow_graph(path, o.rank);
+  comm::Prediction p = comm::predict(g, header.task_sets[static_cast<std::size_t>(o.rank)],
+                                     o.predict, comm::partitioner_named(o.partitioner));
+  std::string base = o.dir + "/predict." + std::to_string(o.predict);
+  write_file(base + ".csv", [&](std::ostream& out) { comm::write_csv(out, p.matrix); });
+  write_heatmap(base + ".heatmap.svg", p.matrix, comm::Quantity::bytes, o,
+                "predicted bytes from rank (row) to rank (column), " + o.partitioner);
+  std::string set = o.predicted_set.empty() ? base : o.predicted_set;
+  comm::write_predicted_trace(set, header.name, header.mips, p);
+  if (!o.quiet) {
+    comm::write_prediction_report(std::cout, p);
+    std::cout << "\nits trace set: " << set << " (replay it on any machine)\n";
+  }
+}
+
 int run(const Options& o) {
   std::error_code error;
   if (!std::filesystem::is_directory(o.dir, error))
@@ -91,6 +118,13 @@ int run(const Options& o) {
                              "rank " + std::to_string(o.rank) +
                                  " recorded no communication (run the tool with --comm=KIND or "
                                  "--thread-comm=yes)");
+  if (o.predict > 0) {
+    if (!have_flows)
+      throw trace::FormatError(flow_path, 0, "no such file: --predict needs --comm=task-type");
+    predict(flow_path, o);
+    trace::flush_stdout();
+    return 0;
+  }
   if (have_flows) flows(flow_path, o);
   if (have_flows && have_threads && !o.quiet) std::cout << "\n";
   if (have_threads) threads(thread_path, o);
@@ -122,6 +156,19 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"dot", "svg", "png"}))
       ->type_name("FORMAT");
   app.add_flag("--log", o.log_scale, "heat maps shaded by the logarithm of the values");
+  app.add_option("--predict", o.predict,
+                 "the MPI version on K ranks of a run recorded with --comm=task-type --sample=no "
+                 "(tasks naming the units of work): writes predict.K.csv, predict.K.heatmap.svg "
+                 "and the trace set predict.K/")
+      ->type_name("K")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--partitioner", o.partitioner,
+                 "metis (default: balanced parts, least traffic cut) or contiguous (units in "
+                 "their order: strips)")
+      ->check(CLI::IsMember({"metis", "contiguous"}))
+      ->type_name("NAME");
+  app.add_option("--predicted-set", o.predicted_set, "write the predicted trace set there instead")
+      ->type_name("DIR");
   app.add_flag("-q,--quiet", o.quiet, "print nothing (the files are still written)");
   app.footer("Exit status: 0 success; 1 bad input (trace set or options) or a file not written.");
   try {
