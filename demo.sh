@@ -102,6 +102,10 @@ whatif() {
   awk -v name="$1" -v t="$t" -v b="$base" 'BEGIN { printf "  %-40s %9.3f ms  (%+.0f%%)\n", name, t * 1e3, (t / b - 1) * 100 }'
 }
 echo
+echo "== who talks to whom: bytes per pair of ranks (the ring's halo, the allreduce's binomial tree)"
+"$replay" -q --config "$machine" "$trace" --matrix "$out/jacobi16-matrix"
+"$top/build/comm/tareador-comm" compare "$out/jacobi16-matrix.csv" "$out/jacobi16-matrix.traced.csv"
+echo
 echo "== what if"
 whatif "MareNostrum as configured"
 whatif "a network ten times slower (25 MB/s)" --set bandwidth=25
@@ -127,3 +131,4 @@ echo "  commflow/comm.0.svg, .csv, .heatmap.svg  its producer->consumer graph, m
 echo "  threads/threadcomm.0.heatmap.svg   the ring's thread communication matrix"
 echo "  jacobi16.prv (+ .pcf, .row)        Paraver trace of the 16-rank replay (open with wxParaver)"
 echo "  jacobi16.json                      summary: total time, per-rank compute/communication/waiting/idle"
+echo "  jacobi16-matrix.csv, .svg          its communication matrix and heat map (docs/comm-matrix.md)"

@@ -10,6 +10,7 @@
 #include "analysis/comparisons.h"
 #include "analysis/critical.h"
 #include "analysis/sweep.h"
+#include "comm/mpi_matrix.h"
 #include "replay/outputs.h"
 #include "replay/report.h"
 
@@ -98,6 +99,11 @@ nlohmann::ordered_json cores_sweep(const RunRequest& r, const trace::Trace& t) {
   return cores_sweep_json(result);
 }
 
+// Where the matrices of a trace go: PREFIX with one trace, PREFIX.LABEL with several.
+std::string matrix_prefix(const RunRequest& r, const std::string& label, std::size_t traces) {
+  return traces == 1 ? r.matrix_prefix : r.matrix_prefix + "." + label;
+}
+
 // The files run_replays will write, checked before anything is simulated: an unwritable --json
 // or --prv is an error at once, not after the whole replay.
 void check_outputs(const RunRequest& r, const std::vector<std::unique_ptr<trace::Trace>>& traces,
@@ -113,6 +119,8 @@ void check_outputs(const RunRequest& r, const std::vector<std::unique_ptr<trace:
       trace::check_output_file(output_path(r.chrome_path, labels[i], traces.size()));
     if (!r.dim_path.empty())
       trace::check_output_file(output_path(r.dim_path, labels[i], traces.size()));
+    if (!r.matrix_prefix.empty() && !tasks_sweep)
+      trace::check_output_file(matrix_prefix(r, labels[i], traces.size()) + ".csv");
     if (r.prv_path.empty() && r.keep && !tasks_sweep && header.kind != "dimemas" &&
         std::find(sets.begin(), sets.end(), header.path) == sets.end()) {
       prepare_saved_timelines(header);
@@ -159,6 +167,20 @@ void compare_with_baselines(const std::vector<std::unique_ptr<trace::Trace>>& tr
   }
 }
 
+// --matrix: the matrix of the replay and, for the traced run (authentic or Dimemas), of its
+// records.
+void write_matrices(const RunRequest& r, const trace::Trace& t, const comm::Matrix& replayed,
+                    const std::string& label, std::size_t traces) {
+  const std::string prefix = matrix_prefix(r, label, traces);
+  const trace::TraceHeader& h = t.header();
+  comm::write_matrix_files(
+      prefix, replayed, fmt::format("{} ({}): bytes per pair of ranks, replayed", h.name, h.kind));
+  if (h.kind == "authentic" || h.kind == "dimemas")
+    comm::write_matrix_files(
+        prefix + ".traced", comm::traced_matrix(t),
+        fmt::format("{} ({}): bytes per pair of ranks, traced", h.name, h.kind));
+}
+
 // One trace replayed with its timeline and copies; its JSON summary.
 nlohmann::ordered_json replay_one(const RunRequest& r, const trace::Trace& t,
                                   const std::string& label, std::size_t traces) {
@@ -170,6 +192,8 @@ nlohmann::ordered_json replay_one(const RunRequest& r, const trace::Trace& t,
   if (!prv.empty()) sinks.push_back(make_paraver_sink(prv, t.header(), m));
   if (!r.chrome_path.empty())
     sinks.push_back(make_chrome_sink(output_path(r.chrome_path, label, traces), t.header()));
+  comm::Matrix matrix = comm::Matrix::numbered(static_cast<std::size_t>(t.header().tasks()));
+  if (!r.matrix_prefix.empty()) sinks.push_back(comm::make_matrix_sink(t.header(), matrix));
   std::unique_ptr<TimelineSink> sink = make_tee_sink(std::move(sinks));
   SimulationOptions sim;
   sim.sink = sink.get();
@@ -182,6 +206,7 @@ nlohmann::ordered_json replay_one(const RunRequest& r, const trace::Trace& t,
     result = simulate(t, m, sim);
   }
   if (result.tasks) result.tasks->one_core_time = one_core_time(r, t, m, result);
+  if (!r.matrix_prefix.empty()) write_matrices(r, t, matrix, label, traces);
   if (printing(r)) print_summary(std::cout, result);
   nlohmann::ordered_json json = to_json(result);
   if (r.prv_path.empty() && !prv.empty()) {  // kept in the set: with what it is a replay of

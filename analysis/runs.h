@@ -25,6 +25,9 @@ struct RunRequest {
   std::map<std::string, double> accelerate;  // tasks traces: TYPE -> FACTOR
   // Outputs: empty for none; with several traces, each file gets the trace's label.
   std::string json_path, prv_path, chrome_path, dim_path, native_path;
+  // Communication matrices (docs/comm-matrix.md): PREFIX[.LABEL].csv and .svg of each replay,
+  // and PREFIX[.LABEL].traced.csv and .svg of the records of an authentic or Dimemas trace.
+  std::string matrix_prefix;
   std::string files_prefix;  // of an analysis's files (else inside the set, or none)
   bool keep = true;          // keep replays and analysis files in the trace set
   bool quiet = false, csv = false, progress = false;

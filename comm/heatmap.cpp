@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "comm/matrix.h"
 #include "plot/svg_plot.h"
@@ -87,6 +88,15 @@ Matrix in_bands(const Matrix& m, std::size_t band) {
 
 std::string value_text(double v) { return fmt::format("{:.4g}", v); }
 
+// A value in at most 5 characters or so, to fit in a cell: 160, 12.5k, 1.31M.
+std::string cell_text(double v) {
+  static constexpr std::array<std::pair<double, const char*>, 4> kUnits = {
+      {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}}};
+  for (const auto& [scale, unit] : kUnits)
+    if (v >= scale) return fmt::format("{:.3g}{}", v / scale, unit);
+  return fmt::format("{:.3g}", v);
+}
+
 // At most `max` bytes of `label`, not cutting a UTF-8 character.
 std::string shortened(const std::string& label, std::size_t max) {
   if (label.size() <= max) return label;
@@ -112,7 +122,7 @@ Layout layout_of(const Matrix& m) {
   l.left = 34 + label_room;
   l.top = 62 + label_room;
   l.grid = l.cell * static_cast<double>(m.size());
-  l.width = l.left + std::max(l.grid, 120.0) + 110;
+  l.width = l.left + std::max(l.grid, 120.0) + 130;
   l.height = l.top + std::max(l.grid, 160.0) + 24;
   return l;
 }
@@ -163,7 +173,7 @@ void write_cells(std::ostream& out, const Matrix& m, const Layout& l, const Scal
         out << fmt::format(
             "<text x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\" font-size=\"9\" "
             "fill=\"{}\">{}</text>\n",
-            x + l.cell / 2, y + l.cell / 2 + 3, t > 0.55 ? "#ffffff" : "#000000", value_text(v));
+            x + l.cell / 2, y + l.cell / 2 + 3, t > 0.55 ? "#ffffff" : "#000000", cell_text(v));
     }
   out << "</g>\n";
 }

@@ -25,7 +25,7 @@ struct Options {
   std::vector<std::string> overrides;
   std::vector<std::string> kinds;
   std::vector<std::string> inputs;
-  std::string json_path, prv_path, chrome_path, dim_path, native_path;
+  std::string json_path, prv_path, chrome_path, dim_path, native_path, matrix_prefix;
   bool validate = false;
   bool ideal = false;
   bool no_save = false;
@@ -79,6 +79,7 @@ replay::RunRequest request_of(const Options& o) {
   r.chrome_path = o.chrome_path;
   r.dim_path = o.dim_path;
   r.native_path = o.native_path;
+  r.matrix_prefix = o.matrix_prefix;
   r.files_prefix = o.sweep_out;
   r.keep = !o.no_save;
   r.quiet = o.quiet;
@@ -182,7 +183,7 @@ AnalysisOptions add_analysis_options(CLI::App& app, Options& o) {
 
 // Options of what is written and shown.
 struct OutputOptions {
-  CLI::Option *prv, *chrome, *dim, *native, *validate;
+  CLI::Option *prv, *chrome, *dim, *native, *matrix, *validate;
 };
 OutputOptions add_output_options(CLI::App& app, Options& o) {
   OutputOptions out;
@@ -206,6 +207,13 @@ OutputOptions add_output_options(CLI::App& app, Options& o) {
   out.native =
       app.add_option("--native", o.native_path, "write the input trace as a native trace set")
           ->type_name("DIR");
+  out.matrix =
+      app.add_option("--matrix", o.matrix_prefix,
+                     "write the communication matrix of each replay (bytes and messages per pair "
+                     "of ranks, collectives decomposed) as OUT.csv and an SVG heat map OUT.svg, "
+                     "and of the traced run's records as OUT.traced.csv, .svg; with several "
+                     "traces, OUT.KIND.csv. See docs/comm-matrix.md")
+          ->type_name("OUT");
   out.validate =
       app.add_flag("--validate", o.validate,
                    "check the traces (every record, matching sends and receives, collectives) "
@@ -237,12 +245,14 @@ int main(int argc, char** argv) {
       ->excludes(out.prv)
       ->excludes(out.chrome)
       ->excludes(out.dim)
-      ->excludes(out.native);
+      ->excludes(out.native)
+      ->excludes(out.matrix);
   a.sweep->excludes(a.cores_sweep)
       ->excludes(out.prv)
       ->excludes(out.chrome)
       ->excludes(out.dim)
       ->excludes(out.native)
+      ->excludes(out.matrix)
       ->excludes(out.validate);
   app.footer(
       "Exit status: 0 success; 1 bad input (trace, configuration or options); 2 the simulated run "
