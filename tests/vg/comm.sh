@@ -2,11 +2,14 @@
 # Regression tests of the tool's communication recordings: producer->consumer graphs (--comm) of
 # programs whose flows are known, exact and sampled (the sample within its stated error of the
 # exact graph), and the thread communication (--thread-comm) of pthread and OpenMP programs
-# whose sharing pattern is known; tareador-flows draws both.
+# whose sharing pattern is known; tareador-flows draws both; and the MPI version predicted from
+# a sequential stencil (halo volumes, messages, the traced MPI version compared).
 #
-# Environment (set by `make check`): TAREADOR, FLOWS, VG_TESTS_BUILD, TESTS_DIR.
+# Environment (set by `make check`): TAREADOR, FLOWS, COMM, REPLAY, VG_TESTS_BUILD, TESTS_DIR,
+# EXAMPLES_DIR.
 set -u
-: "${TAREADOR:?}" "${FLOWS:?}" "${VG_TESTS_BUILD:?}" "${TESTS_DIR:?}"
+: "${TAREADOR:?}" "${FLOWS:?}" "${COMM:?}" "${REPLAY:?}" "${VG_TESTS_BUILD:?}" "${TESTS_DIR:?}"
+: "${EXAMPLES_DIR:?}"
 . "$TESTS_DIR/vg/common.sh"
 
 # record DIR PROGRAM [TOOL OPTIONS...] [-- PROGRAM ARGS]: PROGRAM under the tool into DIR.
@@ -180,6 +183,60 @@ pattern "false sharing at 8-byte blocks" "$scratch/t-false3" "" 2
 export OMP_WAIT_POLICY=passive  # a spinning barrier would be communication too
 record "$scratch/omp" ompring --thread-comm=yes
 pattern "OpenMP ring" "$scratch/omp" "1-2 2-3 3-4 1-4" 1
+
+# ---- The MPI version of a sequential stencil (CommAnalyzer) ----------------------------------------
+# per_iteration DIR K [PARTITIONER]: "BYTES MESSAGES" a iteration of the predicted version.
+per_iteration() {
+  "$FLOWS" --predict "$2" --partitioner "${3:-metis}" "$1" >"$1.predict.$2" 2>&1 &&
+    sed -n 's/.*(\([0-9.]*\) a iteration, \([0-9]*\) messages a iteration.*/\1 \2/p' "$1.predict.$2"
+}
+# 2-D, 16 x 16 points (N = 16), 4 iterations: 2 x 2 blocks exchange about 4N words a iteration
+# (METIS's parts are close to blocks), 4 strips exactly 6N in 2 (k - 1) messages.
+d="$scratch/stencil2"
+record "$d" stencil --comm=task-type --sample=no -- 2 16 4
+read -r bytes messages <<<"$(per_iteration "$d" 4)"
+awk -v b="${bytes:-0}" 'BEGIN { exit !(b >= 0.9 * 512 && b <= 1.1 * 512) }' &&
+  ok "2-D stencil in 4 parts by METIS: $bytes bytes a iteration, about 4N words (512 bytes)" ||
+  not_ok "2-D stencil, METIS" "${bytes:-nothing} bytes a iteration: $(head -2 "$d.predict.4")"
+[ "$(per_iteration "$d" 4 contiguous)" = "768.0 6" ] &&
+  ok "2-D stencil in 4 strips: 6N words (768 bytes) in 6 messages a iteration" ||
+  not_ok "2-D stencil, strips" "$(head -1 "$d.predict.4")"
+# 1-D, 64 points, 10 iterations: k parts exchange 2 (k - 1) messages of one double.
+d="$scratch/stencil1"
+record "$d" stencil --comm=task-type --sample=no -- 1 64 10
+for k in 2 4 8; do
+  for how in metis contiguous; do
+    expected="$((16 * (k - 1))).0 $((2 * (k - 1)))"
+    [ "$(per_iteration "$d" $k $how)" = "$expected" ] &&
+      ok "1-D Jacobi in $k parts ($how): 2(k-1) = $((2 * (k - 1))) messages of 8 bytes a iteration" ||
+      not_ok "1-D Jacobi, $k parts, $how" "$(head -1 "$d.predict.$k")"
+  done
+done
+per_iteration "$d" 4 contiguous >/dev/null
+"$REPLAY" --validate "$d/predict.4" >"$scratch/validate" 2>&1 &&
+  ok "the predicted trace set is valid" || not_ok "predicted set" "$(head -3 "$scratch/validate")"
+# The traced MPI version of the same stencil: the same matrix (MSE 0), and about the same time
+# on MareNostrum with one rank a node.
+mpi=""
+command -v mpirun.openmpi >/dev/null && [ -x "$VG_TESTS_BUILD/openmpi/jacobi1d" ] && mpi=openmpi
+[ -z "$mpi" ] && command -v mpiexec.mpich >/dev/null && [ -x "$VG_TESTS_BUILD/mpich/jacobi1d" ] && mpi=mpich
+if [ -n "$mpi" ]; then
+  rm -rf "$scratch/mpi"
+  timeout 300 "$(launcher "$mpi")" -np 4 "$TAREADOR" -q --trace-dir="$scratch/mpi" \
+    "$VG_TESTS_BUILD/$mpi/jacobi1d" 64 10 >"$scratch/mpi.log" 2>&1
+  machine=(--config "$EXAMPLES_DIR/marenostrum.cfg" --set tasks_per_node=1)
+  "$REPLAY" -q "${machine[@]}" "$scratch/mpi" --no-save --matrix "$scratch/measured" >/dev/null 2>&1
+  mse=$("$COMM" compare "$scratch/measured.traced.csv" "$d/predict.4.csv" 2>&1)
+  [[ $mse == "mse bytes 0 "* ]] && ok "prediction vs the traced MPI version ($mpi): $mse" ||
+    not_ok "prediction vs MPI matrix" "$mse"
+  time_of() { "$REPLAY" -q "${machine[@]}" "$1" --no-save --json - | sed -n 's/.*"total_time_s": \(.*\),/\1/p'; }
+  measured=$(time_of "$scratch/mpi") predicted=$(time_of "$d/predict.4")
+  awk -v m="${measured:-0}" -v p="${predicted:-0}" 'BEGIN { exit !(m > 0 && p >= 0.9 * m && p <= 1.1 * m) }' &&
+    ok "replayed: predicted $predicted s, traced MPI version $measured s (within 10%)" ||
+    not_ok "predicted vs traced time" "predicted ${predicted:-?} s, traced ${measured:-?} s"
+else
+  not_ok "the traced MPI version" "no MPI, or tests/vg/*/jacobi1d not built"
+fi
 
 echo "# comm.sh: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
