@@ -87,6 +87,13 @@ echo "== tareador --thread-comm=yes tests/vg/threadpat ring   (4 threads, each r
 "$top/build/vg-tool/tareador" -q --trace-dir="$out/threads" --thread-comm=yes \
   "$top/build/tests/vg/threadpat" ring
 "$top/build/comm/tareador-flows" "$out/threads" | head -8
+echo
+echo "== tareador --comm=task-type tests/vg/stencil 2 16 4, then its MPI version on 4 ranks, predicted and replayed"
+make -s -C "$top/build" tests/vg/stencil
+"$top/build/vg-tool/tareador" -q --task-report=no --trace-dir="$out/stencil" --comm=task-type \
+  --sample=no "$top/build/tests/vg/stencil" 2 16 4 >/dev/null
+"$top/build/comm/tareador-flows" --predict 4 "$out/stencil" | head -7
+"$replay" -q --config "$machine" --set tasks_per_node=1 "$out/stencil/predict.4" --json - | grep total_time
 
 # ---- 5. What if, on a 16-rank trace -----------------------------------------------------------
 
@@ -129,6 +136,7 @@ echo "  fig61-4cores.json                 the same timeline for Perfetto UI / ch
 echo "  fig61/critical.csv, critical-*x.svg  the critical task: speedups of accelerating each type"
 echo "  commflow/comm.0.svg, .csv, .heatmap.svg  its producer->consumer graph, matrix and heat map"
 echo "  threads/threadcomm.0.heatmap.svg   the ring's thread communication matrix"
+echo "  stencil/predict.4.csv, .heatmap.svg, predict.4/  the predicted MPI version: matrix and trace set"
 echo "  jacobi16.prv (+ .pcf, .row)        Paraver trace of the 16-rank replay (open with wxParaver)"
 echo "  jacobi16.json                      summary: total time, per-rank compute/communication/waiting/idle"
 echo "  jacobi16-matrix.csv, .svg          its communication matrix and heat map (docs/comm-matrix.md)"

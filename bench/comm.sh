@@ -2,7 +2,8 @@
 # Communication recording benchmark: tests/vg/commflow (one thread, 8 loads and a store per
 # element of its loops) run natively, under `valgrind --tool=none`, under memcheck and under the
 # tool's recording modes: --comm exact (every load looked up) and sampled (the default
-# reservoir of 1,535,048 loads), at function and thread granularity, and --thread-comm. Prints
+# reservoir of 1,535,048 loads; and 153,700 with --sample-fraction=0.01), at function and
+# thread granularity, and --thread-comm. Prints
 # the wall time (best of REPEAT, default 3), the ratio to memcheck (the goal: <= 1.0 x; sampling
 # well below), the peak memory and the bytes the recording wrote into the trace set.
 #
@@ -47,8 +48,8 @@ row() {
 row native "$native" "$native_kb"
 row --tool=none "$none" "$none_kb"
 row --tool=memcheck "$memcheck" "$memcheck_kb"
-for mode in "--comm=function --sample=no" "--comm=function" "--comm=thread --sample=no" \
-    "--comm=thread" "--thread-comm=yes"; do
+for mode in "--comm=function --sample=no" "--comm=function" "--comm=function --sample-fraction=0.01" \
+    "--comm=thread --sample=no" "--comm=thread" "--thread-comm=yes"; do
   # shellcheck disable=SC2086
   read -r t kb < <(best valgrind --tool=tareador --task-report=no --trace-dir="$scratch/set" $mode \
     "$program" "$passes")
