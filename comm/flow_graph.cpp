@@ -187,12 +187,14 @@ void write_flow_report(std::ostream& out, const FlowGraph& g, std::size_t max_ed
   for (std::size_t i : heaviest(g, max_edges, true)) {
     const FlowEdge& e = g.edges[i];
     char row[96];
-    std::snprintf(row, sizeof row, "%12llu %12llu %7s %8s  ",
-                  static_cast<unsigned long long>(e.bytes),
+    std::snprintf(row, sizeof row, "%12llu %12llu %7s ", static_cast<unsigned long long>(e.bytes),
                   static_cast<unsigned long long>(e.events),
-                  percent(total > 0 ? static_cast<double>(e.bytes) / total : 0).c_str(),
-                  g.sample && e.error > 0 ? ("±" + percent(e.error)).c_str() : "exact");
-    out << row << g.nodes[e.producer] << " -> " << g.nodes[e.consumer] << "\n";
+                  percent(total > 0 ? static_cast<double>(e.bytes) / total : 0).c_str());
+    // "±" is two bytes of UTF-8 and one column: padded by hand.
+    std::string error = g.sample && e.error > 0 ? "±" + percent(e.error) : "exact";
+    std::size_t columns = error.size() - (error[0] == 'e' ? 0 : 1);
+    out << row << std::string(columns < 8 ? 8 - columns : 0, ' ') << error << "  "
+        << g.nodes[e.producer] << " -> " << g.nodes[e.consumer] << "\n";
   }
   if (max_edges > 0 && g.edges.size() > max_edges)
     out << "(" << g.edges.size() - max_edges << " lighter edges not shown)\n";
