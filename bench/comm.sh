@@ -7,7 +7,7 @@
 # the wall time (best of REPEAT, default 3), the ratio to memcheck (the goal: <= 1.0 x; sampling
 # well below), the peak memory and the bytes the recording wrote into the trace set.
 #
-#   bench/comm.sh [BUILD_DIR] [PASSES]        default: ./build 200 (80 M loads)
+#   bench/comm.sh [BUILD_DIR] [PASSES]        default: ./build 200 (20 M loads)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)

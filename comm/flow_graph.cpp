@@ -170,8 +170,8 @@ std::string flow_dot(const FlowGraph& g, const FlowDrawOptions& options) {
 
 void write_flow_report(std::ostream& out, const FlowGraph& g, std::size_t max_edges) {
   double total = static_cast<double>(g.total_bytes());
-  out << "producer -> consumer communication by " << g.granularity << ": "
-      << human_bytes(total) << " in " << g.edges.size() << " edges, " << g.loads << " loads";
+  out << "producer -> consumer communication by " << g.granularity << ": " << human_bytes(total)
+      << " in " << g.edges.size() << " edges, " << g.loads << " loads";
   if (g.sample) {
     char z[32];
     std::snprintf(z, sizeof z, "%.2f", g.sample->z);

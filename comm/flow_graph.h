@@ -20,7 +20,7 @@ namespace tareador::comm {
 struct FlowEdge {
   std::size_t producer = 0, consumer = 0;  // indices into FlowGraph::nodes
   std::uint64_t bytes = 0, events = 0;     // events: loads that met the producer
-  double error = 0;  // relative error at the sample's confidence (0: exact)
+  double error = 0;                        // relative error at the sample's confidence (0: exact)
 };
 
 // The reservoir a sampled graph comes from: its size, how many loads it holds, and the
@@ -31,9 +31,9 @@ struct FlowSample {
 };
 
 struct FlowGraph {
-  std::string granularity;  // function, line, thread, task-type, task
-  std::uint64_t loads = 0;       // loads the run made while recording
-  std::uint64_t unproduced = 0;  // bytes loaded that no recorded store wrote
+  std::string granularity;           // function, line, thread, task-type, task
+  std::uint64_t loads = 0;           // loads the run made while recording
+  std::uint64_t unproduced = 0;      // bytes loaded that no recorded store wrote
   std::optional<FlowSample> sample;  // absent: every load was looked up
   std::vector<std::string> nodes;
   std::vector<FlowEdge> edges;  // ordered by (producer, consumer) as in the file

@@ -19,8 +19,8 @@ std::vector<idx_t> integer_weights(const std::vector<double>& w) {
   std::vector<idx_t> out;
   out.reserve(w.size());
   for (double x : w)
-    out.push_back(largest > 0 ? std::max<idx_t>(1, static_cast<idx_t>(std::lround(x / largest * 1e6)))
-                              : 1);
+    out.push_back(
+        largest > 0 ? std::max<idx_t>(1, static_cast<idx_t>(std::lround(x / largest * 1e6))) : 1);
   return out;
 }
 

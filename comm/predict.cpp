@@ -51,8 +51,10 @@ std::size_t Prediction::messages_per_iteration() const {
 Prediction predict(const FlowGraph& flows, const trace::TaskSet& tasks, int parts,
                    Partitioner partitioner) {
   if (flows.granularity != "task-type")
-    throw std::invalid_argument("the prediction needs flows between task types (--comm=task-type), "
-                                "not by " + flows.granularity);
+    throw std::invalid_argument(
+        "the prediction needs flows between task types (--comm=task-type), "
+        "not by " +
+        flows.granularity);
   Units units = units_of(tasks);
   WeightedGraph g;
   for (double w : units.instructions) g.node_weights.push_back(std::max(w, 1.0));
@@ -63,21 +65,25 @@ Prediction predict(const FlowGraph& flows, const trace::TaskSet& tasks, int part
   }
   for (const FlowEdge& e : flows.edges)
     if (unit_of_node[e.producer] != SIZE_MAX && unit_of_node[e.consumer] != SIZE_MAX)
-      g.edges.push_back({unit_of_node[e.producer], unit_of_node[e.consumer],
-                         static_cast<double>(e.bytes)});
+      g.edges.push_back(
+          {unit_of_node[e.producer], unit_of_node[e.consumer], static_cast<double>(e.bytes)});
   Prediction p;
   p.units = units.names;
   p.part = partition(g, parts, partitioner);
   p.iterations = std::max<std::uint64_t>(
-      1, units.instances.empty() ? 1 : *std::max_element(units.instances.begin(), units.instances.end()));
+      1, units.instances.empty()
+             ? 1
+             : *std::max_element(units.instances.begin(), units.instances.end()));
   p.instructions.assign(static_cast<std::size_t>(parts), 0);
   for (std::size_t u = 0; u < p.units.size(); ++u)
     p.instructions[static_cast<std::size_t>(p.part[u])] += units.instructions[u];
   p.matrix = Matrix::numbered(static_cast<std::size_t>(parts));
   double steady = p.iterations > 1 ? static_cast<double>(p.iterations - 1) : 1;
   for (const WeightedEdge& e : g.edges) {
-    auto from = static_cast<std::size_t>(p.part[e.from]), to = static_cast<std::size_t>(p.part[e.to]);
-    if (from != to) p.matrix.add(from, to, e.weight / steady * static_cast<double>(p.iterations), 0);
+    auto from = static_cast<std::size_t>(p.part[e.from]),
+         to = static_cast<std::size_t>(p.part[e.to]);
+    if (from != to)
+      p.matrix.add(from, to, e.weight / steady * static_cast<double>(p.iterations), 0);
   }
   // One message per communicating pair and iteration.
   for (std::size_t from = 0; from < p.matrix.size(); ++from)
@@ -89,11 +95,12 @@ Prediction predict(const FlowGraph& flows, const trace::TaskSet& tasks, int part
 
 void write_prediction_report(std::ostream& out, const Prediction& p) {
   char line[160];
-  std::snprintf(line, sizeof line,
-                "the MPI version on %d ranks: %.0f bytes in the run (%.1f a iteration, %zu messages "
-                "a iteration, %llu iterations)\n",
-                p.parts(), p.matrix.total(Quantity::bytes), p.bytes_per_iteration(),
-                p.messages_per_iteration(), static_cast<unsigned long long>(p.iterations));
+  std::snprintf(
+      line, sizeof line,
+      "the MPI version on %d ranks: %.0f bytes in the run (%.1f a iteration, %zu messages "
+      "a iteration, %llu iterations)\n",
+      p.parts(), p.matrix.total(Quantity::bytes), p.bytes_per_iteration(),
+      p.messages_per_iteration(), static_cast<unsigned long long>(p.iterations));
   out << line << "\nbytes a iteration from rank (row) to rank (column):\n";
   for (std::size_t from = 0; from < p.matrix.size(); ++from) {
     for (std::size_t to = 0; to < p.matrix.size(); ++to) {
@@ -105,7 +112,8 @@ void write_prediction_report(std::ostream& out, const Prediction& p) {
   }
   out << "\nrank  instructions  units\n";
   for (int r = 0; r < p.parts(); ++r) {
-    std::snprintf(line, sizeof line, "%4d  %12.0f ", r, p.instructions[static_cast<std::size_t>(r)]);
+    std::snprintf(line, sizeof line, "%4d  %12.0f ", r,
+                  p.instructions[static_cast<std::size_t>(r)]);
     out << line;
     std::size_t shown = 0, count = 0;
     for (std::size_t u = 0; u < p.units.size(); ++u)

@@ -21,10 +21,10 @@
 namespace tareador::comm {
 
 struct Prediction {
-  std::vector<std::string> units;   // the task types cut into parts
-  std::vector<int> part;            // of each unit
-  std::uint64_t iterations = 1;     // instances of the most frequent unit
-  std::vector<double> instructions; // of each part, in the whole run
+  std::vector<std::string> units;    // the task types cut into parts
+  std::vector<int> part;             // of each unit
+  std::uint64_t iterations = 1;      // instances of the most frequent unit
+  std::vector<double> instructions;  // of each part, in the whole run
   // Ranks "0" .. "k-1"; bytes: what each part loads of what another part stored (the cut
   // edges), a steady iteration's times the iterations; events: messages, one per pair and
   // iteration. The first instance of a unit reads the initial data, which no unit wrote (the

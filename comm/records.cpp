@@ -10,9 +10,9 @@ RecordFile::RecordFile(const std::string& path, const std::string& kind, int ran
   std::string_view line;
   const std::string magic = "# tareador " + kind + " v";
   if (!lines_.next(line) || line.substr(0, magic.size()) != magic)
-    throw trace::FormatError(path, 1,
-                             "not a " + kind + " file: the first line must be '# tareador " +
-                                 kind + " v1 rank=N ...'");
+    throw trace::FormatError(
+        path, 1,
+        "not a " + kind + " file: the first line must be '# tareador " + kind + " v1 rank=N ...'");
   trace::Fields f(line.substr(2), ' ', lines_);
   f.text("tareador");
   f.text("kind");

@@ -90,10 +90,10 @@ void write_thread_report(std::ostream& out, const ThreadComm& c) {
     events += p.events;
     true_events += p.true_events;
   }
-  out << "thread communication in blocks of " << (1u << c.granularity) << " bytes: "
-      << c.threads.size() << " threads, " << events << " events: " << true_events << " true ("
-      << share(true_events, events) << "), " << events - true_events << " spatially false ("
-      << share(events - true_events, events) << ")\n\n";
+  out << "thread communication in blocks of " << (1u << c.granularity)
+      << " bytes: " << c.threads.size() << " threads, " << events << " events: " << true_events
+      << " true (" << share(true_events, events) << "), " << events - true_events
+      << " spatially false (" << share(events - true_events, events) << ")\n\n";
   out << "      events        true       false  source -> destination\n";
   std::vector<ThreadPair> pairs = c.pairs;
   std::stable_sort(pairs.begin(), pairs.end(),

@@ -22,7 +22,7 @@ struct ThreadPair {
 };
 
 struct ThreadComm {
-  unsigned granularity = 6;  // blocks of 2^granularity bytes
+  unsigned granularity = 6;             // blocks of 2^granularity bytes
   std::vector<unsigned> threads;        // every thread that accessed memory, ascending
   std::vector<std::uint64_t> accesses;  // its loads and stores, in that order
   std::vector<ThreadPair> pairs;        // by (source, destination)

@@ -38,7 +38,7 @@ std::string taskreport(const std::string& dir, int rank, const std::string& exte
 }
 std::string comm(const std::string& dir, int rank) { return in_set(dir, TR_SET_COMM, rank); }
 std::string thread_comm(const std::string& dir, int rank) {
-  return in_set(dir, TR_SET_THREAD_COMM, rank);
+  return in_set(dir, TR_SET_THREADS, rank);
 }
 std::string replays(const std::string& dir) { return in_set(dir, TR_SET_REPLAYS); }
 

@@ -158,7 +158,7 @@ void tr_threadcomm_write(void)
    tc.written = True;
    if (tc.too_many_threads)
       tr_trace_warning("--thread-comm: the accesses of threads past the 255th are not counted");
-   VG_(sprintf)(name, TR_SET_THREAD_COMM, tr_trace_rank());
+   VG_(sprintf)(name, TR_SET_THREADS, tr_trace_rank());
    if (!tr_trace_create(name, &file)) return;
    tr_text_printf(&file.text, "# tareador threadcomm v1 rank=%d granularity=%u\n", tr_trace_rank(),
                   tc.block_bits);

@@ -70,17 +70,21 @@ TEST(Flows, MalformedFilesAreErrorsAtTheirLine) {
             "line 1: the header says rank 3 but the file is rank 0's");
   EXPECT_EQ(flow_error("# tareador comm v1 rank=0 granularity=line\nnode 1 a\nnode 1 b\nend\n"),
             "line 3: node 1 is declared twice");
-  EXPECT_EQ(flow_error("# tareador comm v1 rank=0 granularity=line\nnode 1 a\nedge 1 2 8 1 0\nend\n"),
-            "line 3: node 2 is not declared");
-  EXPECT_EQ(flow_error("# tareador comm v1 rank=0 granularity=line\nnode 1 a\nedge 1 1 -8 1 0\nend\n"),
-            "line 3: field 'BYTES' is not an integer: '-8'");
+  EXPECT_EQ(
+      flow_error("# tareador comm v1 rank=0 granularity=line\nnode 1 a\nedge 1 2 8 1 0\nend\n"),
+      "line 3: node 2 is not declared");
+  EXPECT_EQ(
+      flow_error("# tareador comm v1 rank=0 granularity=line\nnode 1 a\nedge 1 1 -8 1 0\nend\n"),
+      "line 3: field 'BYTES' is not an integer: '-8'");
   EXPECT_EQ(flow_error("# tareador comm v1 rank=0 granularity=line\nnode 1 a\nedge 1 1 8 1\nend\n"),
             "line 3: missing field 'ERROR'");
-  EXPECT_EQ(flow_error("# tareador comm v1 rank=0 granularity=line\nloads 5\nflow 1\n"),
-            "line 3: unknown record 'flow' (expected loads, unproduced, sample, node, edge or end)");
+  EXPECT_EQ(
+      flow_error("# tareador comm v1 rank=0 granularity=line\nloads 5\nflow 1\n"),
+      "line 3: unknown record 'flow' (expected loads, unproduced, sample, node, edge or end)");
   EXPECT_EQ(flow_error("# tareador comm v1 rank=0 granularity=line\nloads 5\n"),
             "line 2: the file stops before its 'end' line (the run was cut short)");
-  EXPECT_EQ(flow_error("# tareador comm v1 rank=0\nend\n"), "line 1: the header has no granularity=");
+  EXPECT_EQ(flow_error("# tareador comm v1 rank=0\nend\n"),
+            "line 1: the header has no granularity=");
 }
 
 TEST(Flows, MatrixGraphAndReport) {
@@ -101,8 +105,9 @@ TEST(Flows, MatrixGraphAndReport) {
   EXPECT_NE(dot.find("the 1 heaviest of 2 edges"), std::string::npos);
   std::ostringstream report;
   comm::write_flow_report(report, g, 0);
-  EXPECT_NE(report.str().find("        4000          500   98.0%    ±8.8%  produce -> consume \"all\""),
-            std::string::npos)
+  EXPECT_NE(
+      report.str().find("        4000          500   98.0%    ±8.8%  produce -> consume \"all\""),
+      std::string::npos)
       << report.str();
   EXPECT_EQ(comm::human_bytes(999), "999 B");
   EXPECT_EQ(comm::human_bytes(3.2e6), "3.2 MB");
