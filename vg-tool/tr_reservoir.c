@@ -40,8 +40,8 @@ static double ln(double x)
    return 2 * sum + (double)e * LN2;
 }
 
-/* e^y for y <= 0 (all this file needs): y = k ln2 + f with f in (-ln2, 0], e^f by 16 terms of
-   its series. */
+/* e^y for y <= 0 (all this file needs): y = k ln2 + f with f in (-ln2, 0], e^f by its series
+   until a term no longer counts (16 terms at most; 4 for Algorithm L's tiny exponents). */
 static double exp_neg(double y)
 {
    union { double d; ULong u; } scale;
@@ -49,7 +49,7 @@ static double exp_neg(double y)
    double f = y - (double)k * LN2, term = 1, sum = 1;
    Int i;
    if (k < -1000) return 0;
-   for (i = 1; i < 16; i++) {
+   for (i = 1; i < 16 && (term > 1e-17 || term < -1e-17); i++) {
       term *= f * inverse_int[i];
       sum += term;
    }
