@@ -428,6 +428,7 @@ void tr_comm_write(void)
    if (clo.sample) {
       unproduced = tally_samples();
       loads = rec.reservoir.next - countdown;
+      rec.reservoir.seen = loads; /* the errors: exact only if every load was kept */
       if (rec.reservoir.filled > 0) scale = (double)loads / (double)rec.reservoir.filled;
       unproduced = (ULong)((double)unproduced * scale + 0.5);
    }
