@@ -40,8 +40,12 @@ static struct {
 
 Bool tr_comm_option(const HChar* arg)
 {
+   const HChar* value;
    if VG_STRINDEX_CLO (arg, "--comm", kGranularities, clo.granularity) {
-   } else if VG_BOOL_CLO (arg, "--sample", clo.sample) {
+   } else if VG_STR_CLO (arg, "--sample", value) {
+      if (VG_(strcmp)(value, "yes") == 0 || VG_(strcmp)(value, "on") == 0) clo.sample = True;
+      else if (VG_(strcmp)(value, "no") == 0 || VG_(strcmp)(value, "off") == 0) clo.sample = False;
+      else VG_(fmsg_bad_option)(arg, "expected yes (on) or no (off)\n");
    } else if VG_DBL_CLO (arg, "--sample-z", clo.z) {
    } else if VG_DBL_CLO (arg, "--sample-error", clo.r) {
    } else if VG_DBL_CLO (arg, "--sample-fraction", clo.fe) {
@@ -58,7 +62,8 @@ void tr_comm_print_usage(void)
    VG_(printf)(
       "    --comm=none|function|line|thread|task-type|task  record producer->consumer\n"
       "                             communication at this granularity into comm.N.txt [none]\n"
-      "    --sample=yes|no          a reservoir sample of the loads instead of all [yes]\n"
+      "    --sample=yes|no          a reservoir sample of the loads instead of all (no, off:\n"
+      "                             every load, the exact graph) [yes]\n"
       "    --sample-z=Z --sample-error=R --sample-fraction=FE  the sample size: 1 + Z^2 (1-FE)\n"
       "                             / (R^2 FE), an error R at confidence Z on edges carrying\n"
       "                             a fraction FE of the loads [1.959964 (95%%), 0.05, 0.001:\n"

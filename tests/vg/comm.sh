@@ -59,7 +59,7 @@ fi
 # By source line: the loops' lines.
 src="$TESTS_DIR/vg/commflow.c"
 line_of() { grep -n "$1" "$src" | head -1 | cut -d: -f1; }
-record "$scratch/lines" commflow --comm=line --sample=no
+record "$scratch/lines" commflow --comm=line --sample=off
 expect_edge "exact, by line" "$scratch/lines/comm.0.txt" "commflow.c:$(line_of 'a\[i\] = i')" \
   "commflow.c:$(line_of 'b\[i\] = 2')" "800000 100000"
 
