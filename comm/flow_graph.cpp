@@ -16,9 +16,8 @@ namespace tareador::comm {
 namespace {
 
 // "sample SIZE KEPT Z ERROR FRACTION SEED"
-FlowSample read_sample(trace::Fields f) {
+FlowSample read_sample(trace::Fields& f) {
   FlowSample s;
-  f.text("record");
   s.size = f.count<std::uint64_t>("SIZE");
   s.kept = f.count<std::uint64_t>("KEPT");
   s.z = f.real("Z");
@@ -28,6 +27,23 @@ FlowSample read_sample(trace::Fields f) {
   f.expect_end("sample");
   if (s.kept > s.size) f.fail("the sample keeps more loads than its size");
   return s;
+}
+
+// "edge PRODUCER CONSUMER BYTES EVENTS ERROR", the nodes by the file's ids in `index`.
+FlowEdge read_edge(trace::Fields& f, const std::map<std::uint64_t, std::size_t>& index) {
+  FlowEdge e;
+  for (std::size_t* end : {&e.producer, &e.consumer}) {
+    auto id = f.count<std::uint64_t>(end == &e.producer ? "PRODUCER" : "CONSUMER");
+    auto it = index.find(id);
+    if (it == index.end()) f.fail("node " + std::to_string(id) + " is not declared");
+    *end = it->second;
+  }
+  e.bytes = f.count<std::uint64_t>("BYTES");
+  e.events = f.count<std::uint64_t>("EVENTS");
+  e.error = f.real("ERROR");
+  if (e.error < 0) f.fail("field 'ERROR' is negative");
+  f.expect_end("edge");
+  return e;
 }
 
 // Edges by heaviest first, then by file order.
@@ -69,47 +85,29 @@ FlowGraph read_flow_graph(const std::string& path, int rank) {
   FlowGraph g;
   g.granularity = file.header("granularity");
   std::map<std::uint64_t, std::size_t> index;  // the file's node ids -> nodes
-  std::string_view line;
-  bool ended = false;
-  while (!ended && file.next(line)) {
-    trace::Fields f = file.fields(line);
-    std::string_view record = f.text("record");
-    if (record == "loads") {
-      g.loads = f.count<std::uint64_t>("LOADS");
-      f.expect_end("loads");
-    } else if (record == "unproduced") {
-      g.unproduced = f.count<std::uint64_t>("BYTES");
-      f.expect_end("unproduced");
-    } else if (record == "sample") {
-      g.sample = read_sample(file.fields(line));
-    } else if (record == "node") {
-      auto id = f.count<std::uint64_t>("ID");
-      if (!index.emplace(id, g.nodes.size()).second)
-        f.fail("node " + std::to_string(id) + " is declared twice");
-      g.nodes.push_back(f.name("LABEL"));
-      f.expect_end("node");
-    } else if (record == "edge") {
-      FlowEdge e;
-      for (std::size_t* end : {&e.producer, &e.consumer}) {
-        auto id = f.count<std::uint64_t>(end == &e.producer ? "PRODUCER" : "CONSUMER");
-        auto it = index.find(id);
-        if (it == index.end()) f.fail("node " + std::to_string(id) + " is not declared");
-        *end = it->second;
-      }
-      e.bytes = f.count<std::uint64_t>("BYTES");
-      e.events = f.count<std::uint64_t>("EVENTS");
-      e.error = f.real("ERROR");
-      if (e.error < 0) f.fail("field 'ERROR' is negative");
-      f.expect_end("edge");
-      g.edges.push_back(e);
-    } else if (record == "end") {
-      ended = true;
-    } else {
-      f.fail("unknown record " + trace::excerpt(record) +
-             " (expected loads, unproduced, sample, node, edge or end)");
-    }
-  }
-  file.expect_end(ended);
+  file.read_records("loads, unproduced, sample, node, edge",
+                    [&](std::string_view record, trace::Fields& f) {
+                      if (record == "loads") {
+                        g.loads = f.count<std::uint64_t>("LOADS");
+                        f.expect_end("loads");
+                      } else if (record == "unproduced") {
+                        g.unproduced = f.count<std::uint64_t>("BYTES");
+                        f.expect_end("unproduced");
+                      } else if (record == "sample") {
+                        g.sample = read_sample(f);
+                      } else if (record == "node") {
+                        auto id = f.count<std::uint64_t>("ID");
+                        if (!index.emplace(id, g.nodes.size()).second)
+                          f.fail("node " + std::to_string(id) + " is declared twice");
+                        g.nodes.push_back(f.name("LABEL"));
+                        f.expect_end("node");
+                      } else if (record == "edge") {
+                        g.edges.push_back(read_edge(f, index));
+                      } else {
+                        return false;
+                      }
+                      return true;
+                    });
   return g;
 }
 

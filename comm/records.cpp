@@ -44,10 +44,4 @@ void RecordFile::fail(const std::string& message) const {
   throw trace::FormatError(path_, lines_.line_number(), message);
 }
 
-void RecordFile::expect_end(bool ended) const {
-  if (!ended)
-    throw trace::FormatError(path_, lines_.line_number(),
-                             "the file stops before its 'end' line (the run was cut short)");
-}
-
 }  // namespace tareador::comm

@@ -20,12 +20,24 @@ class RecordFile {
 
   // The header's KEY=VALUE fields other than rank; fails when `key` is missing.
   const std::string& header(const std::string& key) const;
-  // The next record line (the `end` line included); false at the end of the file.
-  bool next(std::string_view& line) { return lines_.next(line); }
   trace::Fields fields(std::string_view line) const { return {line, ' ', lines_}; }
   [[noreturn]] void fail(const std::string& message) const;
-  // Fails unless an `end` line was read: the file was cut.
-  void expect_end(bool ended) const;
+
+  // Calls `read(record, fields)` for each record up to the `end` line, `fields` just past the
+  // record's name; `read` returns false for a record it does not know, which fails naming the
+  // `expected` ones ("thread, pair"). Fails when the file stops before its `end` line.
+  template <typename Read>
+  void read_records(const std::string& expected, Read read) {
+    std::string_view line;
+    while (lines_.next(line)) {
+      trace::Fields f = fields(line);
+      std::string_view record = f.text("record");
+      if (record == "end") return;
+      if (!read(record, f))
+        f.fail("unknown record " + trace::excerpt(record) + " (expected " + expected + " or end)");
+    }
+    fail("the file stops before its 'end' line (the run was cut short)");
+  }
 
  private:
   std::string path_;

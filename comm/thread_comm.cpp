@@ -35,11 +35,7 @@ ThreadComm read_thread_comm(const std::string& path, int rank) {
   trace::Fields header = file.fields(file.header("granularity"));
   c.granularity = header.count<unsigned>("granularity");
   if (c.granularity > 16) file.fail("the granularity is past 16 (blocks of 64 KB)");
-  std::string_view line;
-  bool ended = false;
-  while (!ended && file.next(line)) {
-    trace::Fields f = file.fields(line);
-    std::string_view record = f.text("record");
+  file.read_records("thread, pair", [&](std::string_view record, trace::Fields& f) {
     if (record == "thread") {
       unsigned tid = f.count<unsigned>("THREAD");
       if (!c.threads.empty() && tid <= c.threads.back())
@@ -59,13 +55,11 @@ ThreadComm read_thread_comm(const std::string& path, int rank) {
       if (p.true_events > p.events) f.fail("more true events than events");
       f.expect_end("pair");
       c.pairs.push_back(p);
-    } else if (record == "end") {
-      ended = true;
     } else {
-      f.fail("unknown record " + trace::excerpt(record) + " (expected thread, pair or end)");
+      return false;
     }
-  }
-  file.expect_end(ended);
+    return true;
+  });
   return c;
 }
 
