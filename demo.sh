@@ -97,7 +97,27 @@ echo "   compared with the annotated version's decomposition (one task per tile 
 "$top/build/search/tareador-search" -q --cores 4 --csv "$out/search.csv" --svg "$out/search" \
   --reference "$out/search-annotated" "$out/search"
 
-# ---- 5. What if, on a 16-rank trace -----------------------------------------------------------
+# ---- 5. Communication: producer->consumer flows, threads sharing cache lines ------------------
+echo
+echo "== tareador --comm=function tests/vg/commflow   (produce -> transform -> consume, sampled)"
+make -s -C "$top/build" tests/vg/commflow tests/vg/threadpat
+"$top/build/vg-tool/tareador" -q --trace-dir="$out/commflow" --comm=function \
+  "$top/build/tests/vg/commflow"
+"$top/build/comm/tareador-flows" --top 4 "$out/commflow"
+echo
+echo "== tareador --thread-comm=yes tests/vg/threadpat ring   (4 threads, each reads the next one's line)"
+"$top/build/vg-tool/tareador" -q --trace-dir="$out/threads" --thread-comm=yes \
+  "$top/build/tests/vg/threadpat" ring
+"$top/build/comm/tareador-flows" "$out/threads"
+echo
+echo "== tareador --comm=task-type tests/vg/stencil 2 16 4, then its MPI version on 4 ranks, predicted and replayed"
+make -s -C "$top/build" tests/vg/stencil
+"$top/build/vg-tool/tareador" -q --task-report=no --trace-dir="$out/stencil" --comm=task-type \
+  --sample=no "$top/build/tests/vg/stencil" 2 16 4 >/dev/null
+"$top/build/comm/tareador-flows" --predict 4 "$out/stencil"
+"$replay" --config "$machine" --set tasks_per_node=1 "$out/stencil/predict.4"
+
+# ---- 6. What if, on a 16-rank trace -----------------------------------------------------------
 
 echo
 echo "== jacobi16 (16 ranks, halo exchange + allreduce) on MareNostrum: examples/marenostrum.cfg"
@@ -141,6 +161,9 @@ echo "  jacobi.diff                       examples/tasks/jacobi.c with its task 
 echo "  search/potential.0.txt            the recorded call tree of the unannotated Cholesky (its potential tasks)"
 echo "  search-annotated/                 the annotated Cholesky traced in the task mode (the reference)"
 echo "  search.csv, search.*.svg          every decomposition the search tried, and the four plots of Figs. 6.25-6.28"
+echo "  commflow/comm.0.svg, .csv, .heatmap.svg  its producer->consumer graph, matrix and heat map"
+echo "  threads/threadcomm.0.heatmap.svg   the ring's thread communication matrix"
+echo "  stencil/predict.4.csv, .heatmap.svg, predict.4/  the predicted MPI version: matrix and trace set"
 echo "  jacobi16.prv (+ .pcf, .row)        Paraver trace of the 16-rank replay (open with wxParaver)"
 echo "  jacobi16.json                      summary: total time, per-rank compute/communication/waiting/idle"
 echo "  jacobi16-matrix.csv, .svg          its communication matrix and heat map (docs/comm-matrix.md)"

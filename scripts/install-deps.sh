@@ -16,10 +16,12 @@ tool=(valgrind gfortran libopenmpi-dev openmpi-bin libmpich-dev mpich)
 # Task graphs are drawn with Graphviz's library; the viewer is Qt 6 (tested offscreen and under
 # Xvfb).
 graphs=(libgraphviz-dev)
+# Communication graphs are partitioned with METIS (the prediction of an MPI version).
+partitioning=(libmetis-dev)
 viewer=(qt6-base-dev qt6-svg-dev xvfb xauth)
 
 packages=("${build_tools[@]}" "${libraries[@]}" "${test_tools[@]}" "${lint_tools[@]}" "${bench_tools[@]}" "${tool[@]}"
-          "${graphs[@]}" "${viewer[@]}")
+          "${graphs[@]}" "${partitioning[@]}" "${viewer[@]}")
 
 missing=()
 for p in "${packages[@]}"; do

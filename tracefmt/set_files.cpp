@@ -36,6 +36,10 @@ std::string taskgraph(const std::string& dir, int rank, const std::string& exten
 std::string taskreport(const std::string& dir, int rank, const std::string& extension) {
   return in_set(dir, TR_SET_TASKREPORT, rank, extension.c_str());
 }
+std::string comm(const std::string& dir, int rank) { return in_set(dir, TR_SET_COMM, rank); }
+std::string thread_comm(const std::string& dir, int rank) {
+  return in_set(dir, TR_SET_THREADS, rank);
+}
 std::string replays(const std::string& dir) { return in_set(dir, TR_SET_REPLAYS); }
 
 }  // namespace tareador::trace::set_files

@@ -12,6 +12,8 @@
 #define TR_SET_POTENTIAL "potential.%d.txt"  /* rank (--potential-tasks) */
 #define TR_SET_TASKGRAPH "taskgraph.%d.%s"   /* rank, extension: dot, svg, png */
 #define TR_SET_TASKREPORT "taskreport.%d.%s" /* rank, extension: txt, json */
+#define TR_SET_COMM "comm.%d.txt"            /* rank (--comm: producer->consumer) */
+#define TR_SET_THREADS "threadcomm.%d.txt"   /* rank (--thread-comm) */
 #define TR_SET_REPLAYS "replay"              /* the replays kept in the set: KIND.prv, .json */
 
 #endif

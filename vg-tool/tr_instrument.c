@@ -1,7 +1,8 @@
 /* tr_instrument.c — what the tool adds to each superblock: the instruction counter updates
    (always), and before every load and store (plain, guarded, atomic (CAS, LL/SC) and the
-   memory effects of dirty helpers) a call to the task shadow memory while tasks are traced, and
-   one to the overlap study's with --overlap=yes. */
+   memory effects of dirty helpers) a call to the task shadow memory while tasks are traced, one
+   to the overlap study's with --overlap=yes, and to the communication recordings (--comm,
+   --thread-comm). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -10,27 +11,39 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
 
+#include "tr_comm.h"
 #include "tr_count.h"
 #include "tr_instrument.h"
 #include "tr_memory.h"
 #include "tr_overlap.h"
 #include "tr_potential.h"
 #include "tr_program.h"
+#include "tr_threadcomm.h"
 
-/* The helpers one analysis calls before loads and stores; `timed` ones also get the thread's
-   instruction count at the access. */
+/* The helpers one analysis calls before loads and stores, and their third argument: none, the
+   thread's instruction count at the access, or the site of the access (tr_comm_site). */
+typedef enum { ARG_NONE, ARG_COUNT, ARG_SITE } ThirdArg;
 typedef struct {
    const HChar* load_name;
    void* load;
    const HChar* store_name;
    void* store;
-   Bool timed;
+   ThirdArg third;
+   IRExpr* (*load_guard)(IRSB* sb); /* if any: statements before a load, and when to call */
 } Helpers;
 
 static const Helpers kTaskHelpers = {"tr_memory_load", tr_memory_load, "tr_memory_store",
-                                     tr_memory_store, False};
+                                     tr_memory_store, ARG_NONE, NULL};
 static const Helpers kOverlapHelpers = {"tr_overlap_load", tr_overlap_load, "tr_overlap_store",
-                                        tr_overlap_store, True};
+                                        tr_overlap_store, ARG_COUNT, NULL};
+static const Helpers kCommHelpers = {"tr_comm_load", tr_comm_load, "tr_comm_store", tr_comm_store,
+                                     ARG_SITE, tr_comm_load_guard};
+static const Helpers kThreadCommHelpers = {"tr_threadcomm_access", tr_threadcomm_access,
+                                           "tr_threadcomm_access", tr_threadcomm_access, ARG_NONE,
+                                           NULL};
+
+/* The instruction being instrumented, for ARG_SITE. */
+static Addr instruction;
 
 /* A call of the load or store helper on `size` bytes at `addr`, when `guard` (NULL: always);
    `pending`: the instructions of this superblock not yet in the counter. */
@@ -38,9 +51,19 @@ static void add_access(IRSB* sb, const Helpers* h, Bool store, IRExpr* addr, Int
                        IRExpr* guard, ULong pending)
 {
    IRDirty* di;
-   IRExpr** args = h->timed ? mkIRExprVec_3(addr, mkIRExpr_HWord((HWord)size), tr_count_now(sb, pending))
-                            : mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size));
-   Int n = h->timed ? 3 : 2;
+   IRExpr* hsize = mkIRExpr_HWord((HWord)size);
+   IRExpr** args = h->third == ARG_COUNT ? mkIRExprVec_3(addr, hsize, tr_count_now(sb, pending))
+                   : h->third == ARG_SITE ? mkIRExprVec_3(addr, hsize, mkIRExpr_HWord(tr_comm_site(instruction)))
+                                          : mkIRExprVec_2(addr, hsize);
+   Int n = h->third == ARG_NONE ? 2 : 3;
+   IRExpr* when = !store && h->load_guard ? h->load_guard(sb) : NULL;
+   if (when && guard) {
+      IRTemp both = newIRTemp(sb->tyenv, Ity_I1);
+      addStmtToIRSB(sb, IRStmt_WrTmp(both, IRExpr_Binop(Iop_And1, guard, when)));
+      guard = IRExpr_RdTmp(both);
+   } else if (when) {
+      guard = when;
+   }
    if (store)
       di = unsafeIRDirty_0_N(n, h->store_name, VG_(fnptr_to_fnentry)(h->store), args);
    else
@@ -169,6 +192,7 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
    Bool ignored = in_ignored_code((Addr)vge->base[0]);
    Bool tasks = tr_memory_instrumenting() && !ignored;
    Bool overlap = tr_overlap_enabled() && !ignored;
+   Bool comm = tr_comm_enabled() && !ignored, threadcomm = tr_threadcomm_enabled() && !ignored;
    Addr next_instruction = 0;
    Int i, last_mark = -1;
    tl_assert(gWordTy == hWordTy);
@@ -185,6 +209,7 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
       if (st == NULL) continue;
       if (st->tag == Ist_IMark) {
          pending++;
+         instruction = (Addr)st->Ist.IMark.addr;
          next_instruction = (Addr)(st->Ist.IMark.addr + st->Ist.IMark.len);
       }
       if (st->tag == Ist_Exit && pending > 0) {
@@ -193,11 +218,13 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
       }
       /* Return addresses (pushed by calls, popped by the `ret` that ends a superblock) are
          not data. */
-      if ((tasks || overlap) && !(st->tag == Ist_Store && stores_return_address(st, next_instruction)) &&
+      if ((tasks || overlap || comm || threadcomm) && !(st->tag == Ist_Store && stores_return_address(st, next_instruction)) &&
           !(sb_in->jumpkind == Ijk_Ret && i > last_mark && st->tag == Ist_WrTmp &&
             st->Ist.WrTmp.data->tag == Iex_Load)) {
          if (tasks) instrument_memory(sb_out, &kTaskHelpers, st, pending);
          if (overlap) instrument_memory(sb_out, &kOverlapHelpers, st, pending);
+         if (comm) instrument_memory(sb_out, &kCommHelpers, st, pending);
+         if (threadcomm) instrument_memory(sb_out, &kThreadCommHelpers, st, pending);
       }
       /* Task dependencies forget the stack below its pointer when it rises. */
       if (tasks && st->tag == Ist_Put && st->Ist.Put.offset == layout->offset_SP &&

@@ -23,6 +23,7 @@
 
 #include "tr_client.h"
 #include "tr_clreq.h"
+#include "tr_comm.h"
 #include "tr_count.h"
 #include "tr_instrument.h"
 #include "tr_objects.h"
@@ -31,6 +32,8 @@
 #include "tr_potential.h"
 #include "tr_program.h"
 #include "tr_tasks.h"
+#include "tr_threadcomm.h"
+#include "tr_threads.h"
 #include "tr_trace.h"
 
 /* ---- Options ----------------------------------------------------------------------------- */
@@ -101,6 +104,7 @@ static Bool tr_process_cmd_line_option(const HChar* arg)
       else if (VG_(strcmp)(value, "binomial") == 0) clo_collectives = TR_COLL_BINOMIAL;
       else if (VG_(strcmp)(value, "ring") == 0) clo_collectives = TR_COLL_RING;
       else VG_(fmsg_bad_option)(arg, "expected keep, linear, binomial or ring\n");
+   } else if (tr_comm_option(arg) || tr_threadcomm_option(arg)) {
    } else {
       return False;
    }
@@ -137,6 +141,8 @@ static void tr_print_usage(void)
       "                             before nearby ones are merged [4096]\n"
       "    --potential-segment=N    a segment of a node's own work ends after N instructions\n"
       "                             even without a call (where consumers may wait) [2000]\n");
+   tr_comm_print_usage();
+   tr_threadcomm_print_usage();
 }
 
 static void tr_print_debug_usage(void) { VG_(printf)("    (none)\n"); }
@@ -273,10 +279,18 @@ static void end_tasks(Bool complete)
    report_due = complete;
 }
 
+/* The communication recordings cover the run until the trace closes. */
+static void write_communication(void)
+{
+   tr_comm_write();
+   tr_threadcomm_write();
+}
+
 /* Ends the trace; the task report then reads a complete trace set. */
 static void close_trace(Bool complete, const HChar* reason)
 {
    tr_overlap_finish(complete, tr_count_thread(traced));
+   write_communication();
    tr_trace_close(complete, reason);
    if (report_due) report_tasks();
    report_due = False;
@@ -421,6 +435,13 @@ static Int last_fault_signal;
 
 static void tr_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs)
 {
+   /* A communication recording of a program that never says when to trace covers all of it:
+      its trace set is made as it exits. */
+   if (syscallno == __NR_exit_group && traced == VG_INVALID_THREADID &&
+       (tr_comm_enabled() || tr_threadcomm_enabled())) {
+      start_tracing(tid, 0, 1);
+      traced_by_on = True;
+   }
    if (syscallno == __NR_exit_group || syscallno == __NR_exit) {
       exit_called = True;
       exit_status = (Int)args[0];
@@ -455,6 +476,8 @@ static void tr_post_clo_init(void)
          library's memcpy, say) runs again inside it. */
       tr_memory_potential();
    }
+   tr_comm_configure();
+   tr_threadcomm_configure();
 }
 
 static void tr_fini(Int exitcode)
@@ -483,6 +506,7 @@ static void tr_fini(Int exitcode)
                    in_call ? ", inside an MPI call" : "");
    else
       VG_(sprintf)(reason, "killed by a signal%s", in_call ? ", inside an MPI call" : "");
+   write_communication();
    tr_trace_close(False, reason);
 }
 
@@ -502,6 +526,7 @@ static void tr_pre_clo_init(void)
    VG_(needs_syscall_wrapper)(tr_pre_syscall, tr_post_syscall);
    VG_(track_pre_deliver_signal)(tr_pre_deliver_signal);
    tr_objects_pre_clo_init();
+   tr_threads_pre_clo_init();
    /* Local variables are named from the debug information's variables, which valgrind reads
       only when asked before the options (--read-var-info=yes|no overrides): asked for programs
       compiled with -g that are not MPI programs (tasks studies; the variables of the C

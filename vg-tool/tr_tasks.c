@@ -220,6 +220,11 @@ void tr_tasks_begin(ThreadId tid, UInt dep_kinds)
 
 Bool tr_tasks_active(void) { return tasks.active; }
 
+const HChar* tr_tasks_current_type(void)
+{
+   return tasks.active && tasks.n_open ? tasks.types[running()->type] : NULL;
+}
+
 void tr_tasks_start(const HChar* name)
 {
    if (!tasks.active) return;

@@ -24,6 +24,8 @@ extern Addr tr_task_stack_top;
    begins, and the shadow memory finds the dependencies of `dep_kinds` (TrDepKind bits). */
 void tr_tasks_begin(ThreadId tid, UInt dep_kinds);
 Bool tr_tasks_active(void);
+/* The type (name) of the running instance, or NULL when tasks are not traced. */
+const HChar* tr_tasks_current_type(void);
 
 /* tareador_start_task / tareador_end_task. */
 void tr_tasks_start(const HChar* name);

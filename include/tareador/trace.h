@@ -344,8 +344,8 @@ std::vector<double> task_critical_paths(const TaskSet& set, double seconds_per_i
 
 // The files of the trace set in `dir` (tracefmt/set_layout.h names them): the set's manifest,
 // rank R's manifest, its stream of KIND, its production/consumption patterns, its task graph
-// and report (with an extension: dot, svg, png; txt, json) and the directory of the replays
-// kept in the set.
+// and report (with an extension: dot, svg, png; txt, json), its producer->consumer and thread
+// communication recordings, and the directory of the replays kept in the set.
 namespace set_files {
 std::string manifest(const std::string& dir);
 std::string rank_manifest(const std::string& dir, int rank);
@@ -353,6 +353,8 @@ std::string stream(const std::string& dir, const std::string& kind, int rank);
 std::string patterns(const std::string& dir, int rank);
 std::string taskgraph(const std::string& dir, int rank, const std::string& extension);
 std::string taskreport(const std::string& dir, int rank, const std::string& extension);
+std::string comm(const std::string& dir, int rank);
+std::string thread_comm(const std::string& dir, int rank);
 std::string replays(const std::string& dir);
 }  // namespace set_files
 

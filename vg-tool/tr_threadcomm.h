@@ -1,0 +1,25 @@
+/* tr_threadcomm.h — communication between threads at cache-line granularity (--thread-comm=yes):
+   the relaxed definition of "Communication Detection in Shared Memory" (Algorithm 1). Memory is
+   cut in blocks of 2^G bytes (--comm-granularity=G, 6: cache lines); each block remembers the
+   two threads that accessed it last, and an access by another thread, or by one of them while
+   the other is remembered, is a communication event between them. An event is *true* when the
+   access touches a byte the other thread was the last to touch, else spatially false (only the
+   block is shared). Written into the trace set as threadcomm.N.txt (docs/trace-format.md). */
+#ifndef TR_THREADCOMM_H
+#define TR_THREADCOMM_H
+
+#include "pub_tool_basics.h"
+
+/* --thread-comm and --comm-granularity: True if `arg` was one. */
+Bool tr_threadcomm_option(const HChar* arg);
+void tr_threadcomm_print_usage(void);
+void tr_threadcomm_configure(void);
+Bool tr_threadcomm_enabled(void);
+
+/* Every load and store of every thread. */
+VG_REGPARM(2) void tr_threadcomm_access(Addr a, UWord size);
+
+/* Writes threadcomm.N.txt into the open trace set (once). */
+void tr_threadcomm_write(void);
+
+#endif

@@ -1,0 +1,22 @@
+/* tr_threads.h — the threads of the run numbered in creation order (1: the main thread), for the
+   communication recordings: Valgrind reuses the id of a thread that ended for the next one, and
+   two threads of a program are two threads of its communication. */
+#ifndef TR_THREADS_H
+#define TR_THREADS_H
+
+#include "pub_tool_basics.h"
+
+#define TR_THREADS_CACHED 512  /* Valgrind thread ids remembered (VG_N_THREADS is at most 500) */
+
+extern UInt tr_thread_numbers[TR_THREADS_CACHED];
+
+/* Registers the tool's hook on thread creation. */
+void tr_threads_pre_clo_init(void);
+
+/* The creation number of the thread `tid` runs now. */
+static inline UInt tr_thread_number(ThreadId tid)
+{
+   return tid < TR_THREADS_CACHED && tr_thread_numbers[tid] ? tr_thread_numbers[tid] : tid;
+}
+
+#endif
