@@ -25,30 +25,6 @@ if [ ${#mpis[@]} -eq 0 ]; then
   echo "overlap.sh: no MPI example built" >&2
   exit 77
 fi
-mpirun_of() { [ "$1" = openmpi ] && echo mpirun.openmpi || echo mpiexec.mpich; }
-
-# trace MPI NP DIR PROGRAM [ARGS...]: PROGRAM under the tool with --overlap=yes and the options
-# in $TOOL_OPTIONS, into DIR.
-trace() {
-  local mpi=$1 np=$2 dir=$3
-  shift 3
-  rm -rf "$dir"
-  # shellcheck disable=SC2086
-  timeout 600 "$(mpirun_of "$mpi")" -np "$np" "$TAREADOR" -q --trace-dir="$dir" --overlap=yes \
-    ${TOOL_OPTIONS:-} "$@" >"$dir.log" 2>&1
-}
-
-# replay_times DIR [REPLAY OPTIONS...]: "authentic overlap-real overlap-ideal" simulated seconds.
-replay_times() {
-  local dir=$1
-  shift
-  "$REPLAY" -q --no-progress --config "$machine" --set tasks_per_node=1 "$@" "$dir" --json - |
-    python3 -c '
-import json, sys
-t = {x["kind"]: x["total_time_s"] for x in json.load(sys.stdin)["traces"]}
-print(t["authentic"], t["overlap-real"], t["overlap-ideal"])'
-}
-
 # replay_time INPUT [REPLAY OPTIONS...]: the simulated seconds of one trace (one rank per node).
 replay_time() {
   local input=$1
@@ -98,20 +74,6 @@ never_slower() {
       not_ok "$name, 1 chunk, latency $latency s" "$(echo "$got" | tr '\n' ' ')"
     fi
   done
-}
-
-# check NAME PYTHON-EXPRESSION: ok when it holds (a, r, i: the three times of $TIMES; s: the
-# speedups of the overlap kinds).
-check() {
-  local verdict
-  verdict=$(python3 -c "
-a, r, i = (float(x) for x in '$TIMES'.split())
-s = {'real': a / r, 'ideal': a / i}
-print('%s (authentic %.6f s; speedups real %.2f, ideal %.2f)' % ('ok' if ($2) else 'no', a, a / r, a / i))")
-  case "$verdict" in
-    ok*) ok "$1 ${verdict#ok }" ;;
-    *) not_ok "$1" "${verdict:-no times}" ;;
-  esac
 }
 
 for mpi in "${mpis[@]}"; do
@@ -237,17 +199,6 @@ done
 mpi=${mpis[0]}
 
 # ---- Balanced exchange (ring, 4 ranks, 4 chunks) where communicating takes as long as computing
-# The bandwidth B at which one 32 KiB message takes as long as one burst: the burst's time is
-# the ideal network's run over the iterations.
-ring_at_balance() {
-  local pattern=$1 dir="$scratch/ring-$1"
-  TOOL_OPTIONS="--chunks=4 --chunk-min=0" trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/ring" "$pattern" 16 4096 16 ||
-    { echo "the run failed: $(tail -3 "$dir.log" | tr '\n' ' ')"; return 1; }
-  local burst bandwidth
-  burst=$(replay_times "$dir" --ideal | awk '{ print $1 / 17 }')  # 16 bursts and a shorter check
-  bandwidth=$(awk -v t="$burst" 'BEGIN { print 4096 * 8 / 1048576 / t }')
-  replay_times "$dir" --set bandwidth="$bandwidth" --set latency=0
-}
 if TIMES=$(ring_at_balance linear); then
   check "ring, linear patterns, communication = computation: overlap-real at least 1.5x faster" \
     "s['real'] >= 1.5"

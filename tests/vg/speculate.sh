@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# Regression tests of speculative dataflow (the overlap-speculative trace of --overlap=yes,
+# docs/tool.md, "Speculative dataflow"): the chunks a program of known production sends ahead,
+# mis-speculates and stalls on, counted exactly (the rank manifest, the end-of-run line, the
+# records of the stream), where the chunks and their commits go, and, on the thesis's three
+# characteristic behaviours, how the speculative run compares with the oracle's (overlap-real)
+# and the authentic one.
+#
+# Environment (set by `make check`): TAREADOR, REPLAY, VG_TESTS_BUILD (tests/vg programs),
+# OVERLAP_EXAMPLES_BUILD (examples/overlap), TESTS_DIR, EXAMPLES_DIR.
+set -u
+: "${TAREADOR:?}" "${REPLAY:?}" "${VG_TESTS_BUILD:?}" "${OVERLAP_EXAMPLES_BUILD:?}"
+: "${TESTS_DIR:?}" "${EXAMPLES_DIR:?}"
+. "$TESTS_DIR/vg/common.sh"
+machine="$EXAMPLES_DIR/marenostrum.cfg"
+KINDS="authentic overlap-real overlap-speculative"
+
+mpis=()
+[ -x "$VG_TESTS_BUILD/openmpi/overlap_speculate" ] && mpis+=(openmpi)
+[ -x "$VG_TESTS_BUILD/mpich/overlap_speculate" ] && mpis+=(mpich)
+if [ ${#mpis[@]} -eq 0 ]; then
+  echo "speculate.sh: no MPI example built" >&2
+  exit 77
+fi
+
+# ---- Counts: tests/vg/overlap_speculate.c, 5 iterations, 4 buffers, 4 chunks ---------------------
+# Each buffer's first message is not predicted (no send of it before); from the second on:
+# written in order, chunks 0-2 leave ahead, none mis-speculated; backwards, chunks 0-2 leave at
+# its first store and all three are mis-speculated; in order then chunk 1 again, one
+# mis-speculated; of alternating sizes, never predicted. 80 chunks; 4 x (3 + 3 + 3) = 36 sent
+# ahead; 4 x (3 + 1) = 16 mis-speculated. Stalls: every chunk of the previous message of a
+# buffer is overwritten in the next iteration (4 x 4 for each of the first three buffers); the
+# alternating one writes half a message after a whole one (2 of its chunks) and a whole one
+# after a half (4): 2 + 4 + 2 + 4. 48 + 12 = 60. Rank 1 sends nothing.
+for mpi in "${mpis[@]}"; do
+  dir="$scratch/counts-$mpi"
+  if ! TOOL_OPTIONS="--chunks=4 --chunk-min=0" trace "$mpi" 2 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_speculate" 5 1024 ||
+      ! grep -q "overlap_speculate: .*, ok" "$dir.log"; then
+    not_ok "$mpi: overlap_speculate under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
+    continue
+  fi
+  for rank_counts in "0 80 36 16 60" "1 0 0 0 0"; do
+    read -r rank chunks ahead missed stalls <<<"$rank_counts"
+    line="speculation: $chunks chunks, $ahead sent ahead, $missed mis-speculated, $stalls stalls"
+    if grep -q "rank $rank: .*; $line ->" "$dir.log"; then
+      ok "$mpi: rank $rank's end-of-run line: $line"
+    else
+      not_ok "$mpi: rank $rank's end-of-run line" "no '$line' in: $(grep "rank $rank:" "$dir.log")"
+    fi
+    got=$(python3 -c "
+import sys, tomllib
+s = tomllib.load(open('$dir/rank-$rank.toml', 'rb'))['speculation']
+print(s['chunks'], s['sent_ahead'], s['misspeculated'], s['stalls'])" 2>&1)
+    if [ "$got" = "$chunks $ahead $missed $stalls" ]; then
+      ok "$mpi: rank-$rank.toml [speculation]: $got"
+    else
+      not_ok "$mpi: rank-$rank.toml [speculation]" "'$got', expected $chunks $ahead $missed $stalls"
+    fi
+  done
+  # The records say the same: a commit (tag >= 2^40) of the chunk's bytes is a correction, of
+  # none a confirmation; a stall is a wait for both transfers of a chunk in the next production.
+  got=$(awk '$1 == "isend" && $3 >= 2^40 { if ($5 > 0) c++; else k++ } END { print c + 0, k + 0 }' \
+    "$dir/overlap-speculative.0.trc")
+  if [ "$got" = "16 64" ]; then
+    ok "$mpi: rank 0's stream has 16 corrections (2048 bytes each) and 64 confirmations"
+  else
+    not_ok "$mpi: the stream's commits" "'$got' (corrections, confirmations), expected 16 64"
+  fi
+  if grep -q '"overlap-speculative"' "$dir/manifest.toml" && "$REPLAY" --validate "$dir" >"$dir.validate" 2>&1 &&
+      TIMES=$(replay_times "$dir"); then
+    ok "$mpi: the manifest lists overlap-speculative; the streams are valid and replay ($TIMES)"
+  else
+    not_ok "$mpi: the set" "$(grep -v ': valid$' "$dir.validate" | head -3 | tr '\n' ' ')"
+  fi
+
+  # ---- Where chunks and commits go (iteration 2; chunk k of 4 is produced by (k+1)/4) ---------
+  python3 "$TESTS_DIR/vg/speculate_positions.py" "$dir" 4 2 >"$dir.positions" 2>&1
+  # expected: WHAT TAG "fraction:bytes of chunks 0..3"
+  while read -r what tag expected name; do
+    got=$(awk -v w="$what" -v t="$tag" '$1 == w && $2 == t { printf "%s%s:%s", sep, $4, $5; sep = "," }' \
+      "$dir.positions")
+    if python3 -c "
+import sys
+got = [g.split(':') for g in '$got'.split(',') if g]
+want = [w.split(':') for w in '$expected'.split(',')]
+sys.exit(0 if len(got) == len(want) and all(abs(float(g[0]) - float(w[0])) <= 0.02 and g[1] == w[1]
+                                            for g, w in zip(got, want)) else 1)"; then
+      ok "$mpi: $name ($got)"
+    else
+      not_ok "$mpi: $name" "'$got', expected $expected (fractions ± 0.02)"
+    fi
+  done <<'EOF'
+data 1 0.25:2048,0.50:2048,0.75:2048,1.00:2048 in order: each chunk leaves as production passes it, the last with the call
+commit 1 0.25:0,0.50:0,0.75:0,1.00:0 in order: every commit a confirmation, with its chunk
+data 2 0.00:2048,0.00:2048,0.00:2048,1.00:2048 backwards: the first store passes chunks 0-2
+commit 2 1.00:2048,1.00:2048,1.00:2048,1.00:0 backwards: chunks 0-2 corrected at the call
+data 3 0.20:2048,0.40:2048,0.60:2048,1.00:2048 chunk 1 revisited: it had left as production passed it
+commit 3 0.20:0,1.00:2048,0.60:0,1.00:0 chunk 1 revisited: corrected at the call, the others confirmed
+data 4 1.00:2048,1.00:2048,1.00:2048,1.00:2048 sizes alternate: no prediction, all with the call
+EOF
+done
+
+# The rest does not depend on the MPI: the first one present.
+mpi=${mpis[0]}
+
+# ---- The three characteristic behaviours ------------------------------------------------------
+# In order (linear patterns) production is sequential: speculation sends every chunk where the
+# oracle does (the last one with the call, where the oracle's is ready anyway), so the
+# speculative run takes within 2% of overlap-real (its confirmations cost latency: 0 here) and
+# gains what it gains. Revisiting (four sweeps over the buffer, Sweep3D-like), the first sweep
+# passes chunks 0-2, the next one writes them again: every one is corrected at the call, so
+# speculation gains nothing over the authentic run (and its stale chunks load the network),
+# where the oracle still sends each chunk early in its last sweep.
+if TIMES=$(ring_at_balance linear); then
+  check "ring, linear, communication = computation: speculative within 2% of overlap-real, at least 1.5x" \
+    "abs(p - r) <= 0.02 * r and s['speculative'] >= 1.5"
+else
+  not_ok "ring linear" "$TIMES"
+fi
+if TIMES=$(ring_at_balance revisit); then
+  check "ring, revisiting, communication = computation: speculative gains nothing, overlap-real does" \
+    "s['speculative'] <= 1.0 and s['real'] >= 1.1"
+else
+  not_ok "ring revisit" "$TIMES"
+fi
+
+# Micro-imbalanced halo exchange (4 ranks, a different rank computes twice as long each
+# iteration): overlapped, a rank starts as soon as the first chunk of its slow neighbour's halo
+# arrives, so the imbalance hides. Ideal network: speculative within 2% of overlap-real, both
+# at least 1.2x faster than the authentic run.
+dir="$scratch/imbalance"
+if TOOL_OPTIONS="--chunks=4 --chunk-min=0" trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/imbalance" \
+    linear 16 4096 16; then
+  TIMES=$(replay_times "$dir" --ideal)
+  check "micro-imbalanced, linear, ideal network: speculative within 2% of overlap-real, at least 1.2x" \
+    "abs(p - r) <= 0.02 * r and s['speculative'] >= 1.2"
+else
+  not_ok "imbalance under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
+fi
+
+# Cyclic pipeline, 4 ranks, c chunks, ideal network: the speedup tends to min(p, c)
+# (overlap.sh), for speculation as for the oracle when production is sequential; revisiting,
+# speculation leaves the pipeline as it was.
+for chunks in 2 4; do
+  dir="$scratch/pipeline-$chunks"
+  if TOOL_OPTIONS="--chunks=$chunks --chunk-min=0" trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/pipeline" \
+      linear 16 4096 16; then
+    TIMES=$(replay_times "$dir" --ideal)
+    check "pipeline, linear, $chunks chunks, ideal network: speculative speedup tends to min(p, c) = $chunks" \
+      "0.9 * $chunks <= s['speculative'] <= 1.01 * $chunks and abs(p - r) <= 0.02 * r"
+  else
+    not_ok "pipeline $chunks chunks" "$(tail -3 "$dir.log" | tr '\n' ' ')"
+  fi
+done
+dir="$scratch/pipeline-revisit"
+if TOOL_OPTIONS="--chunks=4 --chunk-min=0" trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/pipeline" \
+    revisit 16 4096 16; then
+  TIMES=$(replay_times "$dir" --ideal)
+  check "pipeline, revisiting, ideal network: speculation gains nothing (within 1%), the oracle gains" \
+    "abs(p - a) <= 0.01 * a and s['real'] > 1.1"
+else
+  not_ok "pipeline revisit" "$(tail -3 "$dir.log" | tr '\n' ' ')"
+fi
+
+echo "# speculate: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
