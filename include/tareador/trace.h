@@ -189,9 +189,8 @@ int repeated_member(std::vector<int> tasks);
 // dataflow protocol, thesis 5.3.1; authentic-p2p: the authentic run with collectives as the
 // point-to-point transfers of the overlap kinds, their baseline). Dimemas files have kind
 // "dimemas".
-inline constexpr std::string_view kKinds[] = {"authentic",           "overlap-real",
-                                              "overlap-ideal",       "overlap-speculative",
-                                              "authentic-p2p",       "tasks"};
+inline constexpr std::string_view kKinds[] = {
+    "authentic", "overlap-real", "overlap-ideal", "overlap-speculative", "authentic-p2p", "tasks"};
 
 // ---- The task model (kind "tasks"; docs/trace-format.md, "The tasks stream") ------------
 

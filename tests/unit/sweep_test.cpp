@@ -319,7 +319,7 @@ TEST(SweepOutputs, CsvTableAndJson) {
 // ---- Baselines ------------------------------------------------------------------------------
 
 TEST(SweepBaselines, TheOverlapKindsAreComparedWithAuthenticP2pWhenThereIsOne) {
-  const std::vector<std::string> set = {"authentic",           "overlap-real", "overlap-ideal",
+  const std::vector<std::string> set = {"authentic",           "overlap-real",  "overlap-ideal",
                                         "overlap-speculative", "authentic-p2p", "tasks"};
   EXPECT_EQ(replay::baseline_index(set, 0), -1);
   EXPECT_EQ(replay::baseline_index(set, 1), 4);

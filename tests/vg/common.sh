@@ -84,3 +84,12 @@ ring_at_balance() {
   bandwidth=$(awk -v t="$burst" 'BEGIN { print 4096 * 8 / 1048576 / t }')
   replay_times "$dir" --set bandwidth="$bandwidth" --set latency=0
 }
+
+# check_at_balance NAME PATTERN PYTHON-EXPRESSION: check (above) on ring_at_balance PATTERN.
+check_at_balance() {
+  if TIMES=$(ring_at_balance "$2"); then
+    check "$1" "$3"
+  else
+    not_ok "ring $2" "$TIMES"
+  fi
+}

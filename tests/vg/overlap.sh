@@ -199,18 +199,10 @@ done
 mpi=${mpis[0]}
 
 # ---- Balanced exchange (ring, 4 ranks, 4 chunks) where communicating takes as long as computing
-if TIMES=$(ring_at_balance linear); then
-  check "ring, linear patterns, communication = computation: overlap-real at least 1.5x faster" \
-    "s['real'] >= 1.5"
-else
-  not_ok "ring linear" "$TIMES"
-fi
-if TIMES=$(ring_at_balance packed); then
-  check "ring, packed at the end (NAS-BT): overlap-real gains under 10%, overlap-ideal 1.5x" \
-    "s['real'] < 1.1 and s['ideal'] >= 1.5"
-else
-  not_ok "ring packed" "$TIMES"
-fi
+check_at_balance "ring, linear patterns, communication = computation: overlap-real at least 1.5x faster" \
+  linear "s['real'] >= 1.5"
+check_at_balance "ring, packed at the end (NAS-BT): overlap-real gains under 10%, overlap-ideal 1.5x" \
+  packed "s['real'] < 1.1 and s['ideal'] >= 1.5"
 
 # ---- Cyclic pipeline, p = 4 ranks, c chunks, ideal network (infinite bandwidth) -----------------
 # Authentic: one rank computes at a time, p bursts C per iteration. Overlapped with linear

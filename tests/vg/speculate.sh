@@ -112,61 +112,45 @@ mpi=${mpis[0]}
 # writes them again: every chunk is corrected with the call, and what speculation keeps is the
 # postponed receptions (a chunk waited for where the receiver first needs it), where the
 # oracle still sends each chunk early in the last sweep.
-if TIMES=$(ring_at_balance linear); then
-  check "ring, linear, communication = computation: speculative behind overlap-real by less than an iteration, at least 1.5x" \
-    "r <= p <= r + a / 16 and s['speculative'] >= 1.5"
-else
-  not_ok "ring linear" "$TIMES"
-fi
-if TIMES=$(ring_at_balance revisit); then
-  check "ring, revisiting, communication = computation: speculative between authentic and overlap-real (chunks corrected at the call)" \
-    "1 <= s['speculative'] <= s['real'] - 0.05"
-else
-  not_ok "ring revisit" "$TIMES"
-fi
+check_at_balance "ring, linear, communication = computation: speculative behind overlap-real by less than an iteration, at least 1.5x" \
+  linear "r <= p <= r + a / 16 and s['speculative'] >= 1.5"
+check_at_balance "ring, revisiting, communication = computation: speculative between authentic and overlap-real (chunks corrected at the call)" \
+  revisit "1 <= s['speculative'] <= s['real'] - 0.05"
+
+# on_ideal_network NAME PROGRAM PATTERN CHUNKS PYTHON-EXPRESSION: check (common.sh) on
+# examples/overlap/PROGRAM PATTERN, 4 ranks, 16 iterations of 32 KiB messages in CHUNKS chunks,
+# replayed on an ideal network.
+on_ideal_network() {
+  local dir="$scratch/$2-$3-$4"
+  if TOOL_OPTIONS="--chunks=$4 --chunk-min=0" trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/$2" \
+      "$3" 16 4096 16; then
+    TIMES=$(replay_times "$dir" --ideal)
+    check "$1" "$5"
+  else
+    not_ok "$2 $3 under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
+  fi
+}
 
 # Micro-imbalanced halo exchange (4 ranks, a different rank computes twice as long each
 # iteration): overlapped, a rank starts as soon as the first chunk of its slow neighbour's halo
-# arrives, so the imbalance hides. Ideal network: speculative behind overlap-real by less than
-# the first iteration, at least 1.2x faster than the authentic run.
-dir="$scratch/imbalance"
-if TOOL_OPTIONS="--chunks=4 --chunk-min=0" trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/imbalance" \
-    linear 16 4096 16; then
-  TIMES=$(replay_times "$dir" --ideal)
-  check "micro-imbalanced, linear, ideal network: speculative behind overlap-real by less than an iteration, at least 1.2x" \
-    "r <= p <= r + a / 16 and s['speculative'] >= 1.2"
-else
-  not_ok "imbalance under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
-fi
+# arrives, so the imbalance hides. Speculative behind overlap-real by less than the first
+# iteration, at least 1.2x faster than the authentic run.
+on_ideal_network "micro-imbalanced, linear, ideal network: speculative behind overlap-real by less than an iteration, at least 1.2x" \
+  imbalance linear 4 "r <= p <= r + a / 16 and s['speculative'] >= 1.2"
 
-# Cyclic pipeline, 4 ranks, c chunks, 16 iterations, ideal network (overlap.sh: the oracle's
-# speedup tends to min(p, c)). The authentic run computes one burst at a time: a burst is a / 64.
-# The first message of each rank is not predicted and goes with its call, so the pipeline's
-# first round goes as in the authentic run: each of the p ranks starts a whole burst after its
-# predecessor instead of a chunk's (1/c of a burst): p (1 - 1/c) bursts behind the oracle (3
-# with 4 chunks, 2 with 2), after which speculation sends where the oracle does. Revisiting,
-# speculation leaves the pipeline as it was (each rank needs chunk 0 at once, and it comes
-# with the call).
+# Cyclic pipeline, 4 ranks, c chunks, 16 iterations (overlap.sh: the oracle's speedup tends to
+# min(p, c)). The authentic run computes one burst at a time: a burst is a / 64. The first
+# message of each rank is not predicted and goes with its call, so the pipeline's first round
+# goes as in the authentic run: each of the p ranks starts a whole burst after its predecessor
+# instead of a chunk's (1/c of a burst): p (1 - 1/c) bursts behind the oracle (3 with 4 chunks,
+# 2 with 2), after which speculation sends where the oracle does. Revisiting, speculation
+# leaves the pipeline as it was (each rank needs chunk 0 at once, and it comes with the call).
 for chunks in 2 4; do
-  dir="$scratch/pipeline-$chunks"
-  if TOOL_OPTIONS="--chunks=$chunks --chunk-min=0" trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/pipeline" \
-      linear 16 4096 16; then
-    TIMES=$(replay_times "$dir" --ideal)
-    check "pipeline, linear, $chunks chunks, ideal network: speculative behind overlap-real by 4 (1 - 1/$chunks) bursts (± 10%)" \
-      "abs((p - r) / (a / 64) - 4 * (1 - 1 / $chunks)) <= 0.1 * 4 * (1 - 1 / $chunks)"
-  else
-    not_ok "pipeline $chunks chunks" "$(tail -3 "$dir.log" | tr '\n' ' ')"
-  fi
+  on_ideal_network "pipeline, linear, $chunks chunks, ideal network: speculative behind overlap-real by 4 (1 - 1/$chunks) bursts (± 10%)" \
+    pipeline linear $chunks "abs((p - r) / (a / 64) - 4 * (1 - 1 / $chunks)) <= 0.1 * 4 * (1 - 1 / $chunks)"
 done
-dir="$scratch/pipeline-revisit"
-if TOOL_OPTIONS="--chunks=4 --chunk-min=0" trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/pipeline" \
-    revisit 16 4096 16; then
-  TIMES=$(replay_times "$dir" --ideal)
-  check "pipeline, revisiting, ideal network: speculation gains nothing (within 1%), the oracle gains" \
-    "abs(p - a) <= 0.01 * a and s['real'] > 1.1"
-else
-  not_ok "pipeline revisit" "$(tail -3 "$dir.log" | tr '\n' ' ')"
-fi
+on_ideal_network "pipeline, revisiting, ideal network: speculation gains nothing (within 1%), the oracle gains" \
+  pipeline revisit 4 "abs(p - a) <= 0.01 * a and s['real'] > 1.1"
 
 echo "# speculate: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

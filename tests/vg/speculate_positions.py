@@ -17,21 +17,9 @@ with FRACTION the place of the `isend` in the production of the message.
 """
 import sys
 
+from overlap_positions import records
+
 COMMIT_TAG = 1 << 40
-
-
-def records(path):
-    """(clock, fields) of each record but the bursts."""
-    clock = 0
-    with open(path) as f:
-        for line in f:
-            fields = line.split()
-            if not fields or fields[0].startswith("#"):
-                continue
-            if fields[0] == "cpu":
-                clock += int(fields[1])
-            else:
-                yield clock, fields
 
 
 def main():
