@@ -138,8 +138,8 @@ static void remove_in_dir(const HChar* name)
 
 static void forget_earlier_run(void)
 {
-   static const HChar* const kStreams[] = {"overlap-real", "overlap-ideal", "authentic-p2p",
-                                            "tasks"};
+   static const HChar* const kStreams[] = {"overlap-real", "overlap-ideal", "overlap-speculative",
+                                            "authentic-p2p", "tasks"};
    static const HChar* const kTaskFiles[][2] = {{TR_SET_TASKGRAPH, "dot"},
       {TR_SET_TASKGRAPH, "svg"}, {TR_SET_TASKGRAPH, "png"}, {TR_SET_TASKREPORT, "txt"},
       {TR_SET_TASKREPORT, "json"}};
