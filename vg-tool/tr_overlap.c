@@ -551,7 +551,7 @@ static void resolve(const TrEvent* e)
             if (kind == SPEC && p->commits) {
                TrItem* commit = &ov.streams[SPEC].items[p->commit_items[k]];
                commit->event.peer = e->peer;
-               commit->event.tag = tr_spec_commit(&item->event, True).tag;
+               commit->event.tag = item->event.tag;
                commit->event.bytes = item->event.bytes;
                commit->dropped = item->dropped;
             }

@@ -11,7 +11,6 @@
 
 #include "tr_speculate.h"
 
-#define COMMIT_TAG (1LL << 40)
 #define COMMIT_REQUEST (1LL << 60)
 
 static struct {
@@ -43,7 +42,6 @@ void tr_spec_stall(void) { stats.stalls++; }
 TrEvent tr_spec_commit(const TrEvent* chunk, Bool correction)
 {
    TrEvent c = *chunk;
-   c.tag = chunk->tag + COMMIT_TAG;
    c.request = tr_spec_commit_request(chunk->request);
    if (chunk->kind == TR_EV_SEND && !correction) c.bytes = 0;
    return c;

@@ -31,9 +31,10 @@ ULong tr_spec_chunk(const TrLayout* l, SizeT from, SizeT to, ULong start, ULong 
    (the anti-dependency hazard): counted in the statistics. */
 void tr_spec_stall(void);
 
-/* The commit of chunk transfer `chunk`: a confirmation (no bytes) or a correction. Its tag and
-   request are apart from every data chunk's: tag + 2^40 (data chunk tags stay below 2^37,
-   collectives' are negative), request + 2^60. */
+/* The commit of chunk transfer `chunk`: a confirmation (no bytes) or a correction. It travels
+   on the chunk's channel (its tag), right after the chunk, and messages of one channel arrive
+   in the order they were sent: the receive posted after the chunk's gets it. Its request is
+   apart from every chunk's: + 2^60. */
 TrEvent tr_spec_commit(const TrEvent* chunk, Bool correction);
 long long tr_spec_commit_request(long long request);
 

@@ -53,6 +53,14 @@ t = {x["kind"]: x["total_time_s"] for x in json.load(sys.stdin)["traces"]}
 print(" ".join(str(t[k]) for k in sys.argv[1].split()))' "$KINDS"
 }
 
+# replay_time INPUT [REPLAY OPTIONS...]: the simulated seconds of one trace (one rank per node).
+replay_time() {
+  local input=$1
+  shift
+  "$REPLAY" -q --no-progress --no-save --config "$machine" --set tasks_per_node=1 "$@" "$input" \
+    --json - | python3 -c 'import json, sys; print(json.load(sys.stdin)["traces"][0]["total_time_s"])'
+}
+
 # check NAME PYTHON-EXPRESSION: ok when it holds, over the times $TIMES of $KINDS: a (authentic),
 # r, i, p (overlap-real, -ideal, -speculative, when in $KINDS) and s, the speedups of the
 # overlap kinds over authentic by short name (s['real'], s['speculative'], ...).

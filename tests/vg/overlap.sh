@@ -25,14 +25,6 @@ if [ ${#mpis[@]} -eq 0 ]; then
   echo "overlap.sh: no MPI example built" >&2
   exit 77
 fi
-# replay_time INPUT [REPLAY OPTIONS...]: the simulated seconds of one trace (one rank per node).
-replay_time() {
-  local input=$1
-  shift
-  "$REPLAY" -q --no-progress --no-save --config "$machine" --set tasks_per_node=1 "$@" "$input" \
-    --json - | python3 -c 'import json, sys; print(json.load(sys.stdin)["traces"][0]["total_time_s"])'
-}
-
 # sweep_speedups DIR [REPLAY OPTIONS...]: one line per bandwidth from 1 to 10000 MB/s (9 values,
 # one rank per node): "BANDWIDTH SPEEDUP-REAL SPEEDUP-IDEAL", the speedups of the overlap kinds
 # over their baseline, after a first line "over BASELINE" (the CSV header names it).

@@ -57,9 +57,9 @@ print(s['chunks'], s['sent_ahead'], s['misspeculated'], s['stalls'])" 2>&1)
       not_ok "$mpi: rank-$rank.toml [speculation]" "'$got', expected $chunks $ahead $missed $stalls"
     fi
   done
-  # The records say the same: a commit (tag >= 2^40) of the chunk's bytes is a correction, of
-  # none a confirmation; a stall is a wait for both transfers of a chunk in the next production.
-  got=$(awk '$1 == "isend" && $3 >= 2^40 { if ($5 > 0) c++; else k++ } END { print c + 0, k + 0 }' \
+  # The records say the same: a commit (request >= 2^60) of the chunk's bytes is a correction,
+  # of none a confirmation.
+  got=$(awk '$1 == "isend" && $7 >= 2^60 { if ($5 > 0) c++; else k++ } END { print c + 0, k + 0 }' \
     "$dir/overlap-speculative.0.trc")
   if [ "$got" = "16 64" ]; then
     ok "$mpi: rank 0's stream has 16 corrections (2048 bytes each) and 64 confirmations"
@@ -71,6 +71,15 @@ print(s['chunks'], s['sent_ahead'], s['misspeculated'], s['stalls'])" 2>&1)
     ok "$mpi: the manifest lists overlap-speculative; the streams are valid and replay ($TIMES)"
   else
     not_ok "$mpi: the set" "$(grep -v ': valid$' "$dir.validate" | head -3 | tr '\n' ' ')"
+  fi
+
+  # A commit travels on its chunk's channel, after it: the .dim export (whose waits name
+  # channels) replays to the same time.
+  native=$(replay_time "$dir" --kind overlap-speculative --dim "$dir.dim") && exported=$(replay_time "$dir.dim")
+  if [ -n "${native:-}" ] && [ "$native" = "${exported:-}" ]; then
+    ok "$mpi: the .dim export of overlap-speculative replays to the same time ($native s)"
+  else
+    not_ok "$mpi: the .dim export of overlap-speculative" "${native:-?} s native, ${exported:-?} s exported"
   fi
 
   # ---- Where chunks and commits go (iteration 2; chunk k of 4 is produced by (k+1)/4) ---------

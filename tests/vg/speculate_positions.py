@@ -19,7 +19,7 @@ import sys
 
 from overlap_positions import records
 
-COMMIT_TAG = 1 << 40
+COMMIT_REQUEST = 1 << 60
 
 
 def main():
@@ -36,10 +36,8 @@ def main():
     for clock, f in records(f"{dir_}/overlap-speculative.0.trc"):
         if f[0] != "isend":
             continue
-        chunk_tag, what = int(f[2]), "data"
-        if chunk_tag >= COMMIT_TAG:
-            chunk_tag, what = chunk_tag - COMMIT_TAG, "commit"
-        tag, k = divmod(chunk_tag, chunks)
+        what = "commit" if int(f[6]) >= COMMIT_REQUEST else "data"
+        tag, k = divmod(int(f[2]), chunks)
         start, end = interval.get(tag, (0, 0))
         # a transfer of this message: no earlier than its production, no later than its send
         if start <= clock <= end and end > start and not any(
