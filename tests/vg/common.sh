@@ -27,9 +27,9 @@ run() {
 
 # ---- The overlap study (overlap.sh, speculate.sh; $machine: the machine file) -------------------
 
-# trace MPI NP DIR PROGRAM [ARGS...]: PROGRAM under the tool with --overlap=yes and the options
-# in $TOOL_OPTIONS, into DIR.
-trace() {
+# overlap_trace MPI NP DIR PROGRAM [ARGS...]: PROGRAM under the tool with --overlap=yes and
+# the options in $TOOL_OPTIONS, into DIR.
+overlap_trace() {
   local mpi=$1 np=$2 dir=$3
   shift 3
   rm -rf "$dir"
@@ -85,7 +85,7 @@ print('%s (authentic %.6f s; speedups %s)' % ('ok' if ($2) else 'no', a,
 # of $KINDS.
 ring_at_balance() {
   local pattern=$1 dir="$scratch/ring-$1"
-  TOOL_OPTIONS="--chunks=4 --chunk-min=0" trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/ring" "$pattern" 16 4096 16 ||
+  TOOL_OPTIONS="--chunks=4 --chunk-min=0" overlap_trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/ring" "$pattern" 16 4096 16 ||
     { echo "the run failed: $(tail -3 "$dir.log" | tr '\n' ' ')"; return 1; }
   local burst bandwidth
   burst=$(replay_times "$dir" --ideal | awk '{ print $1 / 17 }')  # 16 bursts and a shorter check

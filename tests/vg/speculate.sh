@@ -34,7 +34,7 @@ fi
 # after a half (4): 2 + 4 + 2 + 4. 48 + 12 = 60. Rank 1 sends nothing.
 for mpi in "${mpis[@]}"; do
   dir="$scratch/counts-$mpi"
-  if ! TOOL_OPTIONS="--chunks=4 --chunk-min=0" trace "$mpi" 2 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_speculate" 5 1024 ||
+  if ! TOOL_OPTIONS="--chunks=4 --chunk-min=0" overlap_trace "$mpi" 2 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_speculate" 5 1024 ||
       ! grep -q "overlap_speculate: .*, ok" "$dir.log"; then
     not_ok "$mpi: overlap_speculate under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
     continue
@@ -131,7 +131,7 @@ check_at_balance "ring, revisiting, communication = computation: speculative bet
 # replayed on an ideal network.
 on_ideal_network() {
   local dir="$scratch/$2-$3-$4"
-  if TOOL_OPTIONS="--chunks=$4 --chunk-min=0" trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/$2" \
+  if TOOL_OPTIONS="--chunks=$4 --chunk-min=0" overlap_trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/$2" \
       "$3" 16 4096 16; then
     TIMES=$(replay_times "$dir" --ideal)
     check "$1" "$5"
