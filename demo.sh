@@ -2,10 +2,11 @@
 # The main job on embedded examples: trace an MPI program under the Valgrind tool with 4 ranks
 # and replay its authentic trace on MareNostrum (as the thesis modelled it) and on an ideal
 # network; trace a balanced exchange with the overlap study on (its production/consumption
-# patterns, a bandwidth sweep of the authentic against the overlapped runs, a picture of the
-# three timelines); trace the thesis's task example and replay its tasks on 1-4 cores; search
-# the task decompositions of a sequential Cholesky from one run; then ask "what if" questions
-# of a 16-rank trace. Leaves trace sets, Paraver traces, plots and
+# patterns, a bandwidth sweep of the authentic against the overlapped runs, speculative
+# dataflow on rewritten messages, a picture of the timelines); trace the thesis's task example
+# and replay its tasks on 1-4 cores; search the task decompositions of a sequential Cholesky
+# from one run; record who communicates with whom (flows, threads, a predicted MPI version);
+# then ask "what if" questions of a 16-rank trace. Leaves trace sets, Paraver traces, plots and
 # JSON summaries in demo-out/. Installs what is missing and builds first.
 set -euo pipefail
 top=$(cd "$(dirname "$0")" && pwd)
@@ -51,15 +52,21 @@ echo "== the production/consumption patterns of the linear ring (thesis Table 5.
 "$top/build/patterns/tareador-patterns" "$out/ring-linear"
 for pattern in linear packed; do
   echo
-  echo "== $pattern: authentic vs overlap-real vs overlap-ideal from 10 MB/s to 10 GB/s (thesis Figs. 5.14-5.16)"
+  echo "== $pattern: authentic vs overlap-real, -ideal, -speculative from 10 MB/s to 10 GB/s (thesis Figs. 5.14-5.16)"
   "$replay" --config "$machine" --set tasks_per_node=1 "$out/ring-$pattern" --sweep bandwidth=10:10000:7:log
 done
 echo
-echo "== the three timelines of the linear ring at 32 MB/s (communication about as long as computation)"
+echo "== speculative dataflow (thesis 5.3.1) on the ring revisit (Sweep3D-like: each sweep rewrites the message):"
+echo "   the first sweep passes chunks 0-2, which leave ahead, the next rewrites them: mis-speculated, resent"
+"$mpirun" -np 4 "$top/build/vg-tool/tareador" -q --overlap=yes --trace-dir="$out/ring-revisit" \
+  "$top/build/examples/overlap/$mpi/ring" revisit 8
+"$replay" --config "$machine" --set tasks_per_node=1 "$out/ring-revisit" --sweep bandwidth=10:10000:7:log
+echo
+echo "== the timelines of the linear ring at 32 MB/s (communication about as long as computation)"
 "$replay" -q --config "$machine" --set tasks_per_node=1 --set bandwidth=32 "$out/ring-linear"
 if [ -x "$top/build/viz/tareador-view" ]; then
   "$top/build/viz/tareador-view" --export "$out/ring-linear.png" "$out/ring-linear" 2>/dev/null
-  echo "  picture: $out/ring-linear.png (authentic above overlap-real and overlap-ideal)"
+  echo "  picture: $out/ring-linear.png (authentic above overlap-real, -ideal and -speculative)"
 fi
 
 # ---- 3. Tasks: the thesis's motivating example (section 6.1.1, Fig. 6.1) ----------------------
@@ -150,9 +157,11 @@ echo "  imbalance-{marenostrum,ideal}.prv  Paraver traces of its two replays (+ 
 echo "  ring-{linear,packed}/             trace sets with the overlap streams; in ring-linear: patterns.json/.csv,"
 echo "                                    patterns-{scatter,distribution}.svg; in both: sweep-bandwidth.csv and"
 echo "                                    sweep-bandwidth-{time,speedup,reduction}.svg; ring-linear/replay/*.prv: its"
-echo "                                    three replays at 32 MB/s (Paraver)"
+echo "                                    four replays at 32 MB/s (Paraver)"
+echo "  ring-revisit/                     the same with rewritten messages: speculation's mis-speculations (rank-N.toml"
+echo "                                    [speculation]) and its sweep-bandwidth-*.svg"
 [ -x "$top/build/viz/tareador-view" ] &&
-  echo "  ring-linear.png                   the three timelines stacked (tareador-view --export; open the set with tareador-view)"
+  echo "  ring-linear.png                   the four timelines stacked (tareador-view --export; open the set with tareador-view)"
 echo "  fig61/                            trace set with the tasks stream, taskgraph.0.dot/.svg, taskreport.0.txt"
 echo "  fig61-4cores.prv                  its tasks on 4 cores: one row per core, dependencies as communications"
 echo "  fig61-4cores.json                 the same timeline for Perfetto UI / chrome://tracing"

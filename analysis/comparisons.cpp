@@ -37,7 +37,7 @@ int baseline_index(const std::vector<std::string>& kinds, std::size_t i) {
   };
   const std::string& kind = kinds[i];
   if (kind == "authentic" || kind == "authentic-p2p") return -1;
-  if ((kind == "overlap-real" || kind == "overlap-ideal") && index_of("authentic-p2p") >= 0)
+  if (kind.rfind("overlap-", 0) == 0 && index_of("authentic-p2p") >= 0)
     return index_of("authentic-p2p");
   return index_of("authentic");
 }

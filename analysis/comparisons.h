@@ -17,7 +17,8 @@ namespace tareador::replay {
 std::vector<std::string> trace_labels(const std::vector<const trace::Trace*>& traces);
 
 // What a trace of kind kinds[i] of one input is compared with, as the index in `kinds` of its
-// baseline, or -1 for none: overlap-real and overlap-ideal with authentic-p2p when the input
+// baseline, or -1 for none: the overlap kinds (overlap-real, overlap-ideal,
+// overlap-speculative) with authentic-p2p when the input
 // has it (the authentic run with its collectives as the same point-to-point transfers, so that
 // their speedup is the overlap's alone, not the change of collective model), else with
 // authentic; tasks and other kinds with authentic; authentic and authentic-p2p with none.

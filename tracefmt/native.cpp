@@ -374,7 +374,7 @@ class NativeWriter final : public TraceWriter {
     if (std::find(std::begin(kKinds), std::end(kKinds), header.kind) == std::end(kKinds))
       throw std::invalid_argument(
           "a trace set holds the kinds authentic, overlap-real, "
-          "overlap-ideal, authentic-p2p and tasks, not '" +
+          "overlap-ideal, overlap-speculative, authentic-p2p and tasks, not '" +
           header.kind + "'");
     if (header.kind == "tasks")
       throw std::invalid_argument(

@@ -30,15 +30,18 @@
 #include "tr_stream.h"
 #include "tracefmt/set_layout.h"
 #include "tr_shadow.h"
+#include "tr_speculate.h"
 #include "tr_text.h"
 #include "tr_trace.h"
 
 #define MAX_CHUNKS 64
 #define MAX_BINS 64
 
-/* The two overlapped streams, then the baseline (written when collectives are decomposed). */
-enum { REAL, IDEAL, BASE, KINDS };
-static const HChar* const kKindName[KINDS] = {"overlap-real", "overlap-ideal", "authentic-p2p"};
+/* The overlapped streams (an oracle's, ideal patterns', speculative dataflow's: tr_speculate.h),
+   then the baseline (written when collectives are decomposed). */
+enum { REAL, IDEAL, SPEC, BASE, KINDS };
+static const HChar* const kKindName[KINDS] = {"overlap-real", "overlap-ideal",
+                                              "overlap-speculative", "authentic-p2p"};
 
 /* An immediate send or receive of the authentic run, until its wait. */
 typedef struct {
@@ -50,6 +53,8 @@ typedef struct {
    UInt n;                                /* chunks */
    long long chunk_requests[MAX_CHUNKS];  /* of the artificial streams (0: never waited) */
    UInt items[BASE][MAX_CHUNKS];          /* a receive's chunk records in the overlapped streams */
+   UInt commit_items[MAX_CHUNKS];         /* and their commits' in the speculative stream */
+   Bool commits;                          /* a message of the program: its chunks have commits */
    UInt base_item;                        /* and its record in the baseline */
 } Pending;
 
@@ -62,6 +67,7 @@ typedef struct {
    ULong start;
    UInt n;       /* chunks */
    Bool waited;  /* its chunks were waited for at the call (passed on): only its pattern is due */
+   Bool commits;   /* a message of the program: its chunks have commits (speculative stream) */
    ULong message;  /* its number among the messages received (order_waits) */
    long long chunk_requests[MAX_CHUNKS];
 } Interval;
@@ -74,6 +80,9 @@ typedef struct {
    TrLayout layout;  /* of the last message, while its sends are unfinished */
    UInt n;         /* its chunks */
    Bool unfinished;
+   Bool sent;      /* by the program, to `peer` on `comm`, `bytes`: the speculation's prediction */
+   Int peer, comm;
+   SizeT bytes;
    long long chunk_requests[MAX_CHUNKS];
 } LastSend;
 
@@ -161,11 +170,19 @@ static void add_wait(UInt kind, ULong time, const TrEvent* wait, ULong message)
    ov.streams[kind].items[i].message = message;
 }
 
-/* The same record in both overlapped streams. */
+/* The same record in every overlapped stream. */
 static void add_both(ULong time, const TrEvent* event)
 {
-   add_item(REAL, time, event);
-   add_item(IDEAL, time, event);
+   UInt kind;
+   for (kind = 0; kind < BASE; kind++) add_item(kind, time, event);
+}
+
+/* The commit of a chunk transfer of the program in the speculative stream (when chunks move:
+   tr_speculate.h); its index there. */
+static UInt add_commit(ULong time, const TrEvent* chunk, Bool correction)
+{
+   TrEvent c = tr_spec_commit(chunk, correction);
+   return ov.shift ? add_item(SPEC, time, &c) : 0;
 }
 
 /* A record of the baseline, if there is one (its index there, else 0). */
@@ -273,9 +290,14 @@ static void finish_sends(LastSend* last, ULong now)
       SizeT from = chunk_start(last->layout.bytes, k, last->n);
       SizeT to = from + chunk_size(last->layout.bytes, k, last->n);
       ULong stored = tr_over(&last->layout, from, to, tr_first_store, 0);
+      ULong overwritten = stored && stored - 1 < now ? stored - 1 : now;
       TrEvent w = wait_event(last->chunk_requests[k], False);
-      add_item(REAL, stored && stored - 1 < now ? stored - 1 : now, &w);
+      TrEvent commit = wait_event(tr_spec_commit_request(w.request), False);
+      add_item(REAL, overwritten, &w);
       add_item(IDEAL, last->time + (now - last->time) * k / last->n, &w);
+      add_item(SPEC, overwritten, &w);
+      add_item(SPEC, overwritten, &commit);
+      if (overwritten < now) tr_spec_stall();
    }
    last->unfinished = False;
    tr_layout_free(&last->layout);
@@ -286,6 +308,7 @@ static ULong production_start(Addr buffer, ULong now)
    LastSend* last = last_send_of(buffer, True);
    ULong start = last->time;
    last->time = now;
+   last->sent = False;  /* a collective from the buffer: the next send is not predicted */
    return start;
 }
 
@@ -329,16 +352,17 @@ static void sent_at_call(ULong now)
    for (kind = 0; kind < BASE; kind++) ov.message_start[kind] = now;
 }
 
-/* Each chunk is sent where its final version was produced (real) or at (k+1)/N of the
-   production interval, which began at `start` (ideal), in order (in_order); without shifting,
-   where the call was, as the call was. Returns how many chunks. */
+/* Each chunk is sent where its final version was produced (real), at (k+1)/N of the
+   production interval, which began at `start` (ideal), or where speculation sends it
+   (tr_speculate.h: a collective's transfers, `whole`, at the call), in order (in_order);
+   without shifting, where the call was, as the call was. Returns how many chunks. */
 static UInt send_chunks(const TrEvent* e, const TrLayout* l, ULong start, ULong now,
-                        long long* requests, Bool whole)
+                        long long* requests, Bool whole, Bool predicted)
 {
    SizeT bytes = l->bytes;
    Pending* p = e->immediate && !ov.shift ? new_pending(e, False) : NULL;
    UInt k, kind, n = chunks_of(bytes);
-   ULong first[BASE] = {now, now}, last[BASE] = {0, 0};
+   ULong first[BASE] = {now, now, now}, last[BASE] = {0, 0, 0};
    pattern_line("send", e->peer, e->tag, e->comm, l, start, now, True);
    if (ov.shift) tr_over(l, 0, bytes, tr_use_at, now);
    for (k = 0; k < n; k++) {
@@ -348,6 +372,7 @@ static UInt send_chunks(const TrEvent* e, const TrLayout* l, ULong start, ULong 
          if (p) p->chunk_requests[k] = request;
          c = chunk_event(e, k, n, request, e->immediate);
          add_both(now, &c);
+         if (!whole) add_commit(now, &c, False);
       } else {
          /* produced at its last store in the interval (at its start if none), but received
             data leaves no earlier than it was first used (an older use is of data since
@@ -355,17 +380,22 @@ static UInt send_chunks(const TrEvent* e, const TrLayout* l, ULong start, ULong 
          SizeT from = chunk_start(bytes, k, n), to = from + chunk_size(bytes, k, n);
          ULong stored = tr_over(l, from, to, tr_last_store, start);
          ULong used = tr_over(l, from, to, tr_last_first_use, 0);
-         ULong ready = stored ? stored - 1 : start;
+         ULong ready = stored ? stored - 1 : start, commit = now;
          ULong at[BASE];
+         Bool correction = False;
          if (used > 0 && used - 1 > ready) ready = used - 1;
          at[REAL] = in_order(REAL, ready);
          at[IDEAL] = in_order(IDEAL, start + (now - start) * (k + 1) / n);
+         at[SPEC] = in_order(SPEC, whole ? now : tr_spec_chunk(l, from, to, start, now, predicted,
+                                                               used ? used - 1 : 0, &commit,
+                                                               &correction));
          c = chunk_event(e, k, n, requests ? (requests[k] = ++ov.next_request) : 0, True);
          for (kind = 0; kind < BASE; kind++) {
             add_item(kind, at[kind], &c);
             if (at[kind] < first[kind]) first[kind] = at[kind];
             if (at[kind] > last[kind]) last[kind] = at[kind];
          }
+         if (!whole) add_commit(commit > at[SPEC] ? commit : at[SPEC], &c, correction);
       }
    }
    for (kind = 0; kind < BASE; kind++)
@@ -373,18 +403,25 @@ static UInt send_chunks(const TrEvent* e, const TrLayout* l, ULong start, ULong 
    return n;
 }
 
-/* A message of the program: its chunks are waited for before the buffer is overwritten. */
+/* A message of the program: its chunks are waited for before the buffer is overwritten.
+   Speculation predicts that the next send of the buffer repeats this one. */
 static void send(const TrEvent* e, ULong now)
 {
    LastSend* last = last_send_of((Addr)e->buffer, True);
    ULong start = last->time;
    TrLayout l = tr_layout_of(e, (Addr)e->buffer);
+   Bool predicted = last->sent && last->peer == e->peer && last->comm == e->comm &&
+                    last->bytes == l.bytes;
+   last->sent = True;
+   last->peer = e->peer;
+   last->comm = e->comm;
+   last->bytes = l.bytes;
    if (!ov.shift) {
-      send_chunks(e, &l, start, now, NULL, False);
+      send_chunks(e, &l, start, now, NULL, False, False);
       tr_layout_free(&l);
    } else {
       finish_sends(last, now);
-      last->n = send_chunks(e, &l, start, now, last->chunk_requests, False);
+      last->n = send_chunks(e, &l, start, now, last->chunk_requests, False, predicted);
       last->layout = l;
       last->unfinished = l.bytes > 0;  /* an empty message's chunks stay at the call, unwaited */
       if (last->unfinished) tr_over(&l, 0, l.bytes, tr_watch_stores, 0);
@@ -408,8 +445,11 @@ static void close_interval(Interval* iv, ULong now)
          SizeT to = from + chunk_size(iv->layout.bytes, k, iv->n);
          ULong used = tr_over(&iv->layout, from, to, tr_first_use, 0);
          TrEvent w = wait_event(iv->chunk_requests[k], False);
+         TrEvent commit = wait_event(tr_spec_commit_request(w.request), False);
          add_wait(REAL, used ? used - 1 : now, &w, iv->message);
          add_wait(IDEAL, iv->start + (now - iv->start) * k / iv->n, &w, iv->message);
+         add_wait(SPEC, used ? used - 1 : now, &w, iv->message);
+         if (iv->commits) add_wait(SPEC, used ? used - 1 : now, &commit, iv->message);
       }
    tr_over(&iv->layout, 0, iv->layout.bytes, tr_watch, False);
    tr_layout_free(&iv->layout);
@@ -428,9 +468,10 @@ static void receiving_into(Addr buffer, ULong now)
 }
 
 /* The interval of a message received into `layout` (which the interval takes over) in `n`
-   chunks, waited for through `requests` (NULL: at the call already). */
+   chunks, waited for through `requests` (NULL: at the call already); `commits`: a message of
+   the program, whose chunks have commits in the speculative stream. */
 static void start_interval(TrLayout layout, Int peer, long long tag, Int comm, UInt n,
-                           const long long* requests, ULong now)
+                           const long long* requests, Bool commits, ULong now)
 {
    UInt i;
    Interval* iv;
@@ -447,14 +488,16 @@ static void start_interval(TrLayout layout, Int peer, long long tag, Int comm, U
    iv->start = now;
    iv->n = n;
    iv->waited = requests == NULL;
+   iv->commits = commits;
    iv->message = ++ov.messages_received;
    if (requests) VG_(memcpy)(iv->chunk_requests, requests, sizeof iv->chunk_requests);
    tr_over(&iv->layout, 0, iv->layout.bytes, tr_watch, True);
 }
 
 /* Each chunk is received by its own immediate receive, posted where the call was (blocking
-   ones too, unless chunks stay in place). Returns the pending receive of an immediate one. */
-static Pending* post_receive(const TrEvent* e, ULong now)
+   ones too, unless chunks stay in place), with its commit in the speculative stream when the
+   message is the program's (`commits`). Returns the pending receive of an immediate one. */
+static Pending* post_receive(const TrEvent* e, Bool commits, ULong now)
 {
    Addr buffer = (Addr)e->buffer_recv;
    long long requests[MAX_CHUNKS];
@@ -470,10 +513,16 @@ static Pending* post_receive(const TrEvent* e, ULong now)
          UInt item = add_item(kind, now, &c);
          if (p) p->items[kind][k] = item;
       }
+      if (commits) {
+         UInt item = add_commit(now, &c, True);
+         if (p) p->commit_items[k] = item;
+      }
       if (p) p->chunk_requests[k] = requests[k];
    }
+   if (p) p->commits = commits && ov.shift;
    if (!e->immediate)
-      start_interval(tr_layout_of(e, buffer), e->peer, e->tag, e->comm, n, requests, now);
+      start_interval(tr_layout_of(e, buffer), e->peer, e->tag, e->comm, n, requests,
+                     commits && ov.shift, now);
    return p;
 }
 
@@ -500,6 +549,13 @@ static void resolve(const TrEvent* e)
             item->event.tag = chunk_tag(e->tag, k);
             item->event.bytes = (long long)chunk_size(p->layout.bytes, k, p->n);
             item->dropped = k >= p->n;
+            if (kind == SPEC && p->commits) {
+               TrItem* commit = &ov.streams[SPEC].items[p->commit_items[k]];
+               commit->event.peer = e->peer;
+               commit->event.tag = item->event.tag;
+               commit->event.bytes = item->event.bytes;
+               commit->dropped = item->dropped;
+            }
          }
       if (ov.decompose) {
          ov.streams[BASE].items[p->base_item].event.peer = e->peer;
@@ -524,7 +580,7 @@ static void complete(const TrEvent* e, ULong now, Bool* joined)
          *joined = True;
       }
    if (p->receive)
-      start_interval(p->layout, p->peer, p->tag, p->comm, p->n, p->chunk_requests, now);
+      start_interval(p->layout, p->peer, p->tag, p->comm, p->n, p->chunk_requests, p->commits, now);
    else
       tr_layout_free(&p->layout);
    p->request = 0;
@@ -569,7 +625,7 @@ static void overlap_step(const TrCollStep* step, const TrEvent* t, ULong start, 
    UInt k, kind, n = chunks_of((SizeT)t->bytes);
    if (step->send && step->own) {
       TrLayout own = tr_layout_contiguous((Addr)t->buffer, (SizeT)t->bytes);
-      send_chunks(t, &own, start, now, NULL, True);
+      send_chunks(t, &own, start, now, NULL, True, False);
    } else if (step->send) {
       for (k = 0; k < n; k++) {
          TrEvent c = chunk_event(t, k, n, 0, True);
@@ -579,7 +635,7 @@ static void overlap_step(const TrCollStep* step, const TrEvent* t, ULong start, 
    } else if (step->own) {
       TrEvent r = *t;
       r.immediate = 0;  /* its data is there when the call returns: the interval starts */
-      post_receive(&r, now);
+      post_receive(&r, False, now);
    } else {
       ULong message = ++ov.messages_received;
       for (k = 0; k < n; k++) {
@@ -592,7 +648,7 @@ static void overlap_step(const TrCollStep* step, const TrEvent* t, ULong start, 
       if (step->kept > 0) {
          receiving_into((Addr)t->buffer_recv, now);
          start_interval(tr_layout_contiguous((Addr)t->buffer_recv, (SizeT)step->kept), t->peer, t->tag,
-                        t->comm, 1, NULL, now);
+                        t->comm, 1, NULL, False, now);
       }
    }
 }
@@ -685,7 +741,7 @@ void tr_overlap_mpi_exit(const TrEvent* events, Int n, ULong count)
       switch (e.kind) {
          case TR_EV_SEND: send(&e, now); break;
          case TR_EV_RECV: {
-            Pending* p = post_receive(&e, now);
+            Pending* p = post_receive(&e, True, now);
             UInt item = add_base(now, &e);
             if (p) p->base_item = item;
             continue;
@@ -728,8 +784,12 @@ void tr_overlap_finish(Bool complete, ULong count)
    for (i = 0; i < ov.n_intervals; i++)
       if (ov.intervals[i].open) close_interval(&ov.intervals[i], end);
    for (i = 0; i < ov.n_sends; i++) finish_sends(&ov.sends[i], end);
-   if (ov.shift)
+   if (ov.shift) {
+      ULong chunks, ahead, missed, stalls;
       for (kind = 0; kind < BASE; kind++) tr_stream_order_waits(&ov.streams[kind]);
+      tr_spec_statistics(&chunks, &ahead, &missed, &stalls);
+      tr_trace_speculation(chunks, ahead, missed, stalls);
+   }
    for (kind = 0; kind < KINDS; kind++)
       if (kind != BASE || ov.decompose) tr_stream_write(&ov.streams[kind], end, complete);
    tr_file_close(&ov.patterns);

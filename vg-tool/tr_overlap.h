@@ -2,9 +2,10 @@
    buffer gets its final store in its production interval, and when each part of a received
    buffer is first loaded in its consumption interval; from that, the `overlap-real` and
    `overlap-ideal` streams (messages cut into chunks: sends advanced to where each chunk is
-   produced, waits postponed to where each is first needed), the `authentic-p2p` baseline
-   (collectives as the same point-to-point transfers, nothing moved) and the patterns
-   (patterns.N.txt).
+   produced, waits postponed to where each is first needed), `overlap-speculative` (chunks
+   sent where the speculative dataflow protocol would: tr_speculate.h), the `authentic-p2p`
+   baseline (collectives as the same point-to-point transfers, nothing moved) and the
+   patterns (patterns.N.txt).
 
    Time is the rank's burst clock: guest instructions outside MPI calls since tracing began. */
 #ifndef TR_OVERLAP_H

@@ -48,10 +48,12 @@ static struct {
    Int rank, ranks;
    ULong mips;
    TrFile stream;
-   const HChar* kinds[5];  /* of the set: authentic, then the ones opened later (the overlap
-                              study's three, tasks) */
+   const HChar* kinds[6];  /* of the set: authentic, then the ones opened later (the overlap
+                              study's four, tasks) */
    Int n_kinds;
    ULong bursts, mpi_calls, burst_instructions;
+   Bool speculated;  /* the speculative stream's statistics (tr_trace_speculation) are due */
+   ULong spec_chunks, spec_ahead, spec_missed, spec_stalls;
    Communicator* comms;
    Int n_comms, max_comms;
    HChar** opaque;  /* names of the opaque calls met, each once */
@@ -136,8 +138,8 @@ static void remove_in_dir(const HChar* name)
 
 static void forget_earlier_run(void)
 {
-   static const HChar* const kStreams[] = {"overlap-real", "overlap-ideal", "authentic-p2p",
-                                            "tasks"};
+   static const HChar* const kStreams[] = {"overlap-real", "overlap-ideal", "overlap-speculative",
+                                            "authentic-p2p", "tasks"};
    static const HChar* const kTaskFiles[][2] = {{TR_SET_TASKGRAPH, "dot"},
       {TR_SET_TASKGRAPH, "svg"}, {TR_SET_TASKGRAPH, "png"}, {TR_SET_TASKREPORT, "txt"},
       {TR_SET_TASKREPORT, "json"}};
@@ -369,6 +371,10 @@ static void write_rank_manifest(const HChar* status, const HChar* reason)
    list(&text, rank_state.opaque, rank_state.n_opaque);
    tr_text_append(&text, "warnings = ");
    list(&text, rank_state.warnings, rank_state.n_warnings);
+   if (rank_state.speculated)
+      tr_text_printf(&text, "\n[speculation]\nchunks = %llu\nsent_ahead = %llu\nmisspeculated = %llu\n"
+                     "stalls = %llu\n", rank_state.spec_chunks, rank_state.spec_ahead,
+                     rank_state.spec_missed, rank_state.spec_stalls);
    for (i = 0; i < rank_state.n_comms; i++) {
       Communicator* c = &rank_state.comms[i];
       tr_text_printf(&text, "\n[[communicator]]\nid = %d\ntasks = [", c->id);
@@ -380,8 +386,18 @@ static void write_rank_manifest(const HChar* status, const HChar* reason)
    VG_(free)(path);
 }
 
+void tr_trace_speculation(ULong chunks, ULong ahead, ULong missed, ULong stalls)
+{
+   rank_state.speculated = True;
+   rank_state.spec_chunks = chunks;
+   rank_state.spec_ahead = ahead;
+   rank_state.spec_missed = missed;
+   rank_state.spec_stalls = stalls;
+}
+
 void tr_trace_close(Bool complete, const HChar* reason)
 {
+   HChar speculation[128] = "";
    Int i;
    if (!rank_state.open || rank_state.closed) return;
    /* Receives whose source never became known stay as they are (-1): the validator says so. */
@@ -396,8 +412,12 @@ void tr_trace_close(Bool complete, const HChar* reason)
    tr_text_end_records(&rank_state.stream.text);
    tr_file_close(&rank_state.stream);
    write_rank_manifest(complete ? "complete" : "truncated", complete ? "" : reason);
-   VG_(umsg)("tareador: rank %d: %llu bursts, %llu MPI calls, %llu instructions%s%s -> %s/authentic.%d.trc\n",
+   if (rank_state.speculated)
+      VG_(sprintf)(speculation, "; speculation: %llu chunks, %llu sent ahead, %llu mis-speculated, %llu stalls",
+                   rank_state.spec_chunks, rank_state.spec_ahead, rank_state.spec_missed,
+                   rank_state.spec_stalls);
+   VG_(umsg)("tareador: rank %d: %llu bursts, %llu MPI calls, %llu instructions%s%s%s -> %s/authentic.%d.trc\n",
              rank_state.rank, rank_state.bursts, rank_state.mpi_calls,
              rank_state.burst_instructions, complete ? "" : ", truncated: ",
-             complete ? "" : reason, rank_state.dir, rank_state.rank);
+             complete ? "" : reason, speculation, rank_state.dir, rank_state.rank);
 }

@@ -34,6 +34,9 @@ void tr_trace_communicator(Int id, Int size, const Int* world_ranks);
 const Int* tr_trace_comm_members(Int id, Int* size);
 void tr_trace_warning(const HChar* text);
 void tr_trace_count_mpi_call(void);
+/* The speculative stream's statistics (tr_speculate.h), for the rank manifest's [speculation]
+   and the one-line summary. */
+void tr_trace_speculation(ULong chunks, ULong ahead, ULong missed, ULong stalls);
 
 /* Ends the stream: `complete` writes its `end` line; otherwise the manifest says why it stops
    (and so it does when a write failed). Writes the rank manifest and prints the one-line

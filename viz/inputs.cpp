@@ -20,10 +20,11 @@ bool has_extension(const fs::path& path, const char* extension) {
 
 // Trace-set kinds in the order the thesis compares them; other timelines follow by name.
 int kind_rank(const std::string& kind) {
-  static const char* const kOrder[] = {"authentic", "overlap-real", "overlap-ideal", "tasks"};
-  for (int i = 0; i < 4; ++i)
+  static const char* const kOrder[] = {"authentic", "overlap-real", "overlap-ideal",
+                                       "overlap-speculative", "tasks"};
+  for (int i = 0; i < 5; ++i)
     if (kind == kOrder[i]) return i;
-  return 4;
+  return 5;
 }
 
 // What the manifest of a trace-set directory says of the run that wrote it (nothing for a

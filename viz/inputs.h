@@ -13,7 +13,8 @@
 namespace tareador::view {
 
 // A .prv, or a trace-set directory: every timeline its replays left in SET/replay/ (authentic
-// first, then overlap-real, overlap-ideal, tasks, then the others by name) and its task graphs
+// first, then overlap-real, overlap-ideal, overlap-speculative, tasks, then the others by name)
+// and its task graphs
 // (SET/taskgraph.dot, or SET/taskgraph.N.dot per rank as tareador-tasks writes them); or a .dot
 // task graph. Of a set whose manifest names its run, the replays of another run (their summary
 // SET/replay/KIND.json names another, or none) and the graphs of ranks it does not have are left

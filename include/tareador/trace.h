@@ -195,11 +195,12 @@ struct Communicator {
 // The first task `tasks` lists more than once, or -1 (a communicator has each member once).
 int repeated_member(std::vector<int> tasks);
 
-// The trace kinds of a trace set (SPEC 3.2; authentic-p2p: the authentic run with collectives
-// as the point-to-point transfers of the overlap kinds, their baseline). Dimemas files have
-// kind "dimemas".
-inline constexpr std::string_view kKinds[] = {"authentic", "overlap-real", "overlap-ideal",
-                                              "authentic-p2p", "tasks"};
+// The trace kinds of a trace set (SPEC 3.2; overlap-speculative: the overlap of the speculative
+// dataflow protocol, thesis 5.3.1; authentic-p2p: the authentic run with collectives as the
+// point-to-point transfers of the overlap kinds, their baseline). Dimemas files have kind
+// "dimemas".
+inline constexpr std::string_view kKinds[] = {
+    "authentic", "overlap-real", "overlap-ideal", "overlap-speculative", "authentic-p2p", "tasks"};
 
 // ---- The task model (kind "tasks"; docs/trace-format.md, "The tasks stream") ------------
 

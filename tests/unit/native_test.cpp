@@ -70,6 +70,40 @@ TEST(Native, ReadsAHandWrittenSet) {
   EXPECT_EQ(r1[4].op, trace::kAllreduce);
 }
 
+// The speculative kind (docs/tool.md, "Speculative dataflow"): a chunk's data, then its commit
+// on the same channel (requests from 2^60); a confirmation of no bytes matches the second
+// receive, of the chunk's size.
+// The rank manifest's [speculation] table is the tool's report, which readers pass over.
+TEST(Native, ReadsTheSpeculativeKindWithItsCommits) {
+  TempDir dir;
+  std::string set = make_set(dir, kRank1, "");
+  dir.write("set/manifest.toml",
+            "format = \"tareador-trace-set\"\nversion = 2\nname = \"demo\"\nranks = 2\n"
+            "mips = 1000.0\nkinds = [\"authentic\", \"overlap-speculative\"]\n");
+  dir.write("set/rank-0.toml",
+            "rank = 0\nstatus = \"complete\"\nopaque_calls = []\n\n[speculation]\nchunks = 1\n"
+            "sent_ahead = 1\nmisspeculated = 0\nstalls = 0\n\n[[communicator]]\nid = 1\n"
+            "tasks = [0, 1]\n");
+  dir.write("set/overlap-speculative.0.trc",
+            "# tareador stream v1 kind=overlap-speculative rank=0\ncpu 1000000\n"
+            "isend 1 40 1 4096 eager 1\nisend 1 40 1 0 eager 1152921504606846977\n"
+            "cpu 1000000\nwait 1 1152921504606846977\ncoll MPI_Allreduce 1 -1 8 8\nend\n");
+  dir.write("set/overlap-speculative.1.trc",
+            "# tareador stream v1 kind=overlap-speculative rank=1\ncall MPI_Comm_rank\n"
+            "irecv 0 40 1 4096 3\nirecv 0 40 1 4096 4\ncpu 1000\nwait 3 4\n"
+            "coll MPI_Allreduce 1 -1 8 8\nend\n");
+  auto traces = trace::open_traces(set);
+  ASSERT_EQ(traces.size(), 2u);
+  EXPECT_EQ(traces[1]->header().kind, "overlap-speculative");
+  auto r0 = records(*traces[1], 0);
+  ASSERT_EQ(r0.size(), 7u);  // the wait for data and commit: two records, the second joined
+  EXPECT_EQ(r0[2].tag, 40);
+  EXPECT_EQ(r0[2].bytes, 0);
+  EXPECT_EQ(r0[5].request, (std::uint64_t{1} << 60) + 1);
+  EXPECT_EQ(r0[5].flags, trace::kJoinedWait);
+  EXPECT_EQ(trace::validate(*traces[1]), std::vector<std::string>{});
+}
+
 TEST(Native, InstructionBurstsReplayAtTheManifestMipsRate) {
   TempDir dir;
   auto traces = trace::open_traces(make_set(dir, kRank1));

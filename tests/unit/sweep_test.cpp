@@ -334,15 +334,18 @@ TEST(SweepOutputs, CsvTableAndJson) {
 // ---- Baselines ------------------------------------------------------------------------------
 
 TEST(SweepBaselines, TheOverlapKindsAreComparedWithAuthenticP2pWhenThereIsOne) {
-  const std::vector<std::string> set = {"authentic", "overlap-real", "overlap-ideal",
-                                        "authentic-p2p", "tasks"};
+  const std::vector<std::string> set = {"authentic",           "overlap-real",  "overlap-ideal",
+                                        "overlap-speculative", "authentic-p2p", "tasks"};
   EXPECT_EQ(replay::baseline_index(set, 0), -1);
-  EXPECT_EQ(replay::baseline_index(set, 1), 3);
-  EXPECT_EQ(replay::baseline_index(set, 2), 3);
-  EXPECT_EQ(replay::baseline_index(set, 3), -1);  // its difference is the collective model's
-  EXPECT_EQ(replay::baseline_index(set, 4), 0);
-  const std::vector<std::string> kept = {"authentic", "overlap-real", "overlap-ideal"};
+  EXPECT_EQ(replay::baseline_index(set, 1), 4);
+  EXPECT_EQ(replay::baseline_index(set, 2), 4);
+  EXPECT_EQ(replay::baseline_index(set, 3), 4);
+  EXPECT_EQ(replay::baseline_index(set, 4), -1);  // its difference is the collective model's
+  EXPECT_EQ(replay::baseline_index(set, 5), 0);
+  const std::vector<std::string> kept = {"authentic", "overlap-real", "overlap-ideal",
+                                         "overlap-speculative"};
   EXPECT_EQ(replay::baseline_index(kept, 1), 0);
+  EXPECT_EQ(replay::baseline_index(kept, 3), 0);
   EXPECT_EQ(replay::baseline_index({"overlap-real"}, 0), -1);
   EXPECT_EQ(replay::baseline_index({"dimemas"}, 0), -1);
   EXPECT_THAT(replay::baseline_explanation("authentic-p2p"), HasSubstr("overlap's alone"));

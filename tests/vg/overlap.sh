@@ -25,38 +25,6 @@ if [ ${#mpis[@]} -eq 0 ]; then
   echo "overlap.sh: no MPI example built" >&2
   exit 77
 fi
-mpirun_of() { [ "$1" = openmpi ] && echo mpirun.openmpi || echo mpiexec.mpich; }
-
-# trace MPI NP DIR PROGRAM [ARGS...]: PROGRAM under the tool with --overlap=yes and the options
-# in $TOOL_OPTIONS, into DIR.
-trace() {
-  local mpi=$1 np=$2 dir=$3
-  shift 3
-  rm -rf "$dir"
-  # shellcheck disable=SC2086
-  timeout 600 "$(mpirun_of "$mpi")" -np "$np" "$TAREADOR" -q --trace-dir="$dir" --overlap=yes \
-    ${TOOL_OPTIONS:-} "$@" >"$dir.log" 2>&1
-}
-
-# replay_times DIR [REPLAY OPTIONS...]: "authentic overlap-real overlap-ideal" simulated seconds.
-replay_times() {
-  local dir=$1
-  shift
-  "$REPLAY" -q --no-progress --config "$machine" --set tasks_per_node=1 "$@" "$dir" --json - |
-    python3 -c '
-import json, sys
-t = {x["kind"]: x["total_time_s"] for x in json.load(sys.stdin)["traces"]}
-print(t["authentic"], t["overlap-real"], t["overlap-ideal"])'
-}
-
-# replay_time INPUT [REPLAY OPTIONS...]: the simulated seconds of one trace (one rank per node).
-replay_time() {
-  local input=$1
-  shift
-  "$REPLAY" -q --no-progress --no-save --config "$machine" --set tasks_per_node=1 "$@" "$input" \
-    --json - | python3 -c 'import json, sys; print(json.load(sys.stdin)["traces"][0]["total_time_s"])'
-}
-
 # sweep_speedups DIR [REPLAY OPTIONS...]: one line per bandwidth from 1 to 10000 MB/s (9 values,
 # one rank per node): "BANDWIDTH SPEEDUP-REAL SPEEDUP-IDEAL", the speedups of the overlap kinds
 # over their baseline, after a first line "over BASELINE" (the CSV header names it).
@@ -100,20 +68,6 @@ never_slower() {
   done
 }
 
-# check NAME PYTHON-EXPRESSION: ok when it holds (a, r, i: the three times of $TIMES; s: the
-# speedups of the overlap kinds).
-check() {
-  local verdict
-  verdict=$(python3 -c "
-a, r, i = (float(x) for x in '$TIMES'.split())
-s = {'real': a / r, 'ideal': a / i}
-print('%s (authentic %.6f s; speedups real %.2f, ideal %.2f)' % ('ok' if ($2) else 'no', a, a / r, a / i))")
-  case "$verdict" in
-    ok*) ok "$1 ${verdict#ok }" ;;
-    *) not_ok "$1" "${verdict:-no times}" ;;
-  esac
-}
-
 for mpi in "${mpis[@]}"; do
   # ---- Placement: tests/vg/overlap_place.c, 4 chunks -----------------------------------------
   # Its bursts do the same work per element, so the last store to chunk k (of 4) of a buffer
@@ -122,7 +76,7 @@ for mpi in "${mpis[@]}"; do
   # read in order at k/4 of the consumption interval; the loop around each element and the
   # pack/unpack loops move them by well under 2%.
   dir="$scratch/place-$mpi"
-  if ! TOOL_OPTIONS="--chunks=4 --chunk-min=0" trace "$mpi" 2 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_place"; then
+  if ! TOOL_OPTIONS="--chunks=4 --chunk-min=0" overlap_trace "$mpi" 2 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_place"; then
     not_ok "$mpi: overlap_place under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
     continue
   fi
@@ -172,7 +126,7 @@ EOF
   # ---- Nothing moved, one chunk: the authentic run again ----------------------------------------
   for program in ring pipeline; do
     dir="$scratch/same-$program-$mpi"
-    if TOOL_OPTIONS="--chunks=1 --overlap-shift=no" trace "$mpi" 3 "$dir" \
+    if TOOL_OPTIONS="--chunks=1 --overlap-shift=no" overlap_trace "$mpi" 3 "$dir" \
         "$OVERLAP_EXAMPLES_BUILD/$mpi/$program" linear 4 1024 8; then
       TIMES=$(replay_times "$dir")
       check "$mpi: $program with 1 chunk, not shifted: the three replays take the same time" \
@@ -182,7 +136,7 @@ EOF
     fi
   done
   dir="$scratch/same-collectives-$mpi"
-  if TOOL_OPTIONS="--chunks=1 --overlap-shift=no" trace "$mpi" 4 "$dir" \
+  if TOOL_OPTIONS="--chunks=1 --overlap-shift=no" overlap_trace "$mpi" 4 "$dir" \
       "$EXAMPLES_BUILD/$mpi/collectives"; then
     TIMES=$(replay_times "$dir")
     check "$mpi: collectives with 1 chunk, not shifted: the same time" \
@@ -198,7 +152,7 @@ EOF
   # shorter than the receive's room goes in as many chunks on both sides. The streams must be
   # valid (every send matches a receive of its size) and replay.
   dir="$scratch/tags-$mpi"
-  if TOOL_OPTIONS="--chunks=4 --chunk-min=1024" trace "$mpi" 4 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_tags" &&
+  if TOOL_OPTIONS="--chunks=4 --chunk-min=1024" overlap_trace "$mpi" 4 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_tags" &&
       grep -q "overlap_tags: .*, ok" "$dir.log"; then
     tag_ub=$(sed -n 's/.*tag_ub \([0-9]*\),.*/\1/p' "$dir.log")
     if verdict=$(python3 "$TESTS_DIR/vg/overlap_tags.py" "$dir" "$tag_ub") &&
@@ -219,7 +173,7 @@ EOF
   # baseline and the overlap streams), and the streams be valid.
   for algorithm in binomial linear ring; do
     dir="$scratch/vcoll-$algorithm-$mpi"
-    if TOOL_OPTIONS="--chunk-min=1024 --collectives=$algorithm" trace "$mpi" 4 "$dir" \
+    if TOOL_OPTIONS="--chunk-min=1024 --collectives=$algorithm" overlap_trace "$mpi" 4 "$dir" \
         "$VG_TESTS_BUILD/$mpi/overlap_vcoll" && grep -q "overlap_vcoll: .*, ok" "$dir.log"; then
       if verdict=$(python3 "$TESTS_DIR/vg/overlap_sizes.py" "$dir") &&
           "$REPLAY" --validate "$dir" >"$dir.validate" 2>&1; then
@@ -237,29 +191,10 @@ done
 mpi=${mpis[0]}
 
 # ---- Balanced exchange (ring, 4 ranks, 4 chunks) where communicating takes as long as computing
-# The bandwidth B at which one 32 KiB message takes as long as one burst: the burst's time is
-# the ideal network's run over the iterations.
-ring_at_balance() {
-  local pattern=$1 dir="$scratch/ring-$1"
-  TOOL_OPTIONS="--chunks=4 --chunk-min=0" trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/ring" "$pattern" 16 4096 16 ||
-    { echo "the run failed: $(tail -3 "$dir.log" | tr '\n' ' ')"; return 1; }
-  local burst bandwidth
-  burst=$(replay_times "$dir" --ideal | awk '{ print $1 / 17 }')  # 16 bursts and a shorter check
-  bandwidth=$(awk -v t="$burst" 'BEGIN { print 4096 * 8 / 1048576 / t }')
-  replay_times "$dir" --set bandwidth="$bandwidth" --set latency=0
-}
-if TIMES=$(ring_at_balance linear); then
-  check "ring, linear patterns, communication = computation: overlap-real at least 1.5x faster" \
-    "s['real'] >= 1.5"
-else
-  not_ok "ring linear" "$TIMES"
-fi
-if TIMES=$(ring_at_balance packed); then
-  check "ring, packed at the end (NAS-BT): overlap-real gains under 10%, overlap-ideal 1.5x" \
-    "s['real'] < 1.1 and s['ideal'] >= 1.5"
-else
-  not_ok "ring packed" "$TIMES"
-fi
+check_at_balance "ring, linear patterns, communication = computation: overlap-real at least 1.5x faster" \
+  linear "s['real'] >= 1.5"
+check_at_balance "ring, packed at the end (NAS-BT): overlap-real gains under 10%, overlap-ideal 1.5x" \
+  packed "s['real'] < 1.1 and s['ideal'] >= 1.5"
 
 # ---- Cyclic pipeline, p = 4 ranks, c chunks, ideal network (infinite bandwidth) -----------------
 # Authentic: one rank computes at a time, p bursts C per iteration. Overlapped with linear
@@ -270,7 +205,7 @@ fi
 # exceed min(p, c) (+1% for the loop overheads that are not in the linear pattern).
 for chunks in 2 4; do
   dir="$scratch/pipeline-$chunks"
-  if TOOL_OPTIONS="--chunks=$chunks --chunk-min=0" trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/pipeline" \
+  if TOOL_OPTIONS="--chunks=$chunks --chunk-min=0" overlap_trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/pipeline" \
       linear 16 4096 16; then
     TIMES=$(replay_times "$dir" --ideal)
     check "pipeline, 4 ranks, $chunks chunks, ideal network: overlap-real speedup tends to min(p, c) = $chunks" \
@@ -287,7 +222,7 @@ done
 for algorithm in linear:0-1,0-2,0-3 binomial:0-1,0-2,2-3 ring:0-1,1-2,2-3; do
   name=${algorithm%%:*} expected=${algorithm#*:}
   dir="$scratch/coll-$name"
-  if ! TOOL_OPTIONS="--chunks=2 --chunk-min=0 --collectives=$name" trace "$mpi" 4 "$dir" \
+  if ! TOOL_OPTIONS="--chunks=2 --chunk-min=0 --collectives=$name" overlap_trace "$mpi" 4 "$dir" \
       "$EXAMPLES_BUILD/$mpi/collectives"; then
     not_ok "collectives --collectives=$name" "$(tail -3 "$dir.log" | tr '\n' ' ')"
     continue
@@ -310,7 +245,7 @@ done
 # bandwidth does it take longer than its baseline (authentic-p2p, the authentic run with the
 # allreduce as the same transfers), with a latency of 5 us or 50 us.
 dir="$scratch/small"
-if TOOL_OPTIONS=--chunks=1 trace "$mpi" 4 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_small"; then
+if TOOL_OPTIONS=--chunks=1 overlap_trace "$mpi" 4 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_small"; then
   never_slower "small messages" "$dir"
 else
   not_ok "overlap_small under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
@@ -323,7 +258,7 @@ fi
 # has arrived: slower than the baseline), and the waits of one channel the order of its
 # receives (else the .dim export, whose waits name the channel, replays to another time).
 dir="$scratch/order"
-if TOOL_OPTIONS=--chunks=1 trace "$mpi" 4 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_order"; then
+if TOOL_OPTIONS=--chunks=1 overlap_trace "$mpi" 4 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_order"; then
   never_slower "LU's exchanges" "$dir"
   for kind in overlap-real overlap-ideal; do
     native=$(replay_time "$dir" --kind "$kind" --dim "$dir.$kind.dim") &&
@@ -345,7 +280,7 @@ fi
 # collectives) overlap-real takes within 5% of its baseline at every bandwidth: the speedup is
 # over authentic-p2p (over authentic it would measure the change of collective model).
 dir="$scratch/transpose-packed"
-if trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/transpose" packed 4 4096; then
+if overlap_trace "$mpi" 4 "$dir" "$OVERLAP_EXAMPLES_BUILD/$mpi/transpose" packed 4 4096; then
   if got=$(sweep_speedups "$dir") && speedups_hold "$got" "abs(s - 1) <= 0.05"; then
     ok "collectives packed at the end: overlap-real within 5% of authentic-p2p at every bandwidth ($(real_speedups "$got"))"
   else
@@ -370,7 +305,7 @@ fi
 # wait for: the overlapped run was 0.63x its baseline at 1 MB/s. At no bandwidth may it lose
 # more than 5% (chunks, each a message with its latency, may gain: they free links sooner).
 dir="$scratch/fft"
-if trace "$mpi" 4 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_fft" 4 && grep -q "overlap_fft: .*, ok" "$dir.log"; then
+if overlap_trace "$mpi" 4 "$dir" "$VG_TESTS_BUILD/$mpi/overlap_fft" 4 && grep -q "overlap_fft: .*, ok" "$dir.log"; then
   if got=$(sweep_speedups "$dir") && speedups_hold "$got" "s >= 0.95"; then
     ok "FT's transposes in chunks: overlap-real at least 0.95x authentic-p2p at every bandwidth ($(real_speedups "$got"))"
   else

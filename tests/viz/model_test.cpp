@@ -312,15 +312,16 @@ class ModelTest : public QObject {
     QTemporaryDir dir;
     QDir set(dir.path());
     set.mkpath("replay");
-    for (const char* kind : {"overlap-ideal", "tasks", "authentic", "overlap-real"})
+    for (const char* kind :
+         {"overlap-ideal", "tasks", "overlap-speculative", "authentic", "overlap-real"})
       QFile::copy(QString::fromStdString(kData + "/small.prv"),
                   set.filePath(QString("replay/%1.prv").arg(kind)));
     QFile::copy(QString::fromStdString(kData + "/taskgraph.dot"), set.filePath("taskgraph.dot"));
     Inputs inputs = resolve_inputs({dir.path().toStdString()});
     std::vector<std::string> names;
     for (const auto& [name, path] : inputs.timelines) names.push_back(name);
-    QCOMPARE(names,
-             (std::vector<std::string>{"authentic", "overlap-real", "overlap-ideal", "tasks"}));
+    QCOMPARE(names, (std::vector<std::string>{"authentic", "overlap-real", "overlap-ideal",
+                                              "overlap-speculative", "tasks"}));
     QCOMPARE(inputs.task_graphs.size(), std::size_t(1));
     // Two sets: their timelines are told apart by the set's name.
     Inputs two = resolve_inputs({dir.path().toStdString(), kData + "/small.prv"});
