@@ -99,6 +99,9 @@ std::vector<std::string> read_lines(const std::string& path) {
 // bytes must not declare billions of them.
 constexpr std::uint64_t kMaxRows = 1u << 20;
 constexpr std::uint64_t kMaxCpus = 1u << 20;
+// The viewer keeps a legend entry for every state value up to the largest met (Paraver's
+// states are small numbers): a larger one is refused, not given gigabytes of legend.
+constexpr std::uint64_t kMaxStateValue = 65535;
 
 struct Header {
   Time scale = 1;          // ns per unit of the file's times (1000 for microseconds)
@@ -404,7 +407,9 @@ class BodyParser {
     if (end < begin)
       return fail("the state ends (" + std::to_string(e) + ") before it begins (" +
                   std::to_string(b) + ")");
-    if (s >= kNoKey) return fail("state value too large");
+    if (s > kMaxStateValue)
+      return fail("state value " + std::to_string(s) + " above " + std::to_string(kMaxStateValue) +
+                  " (the viewer's limit)");
     if (end > begin) out_.states[row].add(begin, end, static_cast<std::uint32_t>(s), cpu_id);
     return true;
   }
@@ -531,6 +536,9 @@ Pcf read_pcf(const std::string& path) {
       case Section::States: {
         int state;
         if (!(in >> state) || state < 0) fail("expected 'STATE NAME' in STATES");
+        if (static_cast<std::uint64_t>(state) > kMaxStateValue)
+          fail("state " + std::to_string(state) + " above " + std::to_string(kMaxStateValue) +
+               " (the viewer's limit)");
         std::string name;
         std::getline(in >> std::ws, name);
         pcf.state_names[state] = name;
