@@ -61,17 +61,6 @@ class FifoResource {
   // `units` = how many users it serves at once; 0 = unlimited.
   explicit FifoResource(int units = 0) : free_(units), unlimited_(units == 0) {}
 
-  // Takes a unit for `user` if one is free; otherwise queues `user` and returns false.
-  bool acquire(std::uint32_t user) {
-    if (unlimited_) return true;
-    if (free_ > 0) {
-      --free_;
-      return true;
-    }
-    waiters_.push_back(user);
-    return false;
-  }
-
   // Takes a unit if one is free, without queueing.
   bool try_acquire() {
     if (unlimited_) return true;
@@ -103,7 +92,6 @@ class FifoResource {
   }
 
   bool limited() const { return !unlimited_; }
-  std::size_t queued() const { return waiters_.size(); }
 
  private:
   int free_;
