@@ -13,8 +13,12 @@ namespace {
 using trace::Record;
 using trace::RecordType;
 
+// llround, without its library call for the times of a replay (they are on the hot path).
 std::uint64_t nanoseconds(double seconds) {
-  return static_cast<std::uint64_t>(std::llround(seconds * 1e9));
+  double ns = seconds * 1e9;
+  if (!(ns >= 0 && ns < 0x1p63)) return static_cast<std::uint64_t>(std::llround(ns));
+  auto whole = static_cast<std::uint64_t>(ns);  // truncated; the difference below is exact
+  return whole + (ns - static_cast<double>(whole) >= 0.5);
 }
 
 class ParaverSink final : public TimelineSink {

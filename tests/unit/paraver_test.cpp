@@ -176,6 +176,57 @@ TEST(Paraver, ManyRecordsInAnyOrderAreSortedThroughTemporaryRuns) {
     ASSERT_LE(prv.records[i - 1][5], prv.records[i][5]) << "line " << i;
 }
 
+// Records arrive out of order within a window that the promises (flush_before) follow, as
+// from a replay: the output is every record once, ordered by time, task, thread and kind, and
+// in arrival order on equal keys, across the batches the writer sorts one by one.
+TEST(Paraver, PromisedRecordsComeOutInKeyThenArrivalOrder) {
+  TempDir dir;
+  trace::ParaverLayout layout;
+  layout.application = "window";
+  layout.cpus_per_node = {2};
+  layout.task_node = {0, 0};
+  layout.threads = {2, 2};
+  layout.states = trace::paraver_states();
+  struct Written {
+    std::int64_t begin, task, thread, kind, end;
+  };
+  std::vector<Written> written;
+  std::string path = dir.path("window.prv");
+  {
+    trace::ParaverWriter writer(path, layout);
+    std::uint64_t seed = 12345;
+    auto random = [&](std::uint64_t n) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      return (seed >> 33) % n;
+    };
+    constexpr std::int64_t n = 150000;  // several of the writer's batches
+    for (std::int64_t i = 0; i < n; ++i) {
+      std::int64_t begin = i / 4 + static_cast<std::int64_t>(random(50)) * 7;  // equal keys too
+      int task = static_cast<int>(random(2)), thread = static_cast<int>(random(2));
+      int value = random(3) == 0 ? 1 : 3;  // running, or waiting (another kind)
+      std::int64_t end = begin + 1 + i;    // tells the records apart
+      writer.state(task, task, thread, static_cast<std::uint64_t>(begin),
+                   static_cast<std::uint64_t>(end), value);
+      written.push_back({begin, task, thread, value == 1 ? 0 : 1, end});
+      writer.flush_before(static_cast<std::uint64_t>((i + 1) / 4));  // nothing earlier comes
+    }
+    writer.finish(static_cast<std::uint64_t>(n * 2));
+  }
+  std::stable_sort(written.begin(), written.end(), [](const Written& x, const Written& y) {
+    return std::tie(x.begin, x.task, x.thread, x.kind) <
+           std::tie(y.begin, y.task, y.thread, y.kind);
+  });
+  Prv prv = parse_prv(path);
+  ASSERT_EQ(prv.records.size(), written.size());
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    const std::vector<std::int64_t>& r = prv.records[i];
+    ASSERT_EQ((std::vector<std::int64_t>{r[3], r[4], r[5], r[6]}),
+              (std::vector<std::int64_t>{written[i].task + 1, written[i].thread + 1,
+                                         written[i].begin, written[i].end}))
+        << "record " << i;
+  }
+}
+
 TEST(Paraver, EventsOfOneThreadAtOneTimeShareALine) {
   TempDir dir;
   trace::ParaverLayout layout;
