@@ -20,7 +20,9 @@
 #include <queue>
 #include <thread>
 
+#include "paraver_sort.h"
 #include "tareador/trace.h"
+#include "text_out.h"
 
 namespace tareador::trace {
 
@@ -145,209 +147,18 @@ std::pair<std::uint64_t, std::uint64_t> paraver_mpi_event(std::string_view call)
   return {0, 0};
 }
 
-// ---- Records and their order ---------------------------------------------------------------
+// ---- The writer ----------------------------------------------------------------------------
 
 namespace {
 
-enum Kind : std::uint8_t { kEvent = 0, kRunningState = 1, kState = 2, kComm = 3 };
-
-// Records sort by time, then task, thread and kind (events, running, other states,
-// communications: the order Dimemas writes), then arrival. All of it is one 128-bit key: time
-// in the high word; task, thread and kind in the low word, above kArrivalBits bits that the
-// sort fills with the record's index among the pending ones (which is its arrival order).
-using Key = unsigned __int128;
-constexpr int kArrivalBits = 30, kKindShift = 30, kThreadShift = 32, kTaskShift = 44;
-constexpr Key kArrivalMask = (Key{1} << kArrivalBits) - 1;
-constexpr int kMaxRowTasks = 1 << 20, kMaxRowThreads = 1 << 12;  // what the keys hold
-
-struct Entry {
-  Key key;                 // without the arrival bits
-  std::uint64_t a, b, c;   // state: end, value; event: type, value; comm: psend, lrecv, precv
-  std::int64_t size, tag;  // comm
-  std::int32_t cpu, task, thread;
-  std::int32_t recv_cpu, recv_task, recv_thread;  // comm
-
-  std::uint64_t time() const { return static_cast<std::uint64_t>(key >> 64); }
-  Kind kind() const {
-    return static_cast<Kind>((static_cast<std::uint64_t>(key) >> kKindShift) & 3);
-  }
-};
-
-Key make_key(std::uint64_t time, int task, int thread, Kind kind) {
-  return (static_cast<Key>(time) << 64) | (static_cast<std::uint64_t>(task) << kTaskShift) |
-         (static_cast<std::uint64_t>(thread) << kThreadShift) |
-         (static_cast<std::uint64_t>(kind) << kKindShift);
-}
-
-constexpr std::size_t kPendingEntries = 1 << 18;  // ~20 MB of records waiting to be final
-constexpr std::size_t kMergeBuffer = 1 << 11;     // entries read at once from each spilled run
-
-// Writes v in decimal at p; returns the end. Hand-made: the Paraver writer's hot path.
-char* format_decimal(char* p, std::uint64_t v) {
-  static constexpr char kPairs[] =
-      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-      "8081828384858687888990919293949596979899";
-  if (v < 10) {  // most fields of a record line: rows, CPUs, states
-    *p = static_cast<char>('0' + v);
-    return p + 1;
-  }
-  static constexpr std::uint64_t kPowers[20] = {1ull,
-                                                10ull,
-                                                100ull,
-                                                1000ull,
-                                                10000ull,
-                                                100000ull,
-                                                1000000ull,
-                                                10000000ull,
-                                                100000000ull,
-                                                1000000000ull,
-                                                10000000000ull,
-                                                100000000000ull,
-                                                1000000000000ull,
-                                                10000000000000ull,
-                                                100000000000000ull,
-                                                1000000000000000ull,
-                                                10000000000000000ull,
-                                                100000000000000000ull,
-                                                1000000000000000000ull,
-                                                10000000000000000000ull};
-  // Digits from the bit length: log10(2) ~ 1233 / 4096, corrected by one comparison.
-  int guess = ((64 - __builtin_clzll(v)) * 1233) >> 12;
-  char* end = p + guess + (v >= kPowers[guess]);
-  p = end;  // written backwards, four digits at a time
-  auto hundreds = [](std::uint32_t r) { return (r * 5243) >> 19; };  // r / 100 for r < 43,699
-  while (v >= 10000) {
-    std::uint64_t q = v / 10000;
-    auto r = static_cast<std::uint32_t>(v - q * 10000);
-    std::uint32_t high = hundreds(r);
-    p -= 4;
-    std::memcpy(p, kPairs + 2 * high, 2);
-    std::memcpy(p + 2, kPairs + 2 * (r - high * 100), 2);
-    v = q;
-  }
-  auto r = static_cast<std::uint32_t>(v);
-  if (r >= 100) {
-    std::uint32_t high = hundreds(r);
-    p -= 2;
-    std::memcpy(p, kPairs + 2 * (r - high * 100), 2);
-    r = high;
-  }
-  if (r >= 10) {
-    std::memcpy(p - 2, kPairs + 2 * r, 2);
-  } else {
-    p[-1] = static_cast<char>('0' + r);
-  }
-  return end;
-}
-
-// Buffered output. The buffer has slack past its flush mark: single characters go in
-// unchecked, numbers and text check after.
-class TextOut {
- public:
-  explicit TextOut(const std::string& path)
-      : path_(path), file_(std::fopen(path.c_str(), "wb")), buffer_(new char[kSize + kSlack]) {
-    if (!file_) throw FormatError(path, 0, "cannot create file");
-    at_ = buffer_.get();
-  }
-  ~TextOut() {
-    if (file_) std::fclose(file_);
-  }
-  TextOut(const TextOut&) = delete;
-  TextOut& operator=(const TextOut&) = delete;
-
-  void put(std::string_view text) {
-    while (text.size() > kSlack) {  // long text: in pieces
-      put(text.substr(0, kSlack));
-      text.remove_prefix(kSlack);
-    }
-    std::memcpy(at_, text.data(), text.size());
-    at_ += text.size();
-    flush_if_full();
-  }
-  void put(char c) { *at_++ = c; }
-  // Unchecked, as put(char): a piece of a line of at most kCopy bytes, from a buffer of at
-  // least kCopy bytes; copying a fixed size spares a variable-length copy's start-up cost.
-  template <std::size_t kCopy>
-  void put_short(std::string_view text) {
-    std::memcpy(at_, text.data(), kCopy);
-    at_ += text.size();
-  }
-  void number(std::uint64_t v) {
-    at_ = format_decimal(at_, v);
-    flush_if_full();  // lists of numbers (headers, lines of many events) grow field by field
-  }
-  void signed_number(std::int64_t v) {
-    if (v < 0) {
-      put('-');
-      number(static_cast<std::uint64_t>(-(v + 1)) + 1);
-    } else {
-      number(static_cast<std::uint64_t>(v));
-    }
-  }
-  void field(std::uint64_t v) {
-    put(':');
-    number(v);
-  }
-  void end_line() {
-    put('\n');
-    flush_if_full();
-  }
-  void close() {
-    flush();
-    bool failed = std::ferror(file_) != 0;
-    failed |= std::fclose(file_) != 0;
-    file_ = nullptr;
-    if (failed) throw FormatError(path_, 0, "write error");
-  }
-
- private:
-  static constexpr std::size_t kSize = 1 << 20, kSlack = 4096;
-  void flush_if_full() {
-    if (at_ >= buffer_.get() + kSize) flush();
-  }
-  void flush() {
-    std::size_t n = static_cast<std::size_t>(at_ - buffer_.get());
-    if (n && std::fwrite(buffer_.get(), 1, n, file_) != n)
-      throw FormatError(path_, 0, "write error");
-    at_ = buffer_.get();
-  }
-  std::string path_;
-  std::FILE* file_;
-  std::unique_ptr<char[]> buffer_;
-  char* at_;
-};
-
-// A sorted run spilled to an anonymous temporary file.
-class Run {
- public:
-  explicit Run(const std::vector<Entry>& sorted) : file_(std::tmpfile()) {
-    if (!file_) throw std::runtime_error("cannot create a temporary file for sorting records");
-    if (std::fwrite(sorted.data(), sizeof(Entry), sorted.size(), file_) != sorted.size())
-      throw std::runtime_error("cannot write a temporary file for sorting records (disk full?)");
-    std::rewind(file_);
-  }
-  ~Run() { std::fclose(file_); }
-  Run(const Run&) = delete;
-  Run& operator=(const Run&) = delete;
-
-  // The next entry, or nullptr at the end.
-  const Entry* peek() {
-    if (pos_ == buffer_.size()) {
-      buffer_.resize(kMergeBuffer);
-      buffer_.resize(std::fread(buffer_.data(), sizeof(Entry), kMergeBuffer, file_));
-      pos_ = 0;
-      if (buffer_.empty()) return nullptr;
-    }
-    return &buffer_[pos_];
-  }
-  void pop() { ++pos_; }
-
- private:
-  std::FILE* file_;
-  std::vector<Entry> buffer_;
-  std::size_t pos_ = 0;
-};
+using paraver::Entry;
+using paraver::kComm;
+using paraver::kEvent;
+using paraver::kMaxRowTasks;
+using paraver::kMaxRowThreads;
+using paraver::kRunningState;
+using paraver::kState;
+using paraver::make_key;
 
 // Appends the contents of `from` to `to`, letting the kernel copy the bytes.
 void append_file(const std::string& from, const std::string& to) {
@@ -387,222 +198,6 @@ std::string replace_extension(const std::string& path, const char* extension) {
   return base + extension;
 }
 
-// The ":cpu:1:task:thread" text of a record's row, formatted once per row and kept in a small
-// direct-mapped table: it is most of a record line, and few rows are active at any time.
-class RowText {
- public:
-  static constexpr std::size_t kMaxSize = 40;  // 3 numbers of at most 10 digits, and the colons
-
-  std::string_view get(std::int32_t cpu, std::int32_t task, std::int32_t thread) {
-    std::uint32_t hash = static_cast<std::uint32_t>(task) * 2654435761u ^
-                         static_cast<std::uint32_t>(thread) * 40503u ^
-                         static_cast<std::uint32_t>(cpu);
-    Slot& slot = slots_[hash & (kSlots - 1)];
-    if (slot.size == 0 || slot.cpu != cpu || slot.task != task || slot.thread != thread) {
-      char* p = slot.text;
-      *p++ = ':';
-      p = format_decimal(p, static_cast<std::uint64_t>(cpu) + 1);
-      *p++ = ':';
-      *p++ = '1';
-      *p++ = ':';
-      p = format_decimal(p, static_cast<std::uint64_t>(task) + 1);
-      *p++ = ':';
-      p = format_decimal(p, static_cast<std::uint64_t>(thread) + 1);
-      slot.size = static_cast<std::uint8_t>(p - slot.text);
-      slot.cpu = cpu;
-      slot.task = task;
-      slot.thread = thread;
-    }
-    return {slot.text, slot.size};
-  }
-
- private:
-  static constexpr std::size_t kSlots = 1024;
-  struct Slot {
-    std::int32_t cpu = 0, task = 0, thread = 0;
-    std::uint8_t size = 0;  // 0: empty
-    char text[kMaxSize];
-  };
-  std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
-};
-
-// Sorts keys (in arrival order, the index in their low kArrivalBits) by their bits above the
-// arrival index, stably: a least-significant-digit radix sort that skips the digits no two
-// keys differ in. A batch's keys differ in a few bits of the time, task and kind only, so a
-// batch takes two or three passes where a comparison sort takes fifteen.
-void sort_keys(std::vector<Key>& keys, std::vector<Key>& scratch) {
-  if (keys.empty()) return;
-  Key differ = 0;
-  for (Key k : keys) differ |= k ^ keys[0];
-  constexpr int kDigitBits = 11;
-  constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
-  scratch.resize(keys.size());
-  std::vector<std::size_t> start(kBuckets);
-  for (int shift = kArrivalBits; shift < 128; shift += kDigitBits) {
-    if (((differ >> shift) & (kBuckets - 1)) == 0) continue;
-    auto digit = [&](Key k) { return static_cast<std::size_t>(k >> shift) & (kBuckets - 1); };
-    std::fill(start.begin(), start.end(), 0);
-    for (Key k : keys) ++start[digit(k)];
-    std::size_t sum = 0;
-    for (std::size_t& s : start) sum += std::exchange(s, sum);
-    for (Key k : keys) scratch[start[digit(k)]++] = k;
-    keys.swap(scratch);
-  }
-}
-
-// A batch of records as the producer handed it over, with its order: it waits in place (its
-// records are sorted once and never copied while they wait) until it is written.
-struct SortedBatch {
-  std::vector<Entry> entries;  // in arrival order
-  std::vector<Key> order;      // keys with the index in `entries`, sorted
-  std::size_t next = 0;        // into order
-
-  SortedBatch(std::vector<Entry>&& batch, std::vector<Key>& scratch) : entries(std::move(batch)) {
-    order.resize(entries.size());
-    for (std::size_t i = 0; i < entries.size(); ++i) order[i] = entries[i].key | i;
-    sort_keys(order, scratch);
-  }
-  bool done() const { return next == order.size(); }
-  Key head_key() const { return order[next] & ~kArrivalMask; }
-  const Entry& head() const {
-    return entries[static_cast<std::size_t>(order[next] & kArrivalMask)];
-  }
-};
-
-// Records become final in time order when the producer promises that nothing earlier will
-// come; they are then written to a body file. The header, which needs the end time, is written
-// last, in front of the body. When the promise lags (a thread blocked for long) and too many
-// records wait, they are merged into a sorted run on disk, and the runs are merged at the end.
-class SortedBody {
- public:
-  std::string body_path;
-  TextOut body;
-  std::vector<SortedBatch> waiting;  // in arrival order
-  std::size_t waiting_entries = 0;
-  std::vector<std::vector<Entry>> emptied;  // batches written, for the producer to reuse
-  std::vector<Key> sort_scratch;
-  std::vector<std::unique_ptr<Run>> runs;
-  RowText rows;
-  bool event_line_open = false;  // events at one time and thread share a line
-  Entry last_event{};
-
-  explicit SortedBody(const std::string& path) : body_path(path), body(path) {}
-
-  // Takes a batch (in arrival order) and writes every record earlier than `bound`.
-  void take(std::vector<Entry>&& entries, std::uint64_t bound) {
-    waiting_entries += entries.size();
-    waiting.emplace_back(std::move(entries), sort_scratch);
-    if (runs.empty())  // (else all is merged at the end: the runs hold later records)
-      drain([&](const Entry& e) { return e.time() < bound; }, [&](const Entry& e) { write(e); });
-    if (waiting_entries >= kPendingEntries) spill();
-  }
-
-  // Hands the waiting records to `sink` in order while `ready` says so. On equal keys the
-  // earlier batch goes first: its records came first.
-  template <class Ready, class Sink>
-  void drain(Ready&& ready, Sink&& sink) {
-    for (;;) {
-      SortedBatch* first = nullptr;
-      for (SortedBatch& batch : waiting)
-        if (!batch.done() && (!first || batch.head_key() < first->head_key())) first = &batch;
-      if (!first || !ready(first->head())) break;
-      sink(first->head());
-      ++first->next;
-      --waiting_entries;
-    }
-    auto written = std::stable_partition(waiting.begin(), waiting.end(),
-                                         [](const SortedBatch& batch) { return !batch.done(); });
-    for (auto it = written; it != waiting.end(); ++it) emptied.push_back(std::move(it->entries));
-    waiting.erase(written, waiting.end());
-  }
-
-  void spill() {
-    std::vector<Entry> sorted;
-    sorted.reserve(waiting_entries);
-    drain([](const Entry&) { return true; }, [&](const Entry& e) { sorted.push_back(e); });
-    runs.push_back(std::make_unique<Run>(sorted));
-  }
-
-  void resource(const Entry& e, bool receiver) {
-    body.put_short<RowText::kMaxSize>(receiver ? rows.get(e.recv_cpu, e.recv_task, e.recv_thread)
-                                               : rows.get(e.cpu, e.task, e.thread));
-  }
-
-  void write(const Entry& e) {
-    Kind kind = e.kind();
-    if (kind == kEvent && event_line_open && e.time() == last_event.time() &&
-        e.task == last_event.task && e.thread == last_event.thread && e.cpu == last_event.cpu) {
-      body.field(e.a);
-      body.field(e.b);
-      return;
-    }
-    if (event_line_open) {
-      body.end_line();
-      event_line_open = false;
-    }
-    switch (kind) {
-      case kEvent:
-        body.put('2');
-        resource(e, false);
-        body.field(e.time());
-        body.field(e.a);
-        body.field(e.b);
-        last_event = e;
-        event_line_open = true;
-        return;
-      case kRunningState:
-      case kState:
-        body.put('1');
-        resource(e, false);
-        body.field(e.time());
-        body.field(e.a);
-        body.field(e.b);
-        break;
-      case kComm:
-        body.put('3');
-        resource(e, false);
-        body.field(e.time());
-        body.field(e.a);
-        resource(e, true);
-        body.field(e.b);
-        body.field(e.c);
-        body.put(':');
-        body.signed_number(e.size);
-        body.put(':');
-        body.signed_number(e.tag);
-        break;
-    }
-    body.end_line();
-  }
-
-  void write_rest() {
-    if (runs.empty()) {
-      drain([](const Entry&) { return true; }, [&](const Entry& e) { write(e); });
-    } else {
-      if (waiting_entries) spill();
-      auto later = [&](std::size_t x, std::size_t y) {
-        return runs[y]->peek()->key < runs[x]->peek()->key ||
-               (runs[y]->peek()->key == runs[x]->peek()->key && y < x);
-      };
-      std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> heads(later);
-      for (std::size_t i = 0; i < runs.size(); ++i)
-        if (runs[i]->peek()) heads.push(i);
-      while (!heads.empty()) {
-        std::size_t i = heads.top();
-        heads.pop();
-        write(*runs[i]->peek());
-        runs[i]->pop();
-        if (runs[i]->peek()) heads.push(i);
-      }
-    }
-    if (event_line_open) body.end_line();
-    waiting.clear();
-    emptied.clear();
-    runs.clear();
-    body.close();
-  }
-};
-
 }  // namespace
 
 // The producer (the replay) hands records over in batches; a writer thread sorts and formats
@@ -616,7 +211,7 @@ struct ParaverWriter::Impl {
 
   std::string path;
   ParaverLayout layout;
-  SortedBody sorted;  // the writer thread's, until it is joined
+  paraver::SortedBody sorted;  // the writer thread's, until it is joined
   std::vector<Entry> batch;
   std::uint64_t bound = 0;  // the latest promise
   std::mutex mutex;
@@ -685,11 +280,10 @@ struct ParaverWriter::Impl {
         return;
       }
       std::lock_guard<std::mutex> lock(mutex);
-      for (std::vector<Entry>& entries : sorted.emptied) {
+      for (std::vector<Entry>& entries : sorted.take_emptied()) {
         entries.clear();
         spare.push_back(std::move(entries));
       }
-      sorted.emptied.clear();
     }
   }
 
@@ -724,7 +318,7 @@ ParaverWriter::ParaverWriter(const std::string& prv_path, ParaverLayout layout)
 
 ParaverWriter::~ParaverWriter() {
   impl_->join();
-  std::remove(impl_->sorted.body_path.c_str());
+  std::remove(impl_->sorted.path().c_str());
 }
 
 void ParaverWriter::state(int cpu, int task, int thread, std::uint64_t begin, std::uint64_t end,
@@ -817,8 +411,8 @@ void ParaverWriter::Impl::write_prv(std::uint64_t end_time) {
     }
     out.close();
   }
-  append_file(sorted.body_path, path);
-  std::remove(sorted.body_path.c_str());
+  append_file(sorted.path(), path);
+  std::remove(sorted.path().c_str());
 }
 
 void ParaverWriter::Impl::write_pcf() const {

@@ -1,0 +1,276 @@
+// Sorting a Paraver trace's records with bounded memory: batches sorted once, merged as the
+// producer's promises allow, spilled to sorted runs on disk when the promise lags.
+#include "paraver_sort.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <queue>
+#include <stdexcept>
+#include <utility>
+
+#include "text_out.h"
+
+namespace tareador::trace::paraver {
+
+namespace {
+
+// A sorted run spilled to an anonymous temporary file.
+class Run {
+ public:
+  explicit Run(const std::vector<Entry>& sorted) : file_(std::tmpfile()) {
+    if (!file_) throw std::runtime_error("cannot create a temporary file for sorting records");
+    if (std::fwrite(sorted.data(), sizeof(Entry), sorted.size(), file_) != sorted.size())
+      throw std::runtime_error("cannot write a temporary file for sorting records (disk full?)");
+    std::rewind(file_);
+  }
+  ~Run() { std::fclose(file_); }
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+
+  // The next entry, or nullptr at the end.
+  const Entry* peek() {
+    if (pos_ == buffer_.size()) {
+      buffer_.resize(kMergeBuffer);
+      buffer_.resize(std::fread(buffer_.data(), sizeof(Entry), kMergeBuffer, file_));
+      pos_ = 0;
+      if (buffer_.empty()) return nullptr;
+    }
+    return &buffer_[pos_];
+  }
+  void pop() { ++pos_; }
+
+ private:
+  std::FILE* file_;
+  std::vector<Entry> buffer_;
+  std::size_t pos_ = 0;
+};
+
+// The ":cpu:1:task:thread" text of a record's row, formatted once per row and kept in a small
+// direct-mapped table: it is most of a record line, and few rows are active at any time.
+class RowText {
+ public:
+  static constexpr std::size_t kMaxSize = 40;  // 3 numbers of at most 10 digits, and the colons
+
+  std::string_view get(std::int32_t cpu, std::int32_t task, std::int32_t thread) {
+    std::uint32_t hash = static_cast<std::uint32_t>(task) * 2654435761u ^
+                         static_cast<std::uint32_t>(thread) * 40503u ^
+                         static_cast<std::uint32_t>(cpu);
+    Slot& slot = slots_[hash & (kSlots - 1)];
+    if (slot.size == 0 || slot.cpu != cpu || slot.task != task || slot.thread != thread) {
+      char* p = slot.text;
+      *p++ = ':';
+      p = format_decimal(p, static_cast<std::uint64_t>(cpu) + 1);
+      *p++ = ':';
+      *p++ = '1';
+      *p++ = ':';
+      p = format_decimal(p, static_cast<std::uint64_t>(task) + 1);
+      *p++ = ':';
+      p = format_decimal(p, static_cast<std::uint64_t>(thread) + 1);
+      slot.size = static_cast<std::uint8_t>(p - slot.text);
+      slot.cpu = cpu;
+      slot.task = task;
+      slot.thread = thread;
+    }
+    return {slot.text, slot.size};
+  }
+
+ private:
+  static constexpr std::size_t kSlots = 1024;
+  struct Slot {
+    std::int32_t cpu = 0, task = 0, thread = 0;
+    std::uint8_t size = 0;  // 0: empty
+    char text[kMaxSize];
+  };
+  std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
+};
+
+// Sorts keys (in arrival order, the index in their low kArrivalBits) by their bits above the
+// arrival index, stably: a least-significant-digit radix sort that skips the digits no two
+// keys differ in. A batch's keys differ in a few bits of the time, task and kind only, so a
+// batch takes two or three passes where a comparison sort takes fifteen.
+void sort_keys(std::vector<Key>& keys, std::vector<Key>& scratch) {
+  if (keys.empty()) return;
+  Key differ = 0;
+  for (Key k : keys) differ |= k ^ keys[0];
+  constexpr int kDigitBits = 11;
+  constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
+  scratch.resize(keys.size());
+  std::vector<std::size_t> start(kBuckets);
+  for (int shift = kArrivalBits; shift < 128; shift += kDigitBits) {
+    if (((differ >> shift) & (kBuckets - 1)) == 0) continue;
+    auto digit = [&](Key k) { return static_cast<std::size_t>(k >> shift) & (kBuckets - 1); };
+    std::fill(start.begin(), start.end(), 0);
+    for (Key k : keys) ++start[digit(k)];
+    std::size_t sum = 0;
+    for (std::size_t& s : start) sum += std::exchange(s, sum);
+    for (Key k : keys) scratch[start[digit(k)]++] = k;
+    keys.swap(scratch);
+  }
+}
+
+// A batch of records as the producer handed it over, with its order: it waits in place (its
+// records are sorted once and never copied while they wait) until it is written.
+struct SortedBatch {
+  std::vector<Entry> entries;  // in arrival order
+  std::vector<Key> order;      // keys with the index in `entries`, sorted
+  std::size_t next = 0;        // into order
+
+  SortedBatch(std::vector<Entry>&& batch, std::vector<Key>& scratch) : entries(std::move(batch)) {
+    order.resize(entries.size());
+    for (std::size_t i = 0; i < entries.size(); ++i) order[i] = entries[i].key | i;
+    sort_keys(order, scratch);
+  }
+  bool done() const { return next == order.size(); }
+  Key head_key() const { return order[next] & ~kArrivalMask; }
+  const Entry& head() const {
+    return entries[static_cast<std::size_t>(order[next] & kArrivalMask)];
+  }
+};
+
+}  // namespace
+
+struct SortedBody::State {
+  std::string body_path;
+  TextOut body;
+  std::vector<SortedBatch> waiting;  // in arrival order
+  std::size_t waiting_entries = 0;
+  std::vector<std::vector<Entry>> emptied;  // batches written, for the producer to reuse
+  std::vector<Key> sort_scratch;
+  std::vector<std::unique_ptr<Run>> runs;
+  RowText rows;
+  bool event_line_open = false;  // events at one time and thread share a line
+  Entry last_event{};
+
+  explicit State(const std::string& path) : body_path(path), body(path) {}
+
+  // Takes a batch (in arrival order) and writes every record earlier than `bound`.
+  void take(std::vector<Entry>&& entries, std::uint64_t bound) {
+    waiting_entries += entries.size();
+    waiting.emplace_back(std::move(entries), sort_scratch);
+    if (runs.empty())  // (else all is merged at the end: the runs hold later records)
+      drain([&](const Entry& e) { return e.time() < bound; }, [&](const Entry& e) { write(e); });
+    if (waiting_entries >= kPendingEntries) spill();
+  }
+
+  // Hands the waiting records to `sink` in order while `ready` says so. On equal keys the
+  // earlier batch goes first: its records came first.
+  template <class Ready, class Sink>
+  void drain(Ready&& ready, Sink&& sink) {
+    for (;;) {
+      SortedBatch* first = nullptr;
+      for (SortedBatch& batch : waiting)
+        if (!batch.done() && (!first || batch.head_key() < first->head_key())) first = &batch;
+      if (!first || !ready(first->head())) break;
+      sink(first->head());
+      ++first->next;
+      --waiting_entries;
+    }
+    auto written = std::stable_partition(waiting.begin(), waiting.end(),
+                                         [](const SortedBatch& batch) { return !batch.done(); });
+    for (auto it = written; it != waiting.end(); ++it) emptied.push_back(std::move(it->entries));
+    waiting.erase(written, waiting.end());
+  }
+
+  void spill() {
+    std::vector<Entry> sorted;
+    sorted.reserve(waiting_entries);
+    drain([](const Entry&) { return true; }, [&](const Entry& e) { sorted.push_back(e); });
+    runs.push_back(std::make_unique<Run>(sorted));
+  }
+
+  void resource(const Entry& e, bool receiver) {
+    body.put_short<RowText::kMaxSize>(receiver ? rows.get(e.recv_cpu, e.recv_task, e.recv_thread)
+                                               : rows.get(e.cpu, e.task, e.thread));
+  }
+
+  void write(const Entry& e) {
+    Kind kind = e.kind();
+    if (kind == kEvent && event_line_open && e.time() == last_event.time() &&
+        e.task == last_event.task && e.thread == last_event.thread && e.cpu == last_event.cpu) {
+      body.field(e.a);
+      body.field(e.b);
+      return;
+    }
+    if (event_line_open) {
+      body.end_line();
+      event_line_open = false;
+    }
+    switch (kind) {
+      case kEvent:
+        body.put('2');
+        resource(e, false);
+        body.field(e.time());
+        body.field(e.a);
+        body.field(e.b);
+        last_event = e;
+        event_line_open = true;
+        return;
+      case kRunningState:
+      case kState:
+        body.put('1');
+        resource(e, false);
+        body.field(e.time());
+        body.field(e.a);
+        body.field(e.b);
+        break;
+      case kComm:
+        body.put('3');
+        resource(e, false);
+        body.field(e.time());
+        body.field(e.a);
+        resource(e, true);
+        body.field(e.b);
+        body.field(e.c);
+        body.put(':');
+        body.signed_number(e.size);
+        body.put(':');
+        body.signed_number(e.tag);
+        break;
+    }
+    body.end_line();
+  }
+
+  void write_rest() {
+    if (runs.empty()) {
+      drain([](const Entry&) { return true; }, [&](const Entry& e) { write(e); });
+    } else {
+      if (waiting_entries) spill();
+      auto later = [&](std::size_t x, std::size_t y) {
+        return runs[y]->peek()->key < runs[x]->peek()->key ||
+               (runs[y]->peek()->key == runs[x]->peek()->key && y < x);
+      };
+      std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> heads(later);
+      for (std::size_t i = 0; i < runs.size(); ++i)
+        if (runs[i]->peek()) heads.push(i);
+      while (!heads.empty()) {
+        std::size_t i = heads.top();
+        heads.pop();
+        write(*runs[i]->peek());
+        runs[i]->pop();
+        if (runs[i]->peek()) heads.push(i);
+      }
+    }
+    if (event_line_open) body.end_line();
+    waiting.clear();
+    emptied.clear();
+    runs.clear();
+    body.close();
+  }
+};
+
+SortedBody::SortedBody(const std::string& path) : state_(std::make_unique<State>(path)) {}
+SortedBody::~SortedBody() = default;
+
+void SortedBody::take(std::vector<Entry>&& entries, std::uint64_t bound) {
+  state_->take(std::move(entries), bound);
+}
+
+std::vector<std::vector<Entry>> SortedBody::take_emptied() {
+  return std::exchange(state_->emptied, {});
+}
+
+void SortedBody::write_rest() { state_->write_rest(); }
+
+const std::string& SortedBody::path() const { return state_->body_path; }
+
+}  // namespace tareador::trace::paraver
