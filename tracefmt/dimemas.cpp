@@ -48,34 +48,35 @@ struct LineFields {
 void split_integers(std::string_view line, LineFields& f, int max_fields = LineFields::kMax) {
   const char* p = line.data();
   const char* end = p + line.size();
-  f.count = 0;
-  f.has_rest = false;
-  while (f.count < max_fields) {
+  int count = 0;
+  bool has_rest = false;
+  while (count < max_fields) {
     const char* start = p;
-    bool negative = p < end && *p == '-';
+    bool negative = *p == '-';  // (at the end: the byte past the line, not a '-')
     p += negative;
     const char* digits = p;
     std::uint64_t x = 0;
-    while (static_cast<unsigned>(*p - '0') < 10u && p - digits < 19)
-      x = x * 10 + static_cast<unsigned>(*p++ - '0');
+    for (unsigned d; (d = static_cast<unsigned char>(*p) - unsigned{'0'}) < 10; ++p) x = x * 10 + d;
+    auto n = static_cast<std::size_t>(p - digits);
     std::int64_t value = 0;
     bool fits = true;
-    if (p - digits < 19) {  // (at most 18 digits: below 2^63)
+    if (n - 1 < 18) {  // 1 to 18 digits: below 2^63
       value = negative ? -static_cast<std::int64_t>(x) : static_cast<std::int64_t>(x);
-    } else {  // past the fast path: the 64-bit range decides (else "out of range")
-      auto [stop, ec] = std::from_chars(start, end, value);
-      fits = ec == std::errc() && stop == p;  // not more digits, and in range
+    } else {  // none, or past the fast path: the 64-bit range decides (else "out of range")
+      fits = n != 0 && std::from_chars(start, p, value).ec == std::errc();
     }
-    if (p == digits || !fits || (p < end && *p != ':')) {
+    if (!fits || (p != end && *p != ':')) {
       p = start;
-      f.has_rest = true;
+      has_rest = true;
       break;
     }
-    f.value[f.count++] = value;
+    f.value[count++] = value;
     if (p == end) break;
     ++p;
-    if (f.count == max_fields) f.has_rest = true;
+    if (count == max_fields) has_rest = true;
   }
+  f.count = count;
+  f.has_rest = has_rest;
   f.rest = std::string_view(p, static_cast<std::size_t>(end - p));
 }
 
