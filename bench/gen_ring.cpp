@@ -4,26 +4,14 @@
 //   gen_ring RANKS RECORDS OUT.dim [BYTES]
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
 
 #include "tareador/trace.h"
 
 namespace trace = tareador::trace;
 
-int main(int argc, char** argv) {
-  if (argc < 4 || argc > 5) {
-    std::fprintf(stderr, "usage: gen_ring RANKS RECORDS OUT.dim [BYTES]\n");
-    return 1;
-  }
-  int ranks = std::atoi(argv[1]);
-  long long records = std::atoll(argv[2]);
-  long long bytes = argc == 5 ? std::atoll(argv[4]) : 65536;
-  if (ranks < 2 || records < 4LL * ranks || bytes < 0) {
-    std::fprintf(stderr, "gen_ring: need RANKS >= 2, RECORDS >= 4*RANKS, BYTES >= 0\n");
-    return 1;
-  }
-  long long iterations = records / (4LL * ranks);
-
+void write_ring(const char* path, int ranks, long long iterations, long long bytes) {
   trace::TraceHeader header;
   header.name = "ring";
   header.threads.assign(static_cast<std::size_t>(ranks), 1);
@@ -32,7 +20,7 @@ int main(int argc, char** argv) {
   for (int r = 0; r < ranks; ++r) world.tasks.push_back(r);
   header.communicators.push_back(world);
 
-  auto writer = trace::make_dimemas_writer(argv[3], header);
+  auto writer = trace::make_dimemas_writer(path, header);
   for (int rank = 0; rank < ranks; ++rank) {
     writer->begin(rank, 0);
     for (long long i = 0; i < iterations; ++i) {
@@ -68,6 +56,28 @@ int main(int argc, char** argv) {
     }
   }
   writer->finish();
+}
+
+int main(int argc, char** argv) {
+  if (argc < 4 || argc > 5) {
+    std::fprintf(stderr, "usage: gen_ring RANKS RECORDS OUT.dim [BYTES]\n");
+    return 1;
+  }
+  int ranks = std::atoi(argv[1]);
+  long long records = std::atoll(argv[2]);
+  long long bytes = argc == 5 ? std::atoll(argv[4]) : 65536;
+  if (ranks < 2 || records < 4LL * ranks || bytes < 0) {
+    std::fprintf(stderr, "gen_ring: need RANKS >= 2, RECORDS >= 4*RANKS, BYTES >= 0\n");
+    return 1;
+  }
+  long long iterations = records / (4LL * ranks);
+
+  try {
+    write_ring(argv[3], ranks, iterations, bytes);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gen_ring: %s\n", e.what());
+    return 1;
+  }
   std::printf("%s: %d ranks, %lld records\n", argv[3], ranks, iterations * 4 * ranks);
   return 0;
 }
