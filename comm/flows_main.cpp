@@ -8,6 +8,7 @@
 #include <iostream>
 #include <string>
 
+#include "cli/command.h"
 #include "comm/flow_graph.h"
 #include "comm/matrix.h"
 #include "comm/predict.h"
@@ -19,8 +20,7 @@ namespace {
 
 namespace comm = tareador::comm;
 namespace trace = tareador::trace;
-
-constexpr int kExitBadInput = 1;
+namespace cli = tareador::cli;
 
 struct Options {
   std::string dir;
@@ -171,15 +171,5 @@ int main(int argc, char** argv) {
       ->type_name("DIR");
   app.add_flag("-q,--quiet", o.quiet, "print nothing (the files are still written)");
   app.footer("Exit status: 0 success; 1 bad input (trace set or options) or a file not written.");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : kExitBadInput;
-  }
-  try {
-    return run(o);
-  } catch (const std::exception& e) {
-    std::cerr << "tareador-flows: " << e.what() << "\n";
-    return kExitBadInput;
-  }
+  return cli::parse_and_run(app, argc, argv, "tareador-flows", [&] { return run(o); });
 }

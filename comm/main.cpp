@@ -2,13 +2,14 @@
 // the MSE of the two normalised matrices (eq. 1 of "Communication Detection in Shared Memory");
 // `heatmap M.csv OUT.svg` draws one. A thin command over comm/matrix.h.
 #include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
+
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <string>
 
+#include "cli/command.h"
 #include "comm/matrix.h"
 #include "tareador/trace.h"
 
@@ -16,8 +17,7 @@ namespace {
 
 namespace comm = tareador::comm;
 namespace trace = tareador::trace;
-
-constexpr int kExitBadInput = 1;
+namespace cli = tareador::cli;
 
 struct Options {
   std::string a, b, input, svg, title;
@@ -94,15 +94,6 @@ int main(int argc, char** argv) {
   app.footer(
       "Exit status: 0 success; 1 bad input (a malformed matrix: file:line; matrices of different "
       "sizes) or a file not written. See docs/comm-matrix.md.");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : kExitBadInput;
-  }
-  try {
-    return cmp->parsed() ? compare(o) : heatmap(o);
-  } catch (const std::exception& e) {
-    std::cerr << "tareador-comm: " << e.what() << "\n";
-    return kExitBadInput;
-  }
+  return cli::parse_and_run(app, argc, argv, "tareador-comm",
+                            [&] { return cmp->parsed() ? compare(o) : heatmap(o); });
 }

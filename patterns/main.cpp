@@ -6,14 +6,14 @@
 #include <iostream>
 #include <string>
 
+#include "cli/command.h"
 #include "patterns/patterns.h"
 #include "tareador/trace.h"
 
 namespace {
 
 namespace patterns = tareador::patterns;
-
-constexpr int kExitBadInput = 1;
+namespace cli = tareador::cli;
 
 struct Options {
   std::string dir;
@@ -63,15 +63,5 @@ int main(int argc, char** argv) {
   app.footer(
       "Exit status: 0 success; 1 bad input (trace set or options) or a file not written.\n"
       "See docs/patterns.md for the metrics and how to read the plots.");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : kExitBadInput;
-  }
-  try {
-    return run(o);
-  } catch (const std::exception& e) {
-    std::cerr << "tareador-patterns: " << e.what() << "\n";
-    return kExitBadInput;
-  }
+  return cli::parse_and_run(app, argc, argv, "tareador-patterns", [&] { return run(o); });
 }

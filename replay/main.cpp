@@ -4,11 +4,11 @@
 
 #include <CLI/CLI.hpp>
 #include <cmath>
-#include <filesystem>
 #include <iostream>
 #include <map>
 
 #include "analysis/runs.h"
+#include "cli/command.h"
 #include "replay/parallel_launch.h"
 #include "tareador/replay.h"
 #include "tareador/trace.h"
@@ -17,8 +17,8 @@ namespace {
 
 namespace replay = tareador::replay;
 namespace trace = tareador::trace;
+namespace cli = tareador::cli;
 
-using replay::kExitBadInput;
 using replay::kExitDeadlock;
 
 struct Options {
@@ -264,31 +264,12 @@ int main(int argc, char** argv) {
   app.footer(
       "Exit status: 0 success; 1 bad input (trace, configuration or options); 2 the simulated run "
       "deadlocks (a report names the ranks and records).");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : kExitBadInput;  // --help and --version exit 0
-  }
-  try {
-    return run(o, launch.get());
-  } catch (const replay::DeadlockError& e) {
-    std::cerr << "replay: " << e.what() << "\n";
-    return kExitDeadlock;
-  } catch (const trace::FormatError& e) {
-    std::cerr << "replay: " << e.what() << "\n";
-    return kExitBadInput;
-  } catch (const CLI::Error& e) {
-    std::cerr << "replay: " << e.what() << "\n";
-    return kExitBadInput;
-  } catch (const std::filesystem::filesystem_error& e) {
-    std::cerr << "replay: " << e.path1().string() << ": "
-              << trace::system_error_text(e.code().value()) << "\n";
-    return kExitBadInput;
-  } catch (const std::bad_alloc&) {
-    std::cerr << "replay: out of memory\n";
-    return kExitBadInput;
-  } catch (const std::exception& e) {
-    std::cerr << "replay: " << e.what() << "\n";
-    return kExitBadInput;
-  }
+  return cli::parse_and_run(app, argc, argv, "replay", [&] {
+    try {
+      return run(o, launch.get());
+    } catch (const replay::DeadlockError& e) {
+      std::cerr << "replay: " << e.what() << "\n";
+      return kExitDeadlock;
+    }
+  });
 }

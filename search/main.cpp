@@ -9,14 +9,14 @@
 #include <optional>
 #include <string>
 
+#include "cli/command.h"
 #include "search/search.h"
 
 namespace {
 
 namespace search = tareador::search;
 namespace trace = tareador::trace;
-
-constexpr int kExitBadInput = 1;
+namespace cli = tareador::cli;
 
 struct Options {
   std::string dir, csv, svg, deps = "raw", reference;
@@ -138,15 +138,5 @@ int main(int argc, char** argv) {
       ->type_name("SET");
   app.add_flag("-q,--quiet", o.quiet, "no summary of the recording on stderr");
   app.footer("Exit status: 0 success; 1 bad input (trace set or options) or a file not written.");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : kExitBadInput;
-  }
-  try {
-    return run(o);
-  } catch (const std::exception& e) {
-    std::cerr << "tareador-search: " << e.what() << "\n";
-    return kExitBadInput;
-  }
+  return cli::parse_and_run(app, argc, argv, "tareador-search", [&] { return run(o); });
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/command.h"
 #include "tareador/trace.h"
 #include "tasks/emit_source.h"
 #include "tasks/taskgraph.h"
@@ -16,8 +17,7 @@ namespace {
 
 namespace tasks = tareador::tasks;
 namespace trace = tareador::trace;
-
-constexpr int kExitBadInput = 1;
+namespace cli = tareador::cli;
 
 struct Options {
   std::string dir;
@@ -169,15 +169,5 @@ int main(int argc, char** argv) {
       ->type_name("DIR")
       ->needs(emit);
   app.footer("Exit status: 0 success; 1 bad input (trace set or options) or a file not written.");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : kExitBadInput;  // --help and --version exit 0
-  }
-  try {
-    return run(o);
-  } catch (const std::exception& e) {
-    std::cerr << "tareador-tasks: " << e.what() << "\n";
-    return kExitBadInput;
-  }
+  return cli::parse_and_run(app, argc, argv, "tareador-tasks", [&] { return run(o); });
 }

@@ -1,0 +1,40 @@
+// command.h — how every command's main() ends: parse the options, run, and report what went
+// wrong as "NAME: what" on stderr with the exit status users of the tools expect. Header-only
+// (the commands include CLI11 already; the libraries do not).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <new>
+
+#include "tareador/trace.h"
+
+namespace tareador::cli {
+
+inline constexpr int kExitBadInput = 1;  // a malformed input or option, or a file not written
+
+// Parses argv into `app` (--help and --version exit 0, a bad option 1), then returns run()'s
+// exit status; an exception out of run() is printed after `name` and exits kExitBadInput.
+template <class Run>
+int parse_and_run(CLI::App& app, int argc, char** argv, const char* name, Run&& run) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : kExitBadInput;
+  }
+  try {
+    return run();
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << name << ": " << e.path1().string() << ": "
+              << trace::system_error_text(e.code().value()) << "\n";
+  } catch (const std::bad_alloc&) {
+    std::cerr << name << ": out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << name << ": " << e.what() << "\n";
+  }
+  return kExitBadInput;
+}
+
+}  // namespace tareador::cli
