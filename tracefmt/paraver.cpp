@@ -205,19 +205,19 @@ std::string replace_extension(const std::string& path, const char* extension) {
 struct ParaverWriter::Impl {
   static constexpr std::size_t kBatch = 1 << 15, kMaxJobs = 2;
   struct Job {
-    std::vector<Entry> entries;
+    paraver::Batch batch;
     std::uint64_t bound;
   };
 
   std::string path;
   ParaverLayout layout;
   paraver::SortedBody sorted;  // the writer thread's, until it is joined
-  std::vector<Entry> batch;
+  paraver::Batch batch;
   std::uint64_t bound = 0;  // the latest promise
   std::mutex mutex;
   std::condition_variable changed;
   std::deque<Job> jobs;
-  std::vector<std::vector<Entry>> spare;  // emptied batches, for reuse
+  std::vector<paraver::Batch> spare;  // emptied batches, for reuse
   bool closing = false;
   std::exception_ptr error;
   std::thread writer;
@@ -229,20 +229,20 @@ struct ParaverWriter::Impl {
     for (int threads : layout.threads)
       if (threads > kMaxRowThreads)
         throw std::length_error("Paraver writer: more than 2^12 threads");
-    batch.reserve(kBatch);
+    batch.entries.reserve(kBatch);
     writer = std::thread([this] { run(); });
   }
 
   ~Impl() { join(); }
 
   void add(const Entry& e) {
-    batch.push_back(e);
-    if (batch.size() == kBatch) submit();
+    batch.entries.push_back(e);
+    if (batch.entries.size() == kBatch) submit();
   }
 
   void promise(std::uint64_t time) {
     bound = time;
-    if (batch.size() >= kBatch / 4) submit();  // small batches are not worth a hand-over
+    if (batch.entries.size() >= kBatch / 4) submit();  // small batches are not worth a hand-over
   }
 
   void submit() {
@@ -252,7 +252,7 @@ struct ParaverWriter::Impl {
     jobs.push_back(Job{std::move(batch), bound});
     if (spare.empty()) {
       batch = {};
-      batch.reserve(kBatch);
+      batch.entries.reserve(kBatch);
     } else {
       batch = std::move(spare.back());
       spare.pop_back();
@@ -272,7 +272,7 @@ struct ParaverWriter::Impl {
         changed.notify_all();
       }
       try {
-        sorted.take(std::move(job.entries), job.bound);
+        sorted.take(std::move(job.batch), job.bound);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mutex);
         error = std::current_exception();
@@ -280,9 +280,9 @@ struct ParaverWriter::Impl {
         return;
       }
       std::lock_guard<std::mutex> lock(mutex);
-      for (std::vector<Entry>& entries : sorted.take_emptied()) {
-        entries.clear();
-        spare.push_back(std::move(entries));
+      for (paraver::Batch& emptied : sorted.take_emptied()) {
+        emptied.clear();
+        spare.push_back(std::move(emptied));
       }
     }
   }
@@ -329,8 +329,6 @@ void ParaverWriter::state(int cpu, int task, int thread, std::uint64_t begin, st
   e.a = end;
   e.b = static_cast<std::uint64_t>(value);
   e.cpu = cpu;
-  e.task = task;
-  e.thread = thread;
   impl_->add(e);
 }
 
@@ -341,8 +339,6 @@ void ParaverWriter::event(int cpu, int task, int thread, std::uint64_t time, std
   e.a = type;
   e.b = value;
   e.cpu = cpu;
-  e.task = task;
-  e.thread = thread;
   impl_->add(e);
 }
 
@@ -351,15 +347,10 @@ void ParaverWriter::communication(const ParaverCommunication& c) {
   e.key = make_key(c.logical_send, c.send_task, c.send_thread, kComm);
   e.a = c.physical_send;
   e.b = c.logical_recv;
-  e.c = c.physical_recv;
-  e.size = c.size;
-  e.tag = c.tag;
   e.cpu = c.send_cpu;
-  e.task = c.send_task;
-  e.thread = c.send_thread;
-  e.recv_cpu = c.recv_cpu;
-  e.recv_task = c.recv_task;
-  e.recv_thread = c.recv_thread;
+  std::vector<paraver::CommFields>& comms = impl_->batch.comms;
+  e.comm = static_cast<std::uint32_t>(comms.size());
+  comms.push_back({c.physical_recv, c.size, c.tag, c.recv_cpu, c.recv_task, c.recv_thread});
   impl_->add(e);
 }
 

@@ -14,12 +14,18 @@ namespace tareador::trace::paraver {
 
 namespace {
 
+// A record whole, as a spilled run holds it.
+struct FullRecord {
+  Entry entry;
+  CommFields comm;
+};
+
 // A sorted run spilled to an anonymous temporary file.
 class Run {
  public:
-  explicit Run(const std::vector<Entry>& sorted) : file_(std::tmpfile()) {
+  explicit Run(const std::vector<FullRecord>& sorted) : file_(std::tmpfile()) {
     if (!file_) throw std::runtime_error("cannot create a temporary file for sorting records");
-    if (std::fwrite(sorted.data(), sizeof(Entry), sorted.size(), file_) != sorted.size())
+    if (std::fwrite(sorted.data(), sizeof(FullRecord), sorted.size(), file_) != sorted.size())
       throw std::runtime_error("cannot write a temporary file for sorting records (disk full?)");
     std::rewind(file_);
   }
@@ -28,10 +34,10 @@ class Run {
   Run& operator=(const Run&) = delete;
 
   // The next entry, or nullptr at the end.
-  const Entry* peek() {
+  const FullRecord* peek() {
     if (pos_ == buffer_.size()) {
       buffer_.resize(kMergeBuffer);
-      buffer_.resize(std::fread(buffer_.data(), sizeof(Entry), kMergeBuffer, file_));
+      buffer_.resize(std::fread(buffer_.data(), sizeof(FullRecord), kMergeBuffer, file_));
       pos_ = 0;
       if (buffer_.empty()) return nullptr;
     }
@@ -41,7 +47,7 @@ class Run {
 
  private:
   std::FILE* file_;
-  std::vector<Entry> buffer_;
+  std::vector<FullRecord> buffer_;
   std::size_t pos_ = 0;
 };
 
@@ -111,11 +117,12 @@ void sort_keys(std::vector<Key>& keys, std::vector<Key>& scratch) {
 // A batch of records as the producer handed it over, with its order: it waits in place (its
 // records are sorted once and never copied while they wait) until it is written.
 struct SortedBatch {
-  std::vector<Entry> entries;  // in arrival order
-  std::vector<Key> order;      // keys with the index in `entries`, sorted
-  std::size_t next = 0;        // into order
+  Batch records;           // in arrival order
+  std::vector<Key> order;  // keys with the index in records.entries, sorted
+  std::size_t next = 0;    // into order
 
-  SortedBatch(std::vector<Entry>&& batch, std::vector<Key>& scratch) : entries(std::move(batch)) {
+  SortedBatch(Batch&& batch, std::vector<Key>& scratch) : records(std::move(batch)) {
+    const std::vector<Entry>& entries = records.entries;
     order.resize(entries.size());
     for (std::size_t i = 0; i < entries.size(); ++i) order[i] = entries[i].key | i;
     sort_keys(order, scratch);
@@ -123,7 +130,13 @@ struct SortedBatch {
   bool done() const { return next == order.size(); }
   Key head_key() const { return order[next] & ~kArrivalMask; }
   const Entry& head() const {
-    return entries[static_cast<std::size_t>(order[next] & kArrivalMask)];
+    return records.entries[static_cast<std::size_t>(order[next] & kArrivalMask)];
+  }
+  // The head's communication fields (of any other record: none that matter).
+  const CommFields& head_comm() const {
+    static const CommFields kNone;
+    const Entry& e = head();
+    return e.kind() == kComm ? records.comms[e.comm] : kNone;
   }
 };
 
@@ -134,7 +147,7 @@ struct SortedBody::State {
   TextOut body;
   std::vector<SortedBatch> waiting;  // in arrival order
   std::size_t waiting_entries = 0;
-  std::vector<std::vector<Entry>> emptied;  // batches written, for the producer to reuse
+  std::vector<Batch> emptied;  // batches written, for the producer to reuse
   std::vector<Key> sort_scratch;
   std::vector<std::unique_ptr<Run>> runs;
   RowText rows;
@@ -144,11 +157,12 @@ struct SortedBody::State {
   explicit State(const std::string& path) : body_path(path), body(path) {}
 
   // Takes a batch (in arrival order) and writes every record earlier than `bound`.
-  void take(std::vector<Entry>&& entries, std::uint64_t bound) {
-    waiting_entries += entries.size();
-    waiting.emplace_back(std::move(entries), sort_scratch);
+  void take(Batch&& batch, std::uint64_t bound) {
+    waiting_entries += batch.entries.size();
+    waiting.emplace_back(std::move(batch), sort_scratch);
     if (runs.empty())  // (else all is merged at the end: the runs hold later records)
-      drain([&](const Entry& e) { return e.time() < bound; }, [&](const Entry& e) { write(e); });
+      drain([&](const Entry& e) { return e.time() < bound; },
+            [&](const Entry& e, const CommFields& c) { write(e, c); });
     if (waiting_entries >= kPendingEntries) spill();
   }
 
@@ -161,32 +175,33 @@ struct SortedBody::State {
       for (SortedBatch& batch : waiting)
         if (!batch.done() && (!first || batch.head_key() < first->head_key())) first = &batch;
       if (!first || !ready(first->head())) break;
-      sink(first->head());
+      sink(first->head(), first->head_comm());
       ++first->next;
       --waiting_entries;
     }
     auto written = std::stable_partition(waiting.begin(), waiting.end(),
                                          [](const SortedBatch& batch) { return !batch.done(); });
-    for (auto it = written; it != waiting.end(); ++it) emptied.push_back(std::move(it->entries));
+    for (auto it = written; it != waiting.end(); ++it) emptied.push_back(std::move(it->records));
     waiting.erase(written, waiting.end());
   }
 
   void spill() {
-    std::vector<Entry> sorted;
+    std::vector<FullRecord> sorted;
     sorted.reserve(waiting_entries);
-    drain([](const Entry&) { return true; }, [&](const Entry& e) { sorted.push_back(e); });
+    drain([](const Entry&) { return true; },
+          [&](const Entry& e, const CommFields& c) {
+            sorted.push_back({e, c});
+          });
     runs.push_back(std::make_unique<Run>(sorted));
   }
 
-  void resource(const Entry& e, bool receiver) {
-    body.put_short<RowText::kMaxSize>(receiver ? rows.get(e.recv_cpu, e.recv_task, e.recv_thread)
-                                               : rows.get(e.cpu, e.task, e.thread));
+  void resource(std::int32_t cpu, std::int32_t task, std::int32_t thread) {
+    body.put_short<RowText::kMaxSize>(rows.get(cpu, task, thread));
   }
 
-  void write(const Entry& e) {
+  void write(const Entry& e, const CommFields& c) {
     Kind kind = e.kind();
-    if (kind == kEvent && event_line_open && e.time() == last_event.time() &&
-        e.task == last_event.task && e.thread == last_event.thread && e.cpu == last_event.cpu) {
+    if (kind == kEvent && event_line_open && e.key == last_event.key && e.cpu == last_event.cpu) {
       body.field(e.a);
       body.field(e.b);
       return;
@@ -198,7 +213,7 @@ struct SortedBody::State {
     switch (kind) {
       case kEvent:
         body.put('2');
-        resource(e, false);
+        resource(e.cpu, e.task(), e.thread());
         body.field(e.time());
         body.field(e.a);
         body.field(e.b);
@@ -208,23 +223,23 @@ struct SortedBody::State {
       case kRunningState:
       case kState:
         body.put('1');
-        resource(e, false);
+        resource(e.cpu, e.task(), e.thread());
         body.field(e.time());
         body.field(e.a);
         body.field(e.b);
         break;
       case kComm:
         body.put('3');
-        resource(e, false);
+        resource(e.cpu, e.task(), e.thread());
         body.field(e.time());
         body.field(e.a);
-        resource(e, true);
+        resource(c.cpu, c.task, c.thread);
         body.field(e.b);
-        body.field(e.c);
+        body.field(c.physical_recv);
         body.put(':');
-        body.signed_number(e.size);
+        body.signed_number(c.size);
         body.put(':');
-        body.signed_number(e.tag);
+        body.signed_number(c.tag);
         break;
     }
     body.end_line();
@@ -232,12 +247,13 @@ struct SortedBody::State {
 
   void write_rest() {
     if (runs.empty()) {
-      drain([](const Entry&) { return true; }, [&](const Entry& e) { write(e); });
+      drain([](const Entry&) { return true; },
+            [&](const Entry& e, const CommFields& c) { write(e, c); });
     } else {
       if (waiting_entries) spill();
       auto later = [&](std::size_t x, std::size_t y) {
-        return runs[y]->peek()->key < runs[x]->peek()->key ||
-               (runs[y]->peek()->key == runs[x]->peek()->key && y < x);
+        Key kx = runs[x]->peek()->entry.key, ky = runs[y]->peek()->entry.key;
+        return ky < kx || (ky == kx && y < x);
       };
       std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> heads(later);
       for (std::size_t i = 0; i < runs.size(); ++i)
@@ -245,7 +261,7 @@ struct SortedBody::State {
       while (!heads.empty()) {
         std::size_t i = heads.top();
         heads.pop();
-        write(*runs[i]->peek());
+        write(runs[i]->peek()->entry, runs[i]->peek()->comm);
         runs[i]->pop();
         if (runs[i]->peek()) heads.push(i);
       }
@@ -261,13 +277,9 @@ struct SortedBody::State {
 SortedBody::SortedBody(const std::string& path) : state_(std::make_unique<State>(path)) {}
 SortedBody::~SortedBody() = default;
 
-void SortedBody::take(std::vector<Entry>&& entries, std::uint64_t bound) {
-  state_->take(std::move(entries), bound);
-}
+void SortedBody::take(Batch&& batch, std::uint64_t bound) { state_->take(std::move(batch), bound); }
 
-std::vector<std::vector<Entry>> SortedBody::take_emptied() {
-  return std::exchange(state_->emptied, {});
-}
+std::vector<Batch> SortedBody::take_emptied() { return std::exchange(state_->emptied, {}); }
 
 void SortedBody::write_rest() { state_->write_rest(); }
 

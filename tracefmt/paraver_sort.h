@@ -20,16 +20,40 @@ inline constexpr int kArrivalBits = 30, kKindShift = 30, kThreadShift = 32, kTas
 inline constexpr Key kArrivalMask = (Key{1} << kArrivalBits) - 1;
 inline constexpr int kMaxRowTasks = 1 << 20, kMaxRowThreads = 1 << 12;  // what the keys hold
 
+// One record, in 40 bytes: the producer writes millions, the writer's thread sorts them.
 struct Entry {
-  Key key;                 // without the arrival bits
-  std::uint64_t a, b, c;   // state: end, value; event: type, value; comm: psend, lrecv, precv
-  std::int64_t size, tag;  // comm
-  std::int32_t cpu, task, thread;
-  std::int32_t recv_cpu, recv_task, recv_thread;  // comm
-
+  Key key;             // without the arrival bits
+  std::uint64_t a, b;  // state: end, value; event: type, value; communication: psend, lrecv
+  std::int32_t cpu;    // the row's CPU
+  std::uint32_t comm;  // a communication: its CommFields in the batch
   std::uint64_t time() const { return static_cast<std::uint64_t>(key >> 64); }
   Kind kind() const {
     return static_cast<Kind>((static_cast<std::uint64_t>(key) >> kKindShift) & 3);
+  }
+  std::int32_t task() const {
+    return static_cast<std::int32_t>((static_cast<std::uint64_t>(key) >> kTaskShift) &
+                                     (kMaxRowTasks - 1));
+  }
+  std::int32_t thread() const {
+    return static_cast<std::int32_t>((static_cast<std::uint64_t>(key) >> kThreadShift) &
+                                     (kMaxRowThreads - 1));
+  }
+};
+
+// What a communication has beyond an Entry: kept apart, as most records are not communications.
+struct CommFields {
+  std::uint64_t physical_recv = 0;
+  std::int64_t size = 0, tag = 0;
+  std::int32_t cpu = 0, task = 0, thread = 0;  // the receiver's row
+};
+
+// Records in the order the producer hands them over.
+struct Batch {
+  std::vector<Entry> entries;
+  std::vector<CommFields> comms;
+  void clear() {
+    entries.clear();
+    comms.clear();
   }
 };
 
@@ -54,9 +78,9 @@ class SortedBody {
   SortedBody& operator=(const SortedBody&) = delete;
 
   // Takes a batch (in arrival order) and writes every record earlier than `bound`.
-  void take(std::vector<Entry>&& entries, std::uint64_t bound);
+  void take(Batch&& batch, std::uint64_t bound);
   // The batches written since the last call, emptied, for the producer to reuse.
-  std::vector<std::vector<Entry>> take_emptied();
+  std::vector<Batch> take_emptied();
   // Writes every record left and closes the body file.
   void write_rest();
   const std::string& path() const;
