@@ -67,13 +67,15 @@ class Prefetcher {
   }
 
   // The next record of `ring`, false at its end; rethrows the worker's error in its place.
-  bool next(Ring& ring, Entry& out) {
+  bool next(Ring& ring, Record& out, std::uint64_t& mark) {
     std::uint64_t head = ring.head.load(std::memory_order_relaxed);
     if (head == ring.tail.load(std::memory_order_acquire) && !wait_for_data(ring, head)) {
       if (ring.error) std::rethrow_exception(ring.error);
       return false;
     }
-    out = ring.entries[head & ring.mask];
+    const Entry& entry = ring.entries[head & ring.mask];
+    out = entry.record;  // straight to the consumer's record: one copy
+    mark = entry.mark;
     ring.head.store(head + 1, std::memory_order_release);
     // The entries were written by the other core: ask for the next one now, it is needed later.
     const char* upcoming = reinterpret_cast<const char*>(&ring.entries[(head + 1) & ring.mask]);
@@ -188,13 +190,9 @@ class PrefetchStream final : public RecordStream {
   PrefetchStream(std::shared_ptr<Prefetcher> prefetcher, Ring* ring)
       : prefetcher_(std::move(prefetcher)), ring_(ring) {}
 
-  bool next(Record& out) override {
-    if (!prefetcher_->next(*ring_, current_)) return false;
-    out = current_.record;
-    return true;
-  }
-  std::string where() const override { return ring_->source->where(current_.mark); }
-  std::uint64_t mark() const override { return current_.mark; }
+  bool next(Record& out) override { return prefetcher_->next(*ring_, out, mark_); }
+  std::string where() const override { return ring_->source->where(mark_); }
+  std::uint64_t mark() const override { return mark_; }
   std::string where(std::uint64_t mark) const override { return ring_->source->where(mark); }
   std::uint64_t bytes_read() const override {
     return ring_->bytes_read.load(std::memory_order_relaxed);
@@ -203,7 +201,7 @@ class PrefetchStream final : public RecordStream {
  private:
   std::shared_ptr<Prefetcher> prefetcher_;
   Ring* ring_;
-  Entry current_{};
+  std::uint64_t mark_ = 0;  // of the record last returned
 };
 
 class PrefetchTrace final : public Trace {
