@@ -1,8 +1,5 @@
 #include "replay/matching.h"
 
-#include <algorithm>
-#include <iterator>
-
 namespace tareador::replay {
 
 namespace {
@@ -12,9 +9,7 @@ std::uint64_t pair(std::int32_t a, std::int32_t b) {
          static_cast<std::uint32_t>(b);
 }
 
-}  // namespace
-
-std::size_t MatchTable::ChannelHash::operator()(const trace::Channel& k) const {
+std::size_t channel_hash(const trace::Channel& k) {
   std::uint64_t a = pair(k.dst_task, k.src_task);
   std::uint64_t b = pair(static_cast<std::int32_t>(k.tag ^ (k.tag >> 32)), k.comm);
   std::uint64_t c = pair(k.dst_thread, k.src_thread);
@@ -23,17 +18,49 @@ std::size_t MatchTable::ChannelHash::operator()(const trace::Channel& k) const {
   return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
-// The queue of `channel`. Empty queues are dropped now and then, so traces that use ever new
-// tags keep a bounded table.
+bool same_channel(const trace::Channel& x, const trace::Channel& y) {
+  return x.src_task == y.src_task && x.dst_task == y.dst_task && x.tag == y.tag &&
+         x.comm == y.comm && x.src_thread == y.src_thread && x.dst_thread == y.dst_thread;
+}
+
+constexpr std::size_t kMinSlots = 64;
+
+}  // namespace
+
+// The queue of `channel`, made empty if it has none.
 MatchTable::Queue& MatchTable::queue(const trace::Channel& channel) {
-  auto it = queues_.find(channel);
-  if (it != queues_.end()) return it->second;
-  if (queues_.size() >= compact_at_) {
-    for (auto i = queues_.begin(); i != queues_.end();)
-      i = i->second.head == kNone ? queues_.erase(i) : std::next(i);
-    compact_at_ = std::max<std::size_t>(kCompactAt, 2 * queues_.size());
+  if (slots_.empty()) rebuild(kMinSlots);
+  std::size_t mask = slots_.size() - 1;
+  std::size_t i = channel_hash(channel) & mask;
+  for (; slots_[i].used; i = (i + 1) & mask)
+    if (same_channel(slots_[i].channel, channel)) return slots_[i].queue;
+  if (2 * (used_ + 1) > slots_.size()) {
+    std::size_t live = 0;
+    for (const Slot& slot : slots_) live += slot.used && slot.queue.head != kNone;
+    std::size_t slots = kMinSlots;
+    while (slots < 4 * (live + 1)) slots *= 2;
+    rebuild(slots);
+    return queue(channel);
   }
-  return queues_[channel];
+  ++used_;
+  slots_[i].used = true;
+  slots_[i].channel = channel;
+  slots_[i].queue = Queue{};
+  return slots_[i].queue;
+}
+
+void MatchTable::rebuild(std::size_t slots) {
+  std::vector<Slot> old(slots);
+  old.swap(slots_);
+  used_ = 0;
+  std::size_t mask = slots_.size() - 1;
+  for (const Slot& slot : old) {
+    if (!slot.used || slot.queue.head == kNone) continue;
+    std::size_t i = channel_hash(slot.channel) & mask;
+    while (slots_[i].used) i = (i + 1) & mask;
+    slots_[i] = slot;
+    ++used_;
+  }
 }
 
 // `id` (a receive if `receive`, else a message) takes the head of the other kind's queue on
@@ -67,9 +94,10 @@ std::int32_t MatchTable::receive(const trace::Channel& channel, std::uint32_t re
 
 std::vector<MatchTable::Pending> MatchTable::pending() const {
   std::vector<Pending> out;
-  for (const auto& [channel, q] : queues_) {
-    if (q.head == kNone) continue;
-    Pending p{channel, q.receives, {}};
+  for (const Slot& slot : slots_) {
+    const Queue& q = slot.queue;
+    if (!slot.used || q.head == kNone) continue;
+    Pending p{slot.channel, q.receives, {}};
     const std::vector<std::int32_t>& next = q.receives ? next_receive_ : next_message_;
     for (std::int32_t id = q.head; id != kNone; id = next[static_cast<std::size_t>(id)])
       p.ids.push_back(static_cast<std::uint32_t>(id));

@@ -4,11 +4,13 @@
 // messages) or receives no message has matched yet, never both.
 //
 // Messages and receives are the engine's ids (two separate numberings); the table keeps only
-// their order, so a match costs one hash lookup and no allocation once the channel exists.
+// their order, so a match costs one hash lookup and no allocation once the channel exists. The
+// channels are in one flat open-addressing table (a lookup probes a few adjacent slots, with no
+// pointer to follow); growing it drops the channels left empty, so traces that use ever new
+// tags keep a table as large as what waits.
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "tareador/trace.h"
@@ -36,23 +38,25 @@ class MatchTable {
   std::vector<Pending> pending() const;
 
  private:
-  struct ChannelHash {
-    std::size_t operator()(const trace::Channel& k) const;
-  };
   struct Queue {
     std::int32_t head = kNone, tail = kNone;
     bool receives = false;
   };
+  struct Slot {
+    trace::Channel channel;
+    Queue queue;
+    bool used = false;
+  };
 
   Queue& queue(const trace::Channel& channel);
+  void rebuild(std::size_t slots);  // the non-empty channels only, in `slots` slots
   std::int32_t take_or_append(const trace::Channel& channel, std::uint32_t id, bool receive);
   std::vector<std::int32_t>& links(bool receives) {
     return receives ? next_receive_ : next_message_;
   }
 
-  static constexpr std::size_t kCompactAt = 4096;
-  std::unordered_map<trace::Channel, Queue, ChannelHash> queues_;
-  std::size_t compact_at_ = kCompactAt;
+  std::vector<Slot> slots_;  // a power of two of them, at most half used
+  std::size_t used_ = 0;
   // The next id in its channel's queue, per message and per receive.
   std::vector<std::int32_t> next_message_, next_receive_;
 };

@@ -164,6 +164,20 @@ TEST(Matching, ManyChannelsUsedOnceLeaveNothingPending) {
   EXPECT_TRUE(table.pending().empty());
 }
 
+// Channels that still hold messages survive the table's growth (which drops empty ones), their
+// queues in order.
+TEST(Matching, WaitingChannelsKeepTheirQueuesAsTheTableGrows) {
+  MatchTable table;
+  for (std::uint32_t i = 0; i < 3000; ++i) {
+    table.send(channel(0, 1, i % 1000), i);          // three messages on each of 1000 channels
+    table.send(channel(2, 1, 5000 + i), 10000 + i);  // and a channel used once, left empty
+    table.receive(channel(2, 1, 5000 + i), 10000 + i);
+  }
+  for (std::uint32_t i = 0; i < 3000; ++i)
+    EXPECT_EQ(table.receive(channel(0, 1, i % 1000), i), static_cast<std::int32_t>(i));
+  EXPECT_TRUE(table.pending().empty());
+}
+
 TEST(Cores, SharedCoresServeReadyThreadsFirstInFirstOut) {
   SharedCores cores(1);
   cores.queue(1, false);
