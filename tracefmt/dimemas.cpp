@@ -52,20 +52,30 @@ void split_integers(std::string_view line, LineFields& f, int max_fields = LineF
   bool has_rest = false;
   while (count < max_fields) {
     const char* start = p;
-    bool negative = *p == '-';  // (at the end: the byte past the line, not a '-')
-    p += negative;
-    const char* digits = p;
-    std::uint64_t x = 0;
-    for (unsigned d; (d = static_cast<unsigned char>(*p) - unsigned{'0'}) < 10; ++p) x = x * 10 + d;
-    auto n = static_cast<std::size_t>(p - digits);
     std::int64_t value = 0;
-    bool fits = true;
-    if (n - 1 < 18) {  // 1 to 18 digits: below 2^63
-      value = negative ? -static_cast<std::int64_t>(x) : static_cast<std::int64_t>(x);
-    } else {  // none, or past the fast path: the 64-bit range decides (else "out of range")
-      fits = n != 0 && std::from_chars(start, p, value).ec == std::errc();
+    auto digit = [](char c) { return static_cast<unsigned>(static_cast<unsigned char>(c) - '0'); };
+    if (digit(p[0]) < 10 && digit(p[1]) >= 10) {  // one digit: most fields of a record
+      value = digit(*p++);
+    } else {
+      bool negative = *p == '-';  // (at the end: the byte past the line, not a '-')
+      p += negative;
+      const char* digits = p;
+      std::uint64_t x = 0;
+      for (unsigned d; (d = digit(*p)) < 10; ++p) x = x * 10 + d;
+      auto n = static_cast<std::size_t>(p - digits);
+      bool fits = true;
+      if (n - 1 < 18) {  // 1 to 18 digits: below 2^63
+        value = negative ? -static_cast<std::int64_t>(x) : static_cast<std::int64_t>(x);
+      } else {  // none, or past the fast path: the 64-bit range decides (else "out of range")
+        fits = n != 0 && std::from_chars(start, p, value).ec == std::errc();
+      }
+      if (!fits) {
+        p = start;
+        has_rest = true;
+        break;
+      }
     }
-    if (!fits || (p != end && *p != ':')) {
+    if (p != end && *p != ':') {
       p = start;
       has_rest = true;
       break;
