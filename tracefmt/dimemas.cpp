@@ -344,8 +344,14 @@ class DimemasStream final : public LineRecordStream {
   }
 
  private:
+  // The checks of a record's fields are inline; what they say when they fail is not (so that the
+  // record's parse stays one straight function).
+
   // Requires exactly `n` integer fields of `shape`; otherwise says which field is wrong.
   void integers(const Shape& shape, int n) const {
+    if (f_.count != n || f_.has_rest) bad_fields(shape, n);
+  }
+  [[noreturn]] __attribute__((cold, noinline)) void bad_fields(const Shape& shape, int n) const {
     if (f_.count < n) {
       const char* name = shape.names[f_.count];
       std::string_view field = f_.rest_field();
@@ -359,32 +365,38 @@ class DimemasStream final : public LineRecordStream {
              excerpt(field));
       fail(std::string("missing field '") + name + "'");
     }
-    if (f_.count > n || f_.has_rest)
-      fail(std::string(shape.record) + " has more fields than expected (" + std::to_string(n) +
-           " expected)");
+    fail(std::string(shape.record) + " has more fields than expected (" + std::to_string(n) +
+         " expected)");
   }
 
   std::int32_t int32(const Shape& shape, int i) const {
     std::int64_t v = f_.value[i];
     if (v < std::numeric_limits<std::int32_t>::min() ||
         v > std::numeric_limits<std::int32_t>::max())
-      fail(std::string("field '") + shape.names[i] + "' is out of range: " + std::to_string(v));
+      out_of_range(shape, i);
     return static_cast<std::int32_t>(v);
+  }
+  [[noreturn]] __attribute__((cold, noinline)) void out_of_range(const Shape& shape, int i) const {
+    fail(std::string("field '") + shape.names[i] +
+         "' is out of range: " + std::to_string(f_.value[i]));
   }
 
   std::int64_t count(const Shape& shape, int i) const {
-    if (f_.value[i] < 0)
-      fail(std::string("field '") + shape.names[i] +
-           "' is negative: " + std::to_string(f_.value[i]));
+    if (f_.value[i] < 0) negative(shape, i);
     return f_.value[i];
+  }
+  [[noreturn]] __attribute__((cold, noinline)) void negative(const Shape& shape, int i) const {
+    fail(std::string("field '") + shape.names[i] + "' is negative: " + std::to_string(f_.value[i]));
   }
 
   int peer(const Shape& shape, int i) const {
     std::int64_t task = f_.value[i];
-    if (task < 0 || task >= header_.tasks())
-      fail(std::string(shape.names[i]) + " " + std::to_string(task) +
-           " is not a task of the trace (0.." + std::to_string(header_.tasks() - 1) + ")");
+    if (task < 0 || task >= header_.tasks()) not_a_task(shape, i);
     return static_cast<int>(task);
+  }
+  [[noreturn]] __attribute__((cold, noinline)) void not_a_task(const Shape& shape, int i) const {
+    fail(std::string(shape.names[i]) + " " + std::to_string(f_.value[i]) +
+         " is not a task of the trace (0.." + std::to_string(header_.tasks() - 1) + ")");
   }
 
   // A collective's communicator, which a d: line must define.
@@ -403,11 +415,15 @@ class DimemasStream final : public LineRecordStream {
     std::int32_t thread = int32(shape, i);
     if (thread == -2) return -1;
     int threads = header_.threads[static_cast<std::size_t>(f_.value[task_field])];
-    if (thread < -1 || thread >= threads)
-      fail(std::string(shape.names[i]) + " " + std::to_string(thread) +
-           " is not a thread of task " + std::to_string(f_.value[task_field]) + " (0.." +
-           std::to_string(threads - 1) + ", or -1 for any)");
+    if (thread < -1 || thread >= threads) not_a_thread(shape, task_field, i);
     return thread;
+  }
+  [[noreturn]] __attribute__((cold, noinline)) void not_a_thread(const Shape& shape, int task_field,
+                                                                 int i) const {
+    int threads = header_.threads[static_cast<std::size_t>(f_.value[task_field])];
+    fail(std::string(shape.names[i]) + " " + std::to_string(f_.value[i]) +
+         " is not a thread of task " + std::to_string(f_.value[task_field]) + " (0.." +
+         std::to_string(threads - 1) + ", or -1 for any)");
   }
 
   // Records 1 and 11: the duration is the one field that is not an integer.
