@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <queue>
 #include <stdexcept>
 #include <utility>
@@ -90,48 +91,84 @@ class RowText {
   std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
 };
 
-// Sorts keys (in arrival order, the index in their low kArrivalBits) by their bits above the
-// arrival index, stably: a least-significant-digit radix sort that skips the digits no two
-// keys differ in. A batch's keys differ in a few bits of the time, task and kind only, so a
-// batch takes two or three passes where a comparison sort takes fifteen.
-void sort_keys(std::vector<Key>& keys, std::vector<Key>& scratch) {
+// Sorts keys stably by their bits from `low` up: a least-significant-digit radix sort that
+// skips the digits no two keys differ in.
+template <class K>
+void radix_sort(std::vector<K>& keys, std::vector<K>& scratch, int low) {
   if (keys.empty()) return;
-  Key differ = 0;
-  for (Key k : keys) differ |= k ^ keys[0];
+  K differ = 0;
+  for (K k : keys) differ |= k ^ keys[0];
   constexpr int kDigitBits = 11;
   constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
   scratch.resize(keys.size());
-  std::vector<std::size_t> start(kBuckets);
-  for (int shift = kArrivalBits; shift < 128; shift += kDigitBits) {
+  std::size_t start[kBuckets];
+  for (int shift = low; shift < static_cast<int>(8 * sizeof(K)); shift += kDigitBits) {
     if (((differ >> shift) & (kBuckets - 1)) == 0) continue;
-    auto digit = [&](Key k) { return static_cast<std::size_t>(k >> shift) & (kBuckets - 1); };
-    std::fill(start.begin(), start.end(), 0);
-    for (Key k : keys) ++start[digit(k)];
+    auto digit = [&](K k) { return static_cast<std::size_t>(k >> shift) & (kBuckets - 1); };
+    std::fill(std::begin(start), std::end(start), 0);
+    for (K k : keys) ++start[digit(k)];
     std::size_t sum = 0;
     for (std::size_t& s : start) sum += std::exchange(s, sum);
-    for (Key k : keys) scratch[start[digit(k)]++] = k;
+    for (K k : keys) scratch[start[digit(k)]++] = k;
     keys.swap(scratch);
   }
+}
+
+int bit_width(std::uint64_t v) { return v ? 64 - __builtin_clzll(v) : 0; }
+
+struct SortScratch {
+  std::vector<std::uint64_t> packed, packed_scratch;
+  std::vector<Key> keys, keys_scratch;
+};
+
+// The indices of `entries` in the order of their keys, then of arrival. Usually a batch's keys
+// fit in 64 bits once packed (time since the batch's earliest, then task, thread and kind, then
+// the index), and a radix sort takes three passes over them; else the 128-bit keys are sorted.
+void sort_batch(const std::vector<Entry>& entries, SortScratch& s,
+                std::vector<std::uint32_t>& order) {
+  std::size_t n = entries.size();
+  order.resize(n);
+  if (n == 0) return;
+  // Task, thread and kind: the key's low word above the arrival bits, in their order.
+  auto row_kind = [](Key k) { return static_cast<std::uint64_t>(k) >> kArrivalBits; };
+  std::uint64_t earliest = entries[0].time(), latest = earliest, rows = 0;
+  for (const Entry& e : entries) {
+    earliest = std::min(earliest, e.time());
+    latest = std::max(latest, e.time());
+    rows |= row_kind(e.key);
+  }
+  int index_bits = bit_width(n - 1), row_bits = bit_width(rows);
+  if (bit_width(latest - earliest) + row_bits + index_bits <= 64) {
+    s.packed.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+      s.packed[i] =
+          (((entries[i].time() - earliest) << row_bits | row_kind(entries[i].key)) << index_bits) |
+          i;
+    radix_sort(s.packed, s.packed_scratch, index_bits);
+    std::uint64_t mask = (std::uint64_t{1} << index_bits) - 1;
+    for (std::size_t j = 0; j < n; ++j) order[j] = static_cast<std::uint32_t>(s.packed[j] & mask);
+    return;
+  }
+  s.keys.resize(n);
+  for (std::size_t i = 0; i < n; ++i) s.keys[i] = entries[i].key | i;
+  radix_sort(s.keys, s.keys_scratch, kArrivalBits);
+  for (std::size_t j = 0; j < n; ++j)
+    order[j] = static_cast<std::uint32_t>(s.keys[j] & kArrivalMask);
 }
 
 // A batch of records as the producer handed it over, with its order: it waits in place (its
 // records are sorted once and never copied while they wait) until it is written.
 struct SortedBatch {
-  Batch records;           // in arrival order
-  std::vector<Key> order;  // keys with the index in records.entries, sorted
-  std::size_t next = 0;    // into order
+  Batch records;                     // in arrival order
+  std::vector<std::uint32_t> order;  // indices into records.entries, sorted
+  std::size_t next = 0;              // into order
 
-  SortedBatch(Batch&& batch, std::vector<Key>& scratch) : records(std::move(batch)) {
-    const std::vector<Entry>& entries = records.entries;
-    order.resize(entries.size());
-    for (std::size_t i = 0; i < entries.size(); ++i) order[i] = entries[i].key | i;
-    sort_keys(order, scratch);
+  SortedBatch(Batch&& batch, SortScratch& scratch) : records(std::move(batch)) {
+    sort_batch(records.entries, scratch, order);
   }
   bool done() const { return next == order.size(); }
-  Key head_key() const { return order[next] & ~kArrivalMask; }
-  const Entry& head() const {
-    return records.entries[static_cast<std::size_t>(order[next] & kArrivalMask)];
-  }
+  Key head_key() const { return head().key; }
+  const Entry& head() const { return records.entries[order[next]]; }
   // The head's communication fields (of any other record: none that matter).
   const CommFields& head_comm() const {
     static const CommFields kNone;
@@ -148,7 +185,7 @@ struct SortedBody::State {
   std::vector<SortedBatch> waiting;  // in arrival order
   std::size_t waiting_entries = 0;
   std::vector<Batch> emptied;  // batches written, for the producer to reuse
-  std::vector<Key> sort_scratch;
+  SortScratch sort_scratch;
   std::vector<std::unique_ptr<Run>> runs;
   RowText rows;
   bool event_line_open = false;  // events at one time and thread share a line

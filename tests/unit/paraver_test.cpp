@@ -227,6 +227,36 @@ TEST(Paraver, PromisedRecordsComeOutInKeyThenArrivalOrder) {
   }
 }
 
+// Times 2^60 ns apart in one batch, on many rows: the keys do not fit the packed 64-bit sort
+// and are sorted whole.
+TEST(Paraver, RecordsFarApartInTimeAreSortedToo) {
+  TempDir dir;
+  trace::ParaverLayout layout;
+  layout.application = "far";
+  layout.cpus_per_node = {1};
+  layout.task_node.assign(1000, 0);
+  layout.threads.assign(1000, 1);
+  layout.states = trace::paraver_states();
+  std::string path = dir.path("far.prv");
+  constexpr std::uint64_t kFar = std::uint64_t{1} << 60;
+  {
+    trace::ParaverWriter writer(path, layout);
+    for (int i = 0; i < 2000; ++i) {
+      std::uint64_t begin = (i % 2 ? kFar : 0) + static_cast<std::uint64_t>(2000 - i);
+      writer.state(0, i % 1000, 0, begin, begin + 1, 1);
+    }
+    writer.finish(kFar + 5000);
+  }
+  Prv prv = parse_prv(path);
+  ASSERT_EQ(prv.records.size(), 2000u);
+  for (std::size_t i = 1; i < prv.records.size(); ++i)
+    ASSERT_LE(std::make_pair(prv.records[i - 1][5], prv.records[i - 1][3]),
+              std::make_pair(prv.records[i][5], prv.records[i][3]))
+        << "line " << i;
+  EXPECT_EQ(prv.records.front()[5], 2);  // i = 1998: the earliest
+  EXPECT_EQ(prv.records.back()[5], static_cast<std::int64_t>(kFar) + 1999);
+}
+
 TEST(Paraver, EventsOfOneThreadAtOneTimeShareALine) {
   TempDir dir;
   trace::ParaverLayout layout;
