@@ -147,7 +147,7 @@ class ParaverSink final : public TimelineSink {
   }
 
   void call(int task, int thread, double begin, double end, const Record& record) override {
-    auto [type, value] = trace::paraver_mpi_event(mpi_call_name(record, header_));
+    auto [type, value] = mpi_event(mpi_call_name(record, header_));
     if (type == 0) return;
     event(task, thread, begin, type, value);
     event(task, thread, end, type, 0);
@@ -206,6 +206,15 @@ class ParaverSink final : public TimelineSink {
   }
 
  private:
+  // The Extrae event of a call's name, looked up once per name: the names are the program's
+  // string literals and the header's, so their addresses tell them apart.
+  std::pair<std::uint64_t, std::uint64_t> mpi_event(std::string_view name) {
+    for (const auto& [known, event] : mpi_events_)
+      if (known.data() == name.data() && known.size() == name.size()) return event;
+    mpi_events_.emplace_back(name, trace::paraver_mpi_event(name));
+    return mpi_events_.back().second;
+  }
+
   int cpu(int task, int thread) const {
     return cpu_[static_cast<std::size_t>(task)][static_cast<std::size_t>(thread)];
   }
@@ -249,6 +258,7 @@ class ParaverSink final : public TimelineSink {
   std::vector<int> rows_used_;              // tasks traces: rows (cores) used, per task
   std::vector<std::vector<TaskRun>> runs_;  // tasks traces: per task and core
   std::vector<Busy> busy_;                  // tasks traces: per task
+  std::vector<std::pair<std::string_view, std::pair<std::uint64_t, std::uint64_t>>> mpi_events_;
   std::unique_ptr<trace::ParaverWriter> writer_;
 };
 
