@@ -311,6 +311,7 @@ class Engine {
   std::map<std::pair<int, std::uint64_t>, std::uint32_t> unposted_;  // waits before their post
   Pool<TaskTimer> timers_;
   bool dispatch_pending_ = false;
+  std::uint64_t instances_ended_ = 0;  // task mode: for progress reports
   int total_busy_ = 0, peak_ = 0;
   std::vector<int> rank_busy_;
   std::vector<double> profile_;

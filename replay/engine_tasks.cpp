@@ -2,6 +2,7 @@
 // core of its node (TaskCores) in the order of the task policy (engine.h).
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 
 #include "replay/engine.h"
@@ -83,7 +84,7 @@ void Engine::request_core(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
   set_state(t, State::Idle);
   t.waiting = Waiting::Core;
-  task_cores_[static_cast<std::size_t>(t.node)].ready(ti, t.priority);
+  task_cores_[static_cast<std::size_t>(t.node)].ready(ti, t.priority, t.wants_preempt);
   dispatch_pending_ = true;
 }
 
@@ -104,13 +105,9 @@ void Engine::dispatch() {
     while (auto next = node.next()) grant(next->first, next->second);
     if (options_.policy != TaskPolicy::Mpi) continue;
     // Instances woken from MPI take the core of a running instance without MPI.
-    TaskCores::ReadySet& ready = node.waiting();
+    std::set<TaskCores::Entry>& ready = node.preempting();
     for (auto it = ready.begin(); it != ready.end();) {
       std::uint32_t ti = it->second;
-      if (!threads_[ti].wants_preempt) {
-        ++it;
-        continue;
-      }
       std::int32_t victim = kNone;
       for (std::int32_t owner : node.owners()) {
         if (owner == TaskCores::kFree || threads_[static_cast<std::uint32_t>(owner)].mpi) continue;
@@ -217,11 +214,9 @@ bool Engine::after(std::uint32_t ti) {
                           t.core,       source.end,
                           now_,         now_,
                           r.bytes,      static_cast<std::uint8_t>(r.op)};
-    if (t.core >= 0) {
-      if (sink_) sink_->dependency(arc);
-    } else {
-      t.arcs.push_back(arc);
-    }
+    // Drawn when it has a core (only a timeline draws them).
+    if (sink_ && t.core >= 0) sink_->dependency(arc);
+    else if (sink_) t.arcs.push_back(arc);
     return true;
   }
   t.phase = Phase::Blocked;
@@ -235,6 +230,7 @@ bool Engine::after(std::uint32_t ti) {
 
 void Engine::instance_ended(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
+  ++instances_ended_;
   if (t.core >= 0) release_task_core(t);
   // Dependencies satisfied after its last run on a core end on the core it ran on last.
   for (TaskDependencyArc& arc : t.arcs) {
@@ -242,18 +238,19 @@ void Engine::instance_ended(std::uint32_t ti) {
     arc.resumed = now_;
     if (sink_) sink_->dependency(arc);
   }
-  t.arcs.clear();
+  std::vector<TaskDependencyArc>().swap(t.arcs);
   for (std::uint32_t di : t.dependents) {
     ThreadSim& d = threads_[di];
-    d.arcs.push_back(TaskDependencyArc{d.task, t.thread + 1, d.thread + 1, t.last_core, -1, now_,
-                                       now_, now_, d.record.bytes,
-                                       static_cast<std::uint8_t>(d.record.op)});
+    if (sink_)
+      d.arcs.push_back(TaskDependencyArc{d.task, t.thread + 1, d.thread + 1, t.last_core, -1,
+                                         now_, now_, now_, d.record.bytes,
+                                         static_cast<std::uint8_t>(d.record.op)});
     d.phase = Phase::Fetch;
     d.waiting = Waiting::Nothing;
     d.blocked_on = kNone;
     schedule(di, now_);
   }
-  t.dependents.clear();
+  std::vector<std::uint32_t>().swap(t.dependents);  // millions of instances: give it back
 }
 
 // A wait for a request no instance of the rank has posted yet: waits for the post (on its
