@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "replay/engine.h"
 
@@ -135,13 +136,16 @@ void Engine::grant(std::uint32_t ti, int core) {
   busy_changed(t, +1);
   if (sink_) {
     sink_->task_start(t.task, core, now_, t.thread + 1, type_of(t));
-    for (TaskDependencyArc& arc : t.arcs) {
-      arc.dst_core = core;
-      arc.resumed = now_;
-      sink_->dependency(arc);
+    auto arcs = arcs_.find(ti);
+    if (arcs != arcs_.end()) {
+      for (TaskDependencyArc& arc : arcs->second) {
+        arc.dst_core = core;
+        arc.resumed = now_;
+        sink_->dependency(arc);
+      }
+      arcs_.erase(arcs);
     }
   }
-  t.arcs.clear();
   if (t.preempted) {
     t.preempted = false;
     set_state(t, t.saved_state);
@@ -216,7 +220,7 @@ bool Engine::after(std::uint32_t ti) {
                           r.bytes,      static_cast<std::uint8_t>(r.op)};
     // Drawn when it has a core (only a timeline draws them).
     if (sink_ && t.core >= 0) sink_->dependency(arc);
-    else if (sink_) t.arcs.push_back(arc);
+    else if (sink_) arcs_[ti].push_back(arc);
     return true;
   }
   t.phase = Phase::Blocked;
@@ -224,7 +228,10 @@ bool Engine::after(std::uint32_t ti) {
   t.blocked_on = static_cast<std::int32_t>(si);
   set_state(t, State::Idle);
   if (t.core >= 0) release_task_core(t);
-  source.dependents.push_back(ti);
+  if (source.last_dependent == kNone) source.first_dependent = static_cast<std::int32_t>(ti);
+  else threads_[static_cast<std::uint32_t>(source.last_dependent)].next_dependent =
+      static_cast<std::int32_t>(ti);
+  source.last_dependent = static_cast<std::int32_t>(ti);
   return false;
 }
 
@@ -233,24 +240,27 @@ void Engine::instance_ended(std::uint32_t ti) {
   ++instances_ended_;
   if (t.core >= 0) release_task_core(t);
   // Dependencies satisfied after its last run on a core end on the core it ran on last.
-  for (TaskDependencyArc& arc : t.arcs) {
-    arc.dst_core = t.last_core;
-    arc.resumed = now_;
-    if (sink_) sink_->dependency(arc);
+  if (auto arcs = arcs_.find(ti); arcs != arcs_.end()) {
+    for (TaskDependencyArc& arc : arcs->second) {
+      arc.dst_core = t.last_core;
+      arc.resumed = now_;
+      sink_->dependency(arc);
+    }
+    arcs_.erase(arcs);
   }
-  std::vector<TaskDependencyArc>().swap(t.arcs);
-  for (std::uint32_t di : t.dependents) {
-    ThreadSim& d = threads_[di];
+  for (std::int32_t di = t.first_dependent; di != kNone;) {
+    ThreadSim& d = threads_[static_cast<std::uint32_t>(di)];
     if (sink_)
-      d.arcs.push_back(TaskDependencyArc{d.task, t.thread + 1, d.thread + 1, t.last_core, -1,
-                                         now_, now_, now_, d.record.bytes,
-                                         static_cast<std::uint8_t>(d.record.op)});
+      arcs_[static_cast<std::uint32_t>(di)].push_back(
+          TaskDependencyArc{d.task, t.thread + 1, d.thread + 1, t.last_core, -1, now_, now_, now_,
+                            d.record.bytes, static_cast<std::uint8_t>(d.record.op)});
     d.phase = Phase::Fetch;
     d.waiting = Waiting::Nothing;
     d.blocked_on = kNone;
-    schedule(di, now_);
+    schedule(static_cast<std::uint32_t>(di), now_);
+    di = std::exchange(d.next_dependent, kNone);
   }
-  std::vector<std::uint32_t>().swap(t.dependents);  // millions of instances: give it back
+  t.first_dependent = t.last_dependent = kNone;
 }
 
 // A wait for a request no instance of the rank has posted yet: waits for the post (on its

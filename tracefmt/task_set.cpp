@@ -78,4 +78,14 @@ void TaskSet::add_use(int id, const TaskUse& use) { append(uses_, instance(id).u
 
 void TaskSet::add_step(int id, const TaskStep& step) { append(steps_, instance(id).steps, step); }
 
+void TaskSet::shrink_to_fit() {
+  instances.shrink_to_fit();
+  after_.shrink_to_fit();
+  dependency_objects_.shrink_to_fit();
+  children_.shrink_to_fit();
+  spawn_sites_.shrink_to_fit();
+  uses_.shrink_to_fit();
+  steps_.shrink_to_fit();
+}
+
 }  // namespace tareador::trace

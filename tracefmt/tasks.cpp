@@ -608,6 +608,9 @@ class RankLoader {
     }
     set_.objects = std::move(objects_);
     set_.source_files = std::move(source_files_);
+    set_.shrink_to_fit();
+    records_.code.shrink_to_fit();
+    records_.range.shrink_to_fit();
     check_acyclic();
   }
 

@@ -344,6 +344,8 @@ struct TaskSet {
   void add_use(int id, const TaskUse& use);
   // Appends a step on its own (a set whose steps do not follow its records' order).
   void add_step(int id, const TaskStep& step);
+  // Gives back the room the arrays grew into (a loader calls it once the set is complete).
+  void shrink_to_fit();
 
  private:
   template <class T>
