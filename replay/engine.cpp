@@ -48,6 +48,9 @@ Engine::Engine(const trace::Trace& trace, const Machine& machine, const Simulati
                                 ? std::optional<SharedCores>(SharedCores(cores))
                                 : std::nullopt);
   }
+  // The critical paths before the threads: the step graph they need is large at scale.
+  if (task_mode_) set_type_speedups();
+  if (task_mode_) task_paths_ = critical_paths();
   threads_.reserve(static_cast<std::size_t>(
       std::accumulate(header_.threads.begin(), header_.threads.end(), std::int64_t{0})));
   for (int task = 0; task < header_.tasks(); ++task)
@@ -62,7 +65,6 @@ Engine::Engine(const trace::Trace& trace, const Machine& machine, const Simulati
   collective_counts_.resize(static_cast<std::size_t>(header_.tasks()));
   ranks_.assign(static_cast<std::size_t>(header_.tasks()), RankSummary{});
   total_bytes_ = std::max<std::uint64_t>(trace_.size_bytes(), 1);
-  if (task_mode_) set_type_speedups();
   if (task_mode_) setup_tasks();
 }
 

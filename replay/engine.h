@@ -251,6 +251,7 @@ class Engine {
 
   // ---- Task mode (engine_tasks.cpp) ----
   void setup_tasks();
+  std::vector<std::vector<double>> critical_paths();
   std::vector<double> remaining_paths(int task);
   void schedule(std::uint32_t ti, double time);
   void request_core(std::uint32_t ti);
@@ -317,6 +318,7 @@ class Engine {
   Pool<TaskTimer> timers_;
   bool dispatch_pending_ = false;
   std::uint64_t instances_ended_ = 0;  // task mode: for progress reports
+  std::vector<std::vector<double>> task_paths_;  // critical_paths(), until setup_tasks
   int total_busy_ = 0, peak_ = 0;
   std::vector<int> rank_busy_;
   std::vector<double> profile_;

@@ -45,12 +45,11 @@ void Engine::setup_tasks() {
   rank_profile_.assign(static_cast<std::size_t>(header_.tasks()), std::vector<double>{0.0});
   rank_profile_time_.assign(static_cast<std::size_t>(header_.tasks()), 0.0);
   profile_.assign(1, 0.0);
-  if (options_.policy == TaskPolicy::CriticalPath && !(mips_ > 0))
-    throw std::invalid_argument("the critical-path policy needs a MIPS rate (--set mips=...)");
   for (int task = 0; task < header_.tasks(); ++task) {
     const trace::TaskSet& set = header_.task_sets[static_cast<std::size_t>(task)];
     std::vector<double> path;
-    if (options_.policy == TaskPolicy::CriticalPath) path = remaining_paths(task);
+    if (options_.policy == TaskPolicy::CriticalPath)
+      path = std::move(task_paths_[static_cast<std::size_t>(task)]);
     for (std::size_t i = 0; i < set.instances.size(); ++i) {
       ThreadSim& t = threads_[task_base_[static_cast<std::size_t>(task)] + i];
       t.mpi = set.instances[i].mpi;
@@ -60,6 +59,17 @@ void Engine::setup_tasks() {
       t.priority = std::make_tuple(primary, static_cast<int>(i) + 1, task);
     }
   }
+}
+
+// Under the critical-path policy, per rank: the longest path from the start of each instance
+// to the end of its run (remaining_paths); else nothing.
+std::vector<std::vector<double>> Engine::critical_paths() {
+  std::vector<std::vector<double>> paths;
+  if (options_.policy != TaskPolicy::CriticalPath) return paths;
+  if (!(mips_ > 0))
+    throw std::invalid_argument("the critical-path policy needs a MIPS rate (--set mips=...)");
+  for (int task = 0; task < header_.tasks(); ++task) paths.push_back(remaining_paths(task));
+  return paths;
 }
 
 // Longest path from the start of each instance of `task` to the end of its run, over the
