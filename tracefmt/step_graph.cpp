@@ -43,9 +43,18 @@ StepGraph::StepGraph(const TaskSet& set) : set_(set) {
         waiters_[fill[source]++] = first_[i] + 1 + static_cast<std::uint32_t>(k);
       }
   }
-  pending_.assign(points, 0);
-  for (std::uint32_t v = 0; v < points; ++v)
-    successors(v, [&](std::uint32_t w, double) { ++pending_[w]; });
+  // In-edges: a start has one per spawn of it, a step its predecessor and (an after) the end
+  // it waits for, an end its predecessor.
+  pending_.assign(points, 1);
+  for (std::size_t i = 0; i < n; ++i) pending_[first_[i]] = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const TaskInstance& in = set.instances[i];
+    Span<const TaskStep> steps = set.steps(in);
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      if (!steps[k].spawn) ++pending_[first_[i] + 1 + k];
+      else ++pending_[first_[static_cast<std::size_t>(set.children(in)[steps[k].index] - 1)]];
+    }
+  }
   order_.reserve(points);
   std::vector<std::uint32_t> ready;
   for (std::uint32_t v = 0; v < points; ++v)
