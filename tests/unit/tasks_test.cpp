@@ -281,6 +281,9 @@ INSTANTIATE_TEST_SUITE_P(
                  "task 3 b 1\nendtask\ntask 2 a 1\nspawn 3\nendtask\n" + kMain, 5,
                  "whose parent is instance 1"},
         BadTasks{"record outside a section", "cpu 10\n" + kMain, 2, "outside a task section"},
+        BadTasks{"an instance id no stream of this size holds",
+                 "task 5000000 a 1\nendtask\n" + kMain, 2,
+                 "instance 5000000 is beyond what this stream can hold"},
         BadTasks{"endtask outside a section", "endtask\n" + kMain, 2, "'endtask' outside"},
         BadTasks{"unknown dependency kind",
                  "object 1 global 8 x\ntask 2 a 1\nendtask\ntask 1 main 0\nspawn 2\n"
