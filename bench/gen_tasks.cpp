@@ -73,8 +73,7 @@ void write_instance(FILE* out, std::uint64_t id, Random& random) {
                static_cast<unsigned long long>(8 * random.below(512)),
                static_cast<unsigned long long>(8 * random.below(512)));
   if (random.below(2) == 0)
-    std::fprintf(out, "uses %llu 64 0\n",
-                 static_cast<unsigned long long>(1 + (first % kObjects)));
+    std::fprintf(out, "uses %llu 64 0\n", static_cast<unsigned long long>(1 + (first % kObjects)));
   std::fprintf(out, "endtask\n");
 }
 
@@ -102,8 +101,9 @@ int main(int argc, char** argv) {
                "ranks = 1\nmips = 1000.0\nkinds = [\"tasks\"]\n");
   close(manifest, dir + "/manifest.toml");
   FILE* rank = create(dir + "/rank-0.toml");
-  std::fprintf(rank, "rank = 0\nstatus = \"complete\"\nreason = \"\"\nthreads = 1\n"
-                     "opaque_calls = []\n");
+  std::fprintf(rank,
+               "rank = 0\nstatus = \"complete\"\nreason = \"\"\nthreads = 1\n"
+               "opaque_calls = []\n");
   close(rank, dir + "/rank-0.toml");
 
   std::string path = dir + "/tasks.0.trc";
@@ -115,8 +115,8 @@ int main(int argc, char** argv) {
   std::fprintf(out, "task 1 main 0\ncpu 5000\n");
   for (std::uint64_t id = 2; id <= instances; ++id) {
     std::fprintf(out, "spawn %llu\n", static_cast<unsigned long long>(id));
-    if (random.below(16) == 0) std::fprintf(out, "cpu %llu\n",
-                                            static_cast<unsigned long long>(100 + random.below(900)));
+    if (random.below(16) == 0)
+      std::fprintf(out, "cpu %llu\n", static_cast<unsigned long long>(100 + random.below(900)));
   }
   std::fprintf(out, "after %llu raw 8 1\ncpu 5000\nendtask\nend\n",
                static_cast<unsigned long long>(instances));

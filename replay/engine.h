@@ -317,7 +317,7 @@ class Engine {
   std::unordered_map<std::uint32_t, std::vector<TaskDependencyArc>> arcs_;
   Pool<TaskTimer> timers_;
   bool dispatch_pending_ = false;
-  std::uint64_t instances_ended_ = 0;  // task mode: for progress reports
+  std::uint64_t instances_ended_ = 0;            // task mode: for progress reports
   std::vector<std::vector<double>> task_paths_;  // critical_paths(), until setup_tasks
   int total_busy_ = 0, peak_ = 0;
   std::vector<int> rank_busy_;

@@ -239,8 +239,9 @@ bool Engine::after(std::uint32_t ti) {
   set_state(t, State::Idle);
   if (t.core >= 0) release_task_core(t);
   if (source.last_dependent == kNone) source.first_dependent = static_cast<std::int32_t>(ti);
-  else threads_[static_cast<std::uint32_t>(source.last_dependent)].next_dependent =
-      static_cast<std::int32_t>(ti);
+  else
+    threads_[static_cast<std::uint32_t>(source.last_dependent)].next_dependent =
+        static_cast<std::int32_t>(ti);
   source.last_dependent = static_cast<std::int32_t>(ti);
   return false;
 }

@@ -46,7 +46,8 @@ class Order {
         const trace::TaskStep& step = steps[i][k];
         std::size_t index = static_cast<std::size_t>(step.index);
         if (step.spawn) {
-          if (index >= set.children(t).size() || !valid_instance(set, set.children(t)[index])) continue;
+          if (index >= set.children(t).size() || !valid_instance(set, set.children(t)[index]))
+            continue;
           next_[first_[i] + k].push_back(start(set.children(t)[index]));
         } else {
           if (index >= set.after(t).size()) continue;
@@ -102,11 +103,13 @@ class Order {
     if (own.size() == t.after.count + t.children.count) return {own.begin(), own.end()};
     std::vector<trace::TaskStep> steps;
     for (std::size_t k = 0; k < set_.after(t).size(); ++k)
-      if (!is_ancestor(t.id, set_.after(t)[k].from)) steps.push_back({false, static_cast<int>(k), 0});
+      if (!is_ancestor(t.id, set_.after(t)[k].from))
+        steps.push_back({false, static_cast<int>(k), 0});
     for (std::size_t k = 0; k < set_.children(t).size(); ++k)
       steps.push_back({true, static_cast<int>(k), 0});
     for (std::size_t k = 0; k < set_.after(t).size(); ++k)
-      if (is_ancestor(t.id, set_.after(t)[k].from)) steps.push_back({false, static_cast<int>(k), 0});
+      if (is_ancestor(t.id, set_.after(t)[k].from))
+        steps.push_back({false, static_cast<int>(k), 0});
     return steps;
   }
 

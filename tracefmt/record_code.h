@@ -7,8 +7,8 @@
 // distance in lines from the previous record and the length of its line: 8 to 12 bytes.
 #pragma once
 
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -25,10 +25,10 @@ class RecordCode {
     out.push_back(r.flags);
     unsigned mask = 0;
     const Record none;
-    std::int64_t signed_fields[] = {r.op, r.peer, r.peer_thread, r.comm, r.lines, r.tag,
-                                    r.bytes, r.bytes_recv};
-    const std::int64_t signed_none[] = {none.op, none.peer, none.peer_thread, none.comm,
-                                        none.lines, none.tag, none.bytes, none.bytes_recv};
+    std::int64_t signed_fields[] = {r.op,    r.peer, r.peer_thread, r.comm,
+                                    r.lines, r.tag,  r.bytes,       r.bytes_recv};
+    const std::int64_t signed_none[] = {none.op,    none.peer, none.peer_thread, none.comm,
+                                        none.lines, none.tag,  none.bytes,       none.bytes_recv};
     for (unsigned k = 0; k < 8; ++k)
       if (signed_fields[k] != signed_none[k]) mask |= 1u << k;
     if (r.request) mask |= kRequest;

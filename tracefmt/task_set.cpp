@@ -65,8 +65,7 @@ void TaskSet::add_after(int id, TaskDependency d, const std::vector<int>& object
   append(after_, in.after, d);
 }
 
-void TaskSet::add_spawn(int id, int child, SourceSite site, double instructions,
-                        bool with_step) {
+void TaskSet::add_spawn(int id, int child, SourceSite site, double instructions, bool with_step) {
   TaskInstance& in = instance(id);
   if (with_step) add_step(id, TaskStep{true, static_cast<int>(in.children.count), instructions});
   TaskList sites = in.children;

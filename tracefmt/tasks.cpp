@@ -72,8 +72,7 @@ class TasksTrace final : public Trace {
     const TaskSet& set = header_.task_sets[static_cast<std::size_t>(task)];
     const RankRecords& rank = records_[static_cast<std::size_t>(task)];
     auto [begin, end] = rank.range[static_cast<std::size_t>(thread)];
-    return std::make_unique<TasksStream>(set.path, rank.code.data() + begin,
-                                         rank.code.data() + end,
+    return std::make_unique<TasksStream>(set.path, rank.code.data() + begin, rank.code.data() + end,
                                          set.instances[static_cast<std::size_t>(thread)].line);
   }
 
@@ -175,8 +174,7 @@ class RankLoader {
   }
 
   TaskInstance& in_section(std::string_view what) {
-    if (current_ == 0)
-      fail(excerpt(what) + " outside a task section (no 'task' line before it)");
+    if (current_ == 0) fail(excerpt(what) + " outside a task section (no 'task' line before it)");
     return set_.instance(current_);
   }
 
@@ -229,8 +227,9 @@ class RankLoader {
              "smaller number, not " +
              std::to_string(in.parent));
     if (static_cast<std::uint64_t>(in.id) > max_id_)
-      f.fail("instance " + std::to_string(in.id) + " is beyond what this stream can hold (at most " +
-             std::to_string(max_id_) + " instances)");
+      f.fail("instance " + std::to_string(in.id) +
+             " is beyond what this stream can hold (at most " + std::to_string(max_id_) +
+             " instances)");
     if (has_section(in.id))
       f.fail("duplicate section: instance " + std::to_string(in.id) + " already has one (line " +
              std::to_string(set_.instance(in.id).line) + ")");
@@ -387,7 +386,6 @@ class RankLoader {
              std::to_string(o.size) + " bytes)");
   }
 
-
   // A record of the authentic grammar (cpu, MPI, event, call) or `end`.
   void record(std::string_view line, std::string_view op) {
     if (op == "end") {
@@ -525,7 +523,8 @@ class RankLoader {
     for (const TaskInstance& in : set_.instances) {
       if (in.id == 0) continue;
       Span<const TaskDependency> after = set_.after(in);
-      for (std::size_t k = 0; k < after.size(); ++k) f(in, after[k], after_lines_[in.after.first + k]);
+      for (std::size_t k = 0; k < after.size(); ++k)
+        f(in, after[k], after_lines_[in.after.first + k]);
     }
   }
 
@@ -545,10 +544,9 @@ class RankLoader {
       int by = spawner(id);
       if (by == 0) {
         if (!synthetic_[static_cast<std::size_t>(in.parent)])
-          fail_at(in.line, "instance " + std::to_string(id) +
-                               " is never spawned (its parent, instance " +
-                               std::to_string(in.parent) + ", has no 'spawn " +
-                               std::to_string(id) + "')");
+          fail_at(in.line,
+                  "instance " + std::to_string(id) + " is never spawned (its parent, instance " +
+                      std::to_string(in.parent) + ", has no 'spawn " + std::to_string(id) + "')");
         unspawned.emplace_back(in.parent, id);
       } else if (by != in.parent) {
         fail_at(spawn_line_[static_cast<std::size_t>(id)],
@@ -644,18 +642,18 @@ class RankLoader {
   std::uint64_t max_id_;  // no valid instance id is larger
   TaskSet& set_;          // instances placed by id as their sections come
   RankRecords& records_;
-  int current_ = 0;          // the instance whose section is open, 0 for none
-  double since_step_ = 0;    // its instructions since its last spawn or after
+  int current_ = 0;              // the instance whose section is open, 0 for none
+  double since_step_ = 0;        // its instructions since its last spawn or after
   std::uint64_t code_line_ = 0;  // the line of its last record (RecordCode)
   std::size_t sections_ = 0;     // instances with a section
   int last_section_ = 0;         // the highest of them
   int last_spawn_ = 0;           // the highest instance spawned, and where
   std::uint64_t last_spawn_line_ = 0;
-  std::vector<int> spawn_parent_;            // per child id: who spawns it (0: nobody yet)
-  std::vector<std::uint64_t> spawn_line_;    // and where
-  std::vector<std::uint64_t> after_lines_;   // per dependency of the set: its line
-  std::vector<bool> synthetic_;              // per id: no section in a truncated stream
-  std::vector<int> object_ids_;              // of the `after` being read
+  std::vector<int> spawn_parent_;           // per child id: who spawns it (0: nobody yet)
+  std::vector<std::uint64_t> spawn_line_;   // and where
+  std::vector<std::uint64_t> after_lines_;  // per dependency of the set: its line
+  std::vector<bool> synthetic_;             // per id: no section in a truncated stream
+  std::vector<int> object_ids_;             // of the `after` being read
   std::unordered_map<std::string, int> type_index_;
   std::vector<std::string> type_names_;  // in order of first appearance in the stream
   std::vector<TaskObject> objects_;

@@ -337,8 +337,8 @@ struct TaskSet {
   // Appends to the lists of instance `id`: a dependency on the objects `objects` and its step
   // (`instructions` since the previous step) when `with_step`; a child created at `site` and
   // its step; a use. Throws std::length_error past 2^32 elements of a list kind in the set.
-  void add_after(int id, TaskDependency d, const std::vector<int>& objects,
-                 double instructions = 0, bool with_step = true);
+  void add_after(int id, TaskDependency d, const std::vector<int>& objects, double instructions = 0,
+                 bool with_step = true);
   void add_spawn(int id, int child, SourceSite site = {}, double instructions = 0,
                  bool with_step = true);
   void add_use(int id, const TaskUse& use);

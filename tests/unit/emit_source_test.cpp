@@ -166,9 +166,9 @@ trace::TaskSet program_set(const std::string& path) {
     in.end_site = at(end);
     return in;
   };
-  set.add_instance(instance(1, 0, 0, 6, 16));  // main
-  set.add_instance(instance(2, 1, 1, 8, 10));  // produce
-  set.add_instance(instance(3, 1, 1, 8, 10));  // produce
+  set.add_instance(instance(1, 0, 0, 6, 16));   // main
+  set.add_instance(instance(2, 1, 1, 8, 10));   // produce
+  set.add_instance(instance(3, 1, 1, 8, 10));   // produce
   set.add_instance(instance(4, 2, 1, 12, 14));  // consume
   set.add_spawn(1, 2, at(8));
   set.add_spawn(1, 3, at(8));

@@ -128,7 +128,8 @@ TEST(SearchTest, AHeapBlockAllocatedAgainIsAnotherObject) {
     d.broken[0] = true;
     auto trace = task_trace(tree, d, trace::kRaw);
     const trace::TaskSet& set = trace->header().task_sets.at(0);
-    EXPECT_EQ(set.after(set.instances.at(2)).size(), forget ? 0u : 1u) << (forget ? "with" : "without") << " forget";
+    EXPECT_EQ(set.after(set.instances.at(2)).size(), forget ? 0u : 1u)
+        << (forget ? "with" : "without") << " forget";
   }
 }
 
