@@ -288,9 +288,9 @@ struct TaskInstance {
   int id = 0;               // 1 = the main task
   int type = 0;             // index into TaskSet::types
   int parent = 0;           // instance that spawned it; 0 for the main task
+  bool mpi = false;         // holds MPI records (send, recv, wait, coll)
   double instructions = 0;  // sum of its own bursts (instructions; seconds in a Dimemas-like
                             // trace without MIPS never occur in task traces)
-  bool mpi = false;         // holds MPI records (send, recv, wait, coll)
   SourceSite start_site, end_site;  // its tareador_start_task and _end_task (_ON, _OFF)
   std::uint64_t line = 0;           // line of its `task` record in the stream (for reports)
   // Its lists in the set's arrays: every `after` of the section in order; the instances it
