@@ -80,6 +80,10 @@ echo "== its 33 tasks on 1 to 4 cores, critical path first (the thesis's Table 6
 "$replay" -q --config "$machine" --kind tasks --policy=cp --set cores=4 "$out/fig61" \
   --prv "$out/fig61-4cores.prv" --chrome "$out/fig61-4cores.json"
 echo
+echo "== 100,000 synthetic task instances on 16 cores, critical path first (bench/gen_tasks; docs/tasks-at-scale.md)"
+"$top/build/bench/gen_tasks" 100000 "$out/tasks-100k" >/dev/null
+"$replay" --config "$machine" --policy=cp --set cores=16 "$out/tasks-100k"
+echo
 echo "== which task to optimise? each type 2, 10, 100 times faster on 1 to 4 cores (thesis Fig. 6.3)"
 "$replay" --config "$machine" --policy=cp --critical --cores-sweep=1,2,3,4 "$out/fig61"
 
@@ -166,6 +170,7 @@ echo "  fig61/                            trace set with the tasks stream, taskg
 echo "  fig61-4cores.prv                  its tasks on 4 cores: one row per core, dependencies as communications"
 echo "  fig61-4cores.json                 the same timeline for Perfetto UI / chrome://tracing"
 echo "  fig61/critical.csv, critical-*x.svg  the critical task: speedups of accelerating each type"
+echo "  tasks-100k/                       a synthetic tasks set of 100,000 instances (bench/tasks_scale.sh: 2 million)"
 echo "  jacobi.diff                       examples/tasks/jacobi.c with its task pragmas (patch -p1 -d examples/tasks)"
 echo "  search/potential.0.txt            the recorded call tree of the unannotated Cholesky (its potential tasks)"
 echo "  search-annotated/                 the annotated Cholesky traced in the task mode (the reference)"

@@ -1,5 +1,8 @@
 #include "replay/cores.h"
 
+#include <algorithm>
+#include <functional>
+
 namespace tareador::replay {
 
 TaskCores::TaskCores(int cores, int usable)
@@ -7,18 +10,36 @@ TaskCores::TaskCores(int cores, int usable)
   for (int c = 0; c < usable; ++c) free_.insert(c);
 }
 
+void TaskCores::ready(std::uint32_t thread, const Priority& priority, bool preempting) {
+  heap_.emplace_back(priority, thread);
+  std::push_heap(heap_.begin(), heap_.end(), std::greater<Entry>());
+  if (preempting) preempting_.emplace(priority, thread);
+}
+
 std::optional<std::pair<std::uint32_t, int>> TaskCores::next() {
-  if (ready_.empty() || free_.empty()) return std::nullopt;
-  std::uint32_t thread = ready_.begin()->second;
-  ready_.erase(ready_.begin());
-  int core = *free_.begin();
-  take(thread, core);
-  return std::make_pair(thread, core);
+  while (!heap_.empty() && !free_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), std::greater<Entry>());
+    Entry best = heap_.back();
+    heap_.pop_back();
+    if (best.second < stale_.size() && stale_[best.second] > 0) {
+      --stale_[best.second];  // it took a core out of turn: not waiting here any more
+      continue;
+    }
+    if (!preempting_.empty()) preempting_.erase(best);
+    int core = *free_.begin();
+    owner_[static_cast<std::size_t>(core)] = static_cast<std::int32_t>(best.second);
+    free_.erase(core);
+    return std::make_pair(best.second, core);
+  }
+  return std::nullopt;
 }
 
 void TaskCores::take(std::uint32_t thread, int core) {
   owner_[static_cast<std::size_t>(core)] = static_cast<std::int32_t>(thread);
   free_.erase(core);
+  // Its entry in the heap is stale now (entries of one thread are alike: any one may go).
+  if (stale_.size() <= thread) stale_.resize(static_cast<std::size_t>(thread) + 1, 0);
+  ++stale_[thread];
 }
 
 void TaskCores::release(int core) {

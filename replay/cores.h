@@ -41,10 +41,13 @@ class SharedCores {
 };
 
 // The cores of a node in task mode: task instances wait for a core in priority order (lower
-// first) and hold it until they give it back; the lowest free core goes first.
+// first) and hold it until they give it back; the lowest free core goes first. The ready
+// instances are a binary heap (millions of them may wait at once); those that may take a
+// core out of turn (a preemption) are also kept in order apart.
 class TaskCores {
  public:
   using Priority = std::tuple<double, int, int>;
+  using Entry = std::pair<Priority, std::uint32_t>;
   static constexpr std::int32_t kFree = -1;
 
   // `cores` of the node; only the first `usable` are ever handed out (more than the instances
@@ -53,7 +56,8 @@ class TaskCores {
 
   int cores() const { return cores_; }
 
-  void ready(std::uint32_t thread, const Priority& priority) { ready_.emplace(priority, thread); }
+  // `thread` waits for a core; with `preempting`, it may also take one out of turn (take()).
+  void ready(std::uint32_t thread, const Priority& priority, bool preempting = false);
 
   // The best ready thread and the lowest free core, which it now holds; none when either lacks.
   std::optional<std::pair<std::uint32_t, int>> next();
@@ -66,15 +70,18 @@ class TaskCores {
   const std::vector<std::int32_t>& owners() const { return owner_; }
   int lowest_free() const { return free_.empty() ? -1 : *free_.begin(); }
 
-  // The ready threads, best first, and taking one out of the queue.
-  using ReadySet = std::set<std::pair<Priority, std::uint32_t>>;
-  ReadySet& waiting() { return ready_; }
+  // The ready threads that may preempt, best first. Taking one out of turn: erase it here,
+  // then take().
+  std::set<Entry>& preempting() { return preempting_; }
 
  private:
   int cores_;
   std::vector<std::int32_t> owner_;
   std::set<int> free_;
-  ReadySet ready_;
+  std::vector<Entry> heap_;  // the ready threads (std::greater: the best on top)
+  std::set<Entry> preempting_;
+  // Per thread: its entries of heap_ that are stale (it took a core out of turn since).
+  std::vector<std::uint32_t> stale_;
 };
 
 }  // namespace tareador::replay

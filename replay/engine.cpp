@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <numeric>
 #include <utility>
 
 namespace tareador::replay {
@@ -47,6 +48,11 @@ Engine::Engine(const trace::Trace& trace, const Machine& machine, const Simulati
                                 ? std::optional<SharedCores>(SharedCores(cores))
                                 : std::nullopt);
   }
+  // The critical paths before the threads: the step graph they need is large at scale.
+  if (task_mode_) set_type_speedups();
+  if (task_mode_) task_paths_ = critical_paths();
+  threads_.reserve(static_cast<std::size_t>(
+      std::accumulate(header_.threads.begin(), header_.threads.end(), std::int64_t{0})));
   for (int task = 0; task < header_.tasks(); ++task)
     for (int thread = 0; thread < header_.threads[static_cast<std::size_t>(task)]; ++thread) {
       ThreadSim t;
@@ -59,7 +65,6 @@ Engine::Engine(const trace::Trace& trace, const Machine& machine, const Simulati
   collective_counts_.resize(static_cast<std::size_t>(header_.tasks()));
   ranks_.assign(static_cast<std::size_t>(header_.tasks()), RankSummary{});
   total_bytes_ = std::max<std::uint64_t>(trace_.size_bytes(), 1);
-  if (task_mode_) set_type_speedups();
   if (task_mode_) setup_tasks();
 }
 
@@ -484,6 +489,10 @@ void Engine::split_state(ThreadSim& t) {
 
 void Engine::report_progress() {
   if (!options_.progress) return;
+  if (task_mode_) {  // the instances that ended (a scan of millions of streams would cost more)
+    options_.progress(static_cast<double>(instances_ended_) / static_cast<double>(threads_.size()));
+    return;
+  }
   std::uint64_t read = 0;
   for (const ThreadSim& t : threads_) read += t.stream->bytes_read();
   options_.progress(std::min(1.0, static_cast<double>(read) / static_cast<double>(total_bytes_)));

@@ -90,19 +90,22 @@ struct ThreadSim {
   std::uint64_t records = 0;
   double end = 0;
   // ---- task mode (a thread is a task instance) ----
+  // (Millions of instances may be replayed: the fields are few and packed, the dependency
+  // arcs not yet drawn are kept apart, Engine::arcs_.)
   int core = -1;        // core of the node it holds, -1 = none
   int state_core = -1;  // core held when the current state began
   int last_core = 0;    // the core it held last (for rows when it holds none)
-  bool created = false, started = false, mpi = false;
-  bool preempted = false;      // lost its core in the middle of a timer
-  bool wants_preempt = false;  // woken from MPI (policy mpi): may preempt
-  double remaining = 0;        // a preempted thread's time left until its timer
   State saved_state = State::Idle;
+  bool created = false, started = false, mpi = false;
+  bool preempted = false;        // lost its core in the middle of a timer
+  bool wants_preempt = false;    // woken from MPI (policy mpi): may preempt
   std::uint32_t generation = 0;  // timers of older generations are stale
+  double remaining = 0;          // a preempted thread's time left until its timer
   double timer_at = 0;
-  TaskCores::Priority priority{};         // lower = served first
-  std::vector<std::uint32_t> dependents;  // threads blocked in an `after` on it
-  std::vector<TaskDependencyArc> arcs;    // satisfied dependencies not yet drawn
+  TaskCores::Priority priority{};  // lower = served first
+  // The threads blocked in an `after` on it, in the order they blocked: a list through
+  // next_dependent.
+  std::int32_t first_dependent = kNone, last_dependent = kNone, next_dependent = kNone;
 };
 
 // A pending wake-up of a task-mode thread.
@@ -248,6 +251,7 @@ class Engine {
 
   // ---- Task mode (engine_tasks.cpp) ----
   void setup_tasks();
+  std::vector<std::vector<double>> critical_paths();
   std::vector<double> remaining_paths(int task);
   void schedule(std::uint32_t ti, double time);
   void request_core(std::uint32_t ti);
@@ -309,8 +313,12 @@ class Engine {
   std::vector<std::uint32_t> task_base_;    // thread of each rank's instance 1
   std::vector<RequestList> rank_requests_;  // outstanding requests of each rank
   std::map<std::pair<int, std::uint64_t>, std::uint32_t> unposted_;  // waits before their post
+  // Per thread: its satisfied dependencies not yet drawn (only for a timeline sink).
+  std::unordered_map<std::uint32_t, std::vector<TaskDependencyArc>> arcs_;
   Pool<TaskTimer> timers_;
   bool dispatch_pending_ = false;
+  std::uint64_t instances_ended_ = 0;            // task mode: for progress reports
+  std::vector<std::vector<double>> task_paths_;  // critical_paths(), until setup_tasks
   int total_busy_ = 0, peak_ = 0;
   std::vector<int> rank_busy_;
   std::vector<double> profile_;

@@ -2,7 +2,9 @@
 // core of its node (TaskCores) in the order of the task policy (engine.h).
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
+#include <utility>
 
 #include "replay/engine.h"
 
@@ -43,12 +45,11 @@ void Engine::setup_tasks() {
   rank_profile_.assign(static_cast<std::size_t>(header_.tasks()), std::vector<double>{0.0});
   rank_profile_time_.assign(static_cast<std::size_t>(header_.tasks()), 0.0);
   profile_.assign(1, 0.0);
-  if (options_.policy == TaskPolicy::CriticalPath && !(mips_ > 0))
-    throw std::invalid_argument("the critical-path policy needs a MIPS rate (--set mips=...)");
   for (int task = 0; task < header_.tasks(); ++task) {
     const trace::TaskSet& set = header_.task_sets[static_cast<std::size_t>(task)];
     std::vector<double> path;
-    if (options_.policy == TaskPolicy::CriticalPath) path = remaining_paths(task);
+    if (options_.policy == TaskPolicy::CriticalPath)
+      path = std::move(task_paths_[static_cast<std::size_t>(task)]);
     for (std::size_t i = 0; i < set.instances.size(); ++i) {
       ThreadSim& t = threads_[task_base_[static_cast<std::size_t>(task)] + i];
       t.mpi = set.instances[i].mpi;
@@ -58,6 +59,17 @@ void Engine::setup_tasks() {
       t.priority = std::make_tuple(primary, static_cast<int>(i) + 1, task);
     }
   }
+}
+
+// Under the critical-path policy, per rank: the longest path from the start of each instance
+// to the end of its run (remaining_paths); else nothing.
+std::vector<std::vector<double>> Engine::critical_paths() {
+  std::vector<std::vector<double>> paths;
+  if (options_.policy != TaskPolicy::CriticalPath) return paths;
+  if (!(mips_ > 0))
+    throw std::invalid_argument("the critical-path policy needs a MIPS rate (--set mips=...)");
+  for (int task = 0; task < header_.tasks(); ++task) paths.push_back(remaining_paths(task));
+  return paths;
 }
 
 // Longest path from the start of each instance of `task` to the end of its run, over the
@@ -83,7 +95,7 @@ void Engine::request_core(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
   set_state(t, State::Idle);
   t.waiting = Waiting::Core;
-  task_cores_[static_cast<std::size_t>(t.node)].ready(ti, t.priority);
+  task_cores_[static_cast<std::size_t>(t.node)].ready(ti, t.priority, t.wants_preempt);
   dispatch_pending_ = true;
 }
 
@@ -104,13 +116,9 @@ void Engine::dispatch() {
     while (auto next = node.next()) grant(next->first, next->second);
     if (options_.policy != TaskPolicy::Mpi) continue;
     // Instances woken from MPI take the core of a running instance without MPI.
-    TaskCores::ReadySet& ready = node.waiting();
+    std::set<TaskCores::Entry>& ready = node.preempting();
     for (auto it = ready.begin(); it != ready.end();) {
       std::uint32_t ti = it->second;
-      if (!threads_[ti].wants_preempt) {
-        ++it;
-        continue;
-      }
       std::int32_t victim = kNone;
       for (std::int32_t owner : node.owners()) {
         if (owner == TaskCores::kFree || threads_[static_cast<std::uint32_t>(owner)].mpi) continue;
@@ -138,13 +146,16 @@ void Engine::grant(std::uint32_t ti, int core) {
   busy_changed(t, +1);
   if (sink_) {
     sink_->task_start(t.task, core, now_, t.thread + 1, type_of(t));
-    for (TaskDependencyArc& arc : t.arcs) {
-      arc.dst_core = core;
-      arc.resumed = now_;
-      sink_->dependency(arc);
+    auto arcs = arcs_.find(ti);
+    if (arcs != arcs_.end()) {
+      for (TaskDependencyArc& arc : arcs->second) {
+        arc.dst_core = core;
+        arc.resumed = now_;
+        sink_->dependency(arc);
+      }
+      arcs_.erase(arcs);
     }
   }
-  t.arcs.clear();
   if (t.preempted) {
     t.preempted = false;
     set_state(t, t.saved_state);
@@ -217,11 +228,9 @@ bool Engine::after(std::uint32_t ti) {
                           t.core,       source.end,
                           now_,         now_,
                           r.bytes,      static_cast<std::uint8_t>(r.op)};
-    if (t.core >= 0) {
-      if (sink_) sink_->dependency(arc);
-    } else {
-      t.arcs.push_back(arc);
-    }
+    // Drawn when it has a core (only a timeline draws them).
+    if (sink_ && t.core >= 0) sink_->dependency(arc);
+    else if (sink_) arcs_[ti].push_back(arc);
     return true;
   }
   t.phase = Phase::Blocked;
@@ -229,31 +238,40 @@ bool Engine::after(std::uint32_t ti) {
   t.blocked_on = static_cast<std::int32_t>(si);
   set_state(t, State::Idle);
   if (t.core >= 0) release_task_core(t);
-  source.dependents.push_back(ti);
+  if (source.last_dependent == kNone) source.first_dependent = static_cast<std::int32_t>(ti);
+  else
+    threads_[static_cast<std::uint32_t>(source.last_dependent)].next_dependent =
+        static_cast<std::int32_t>(ti);
+  source.last_dependent = static_cast<std::int32_t>(ti);
   return false;
 }
 
 void Engine::instance_ended(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
+  ++instances_ended_;
   if (t.core >= 0) release_task_core(t);
   // Dependencies satisfied after its last run on a core end on the core it ran on last.
-  for (TaskDependencyArc& arc : t.arcs) {
-    arc.dst_core = t.last_core;
-    arc.resumed = now_;
-    if (sink_) sink_->dependency(arc);
+  if (auto arcs = arcs_.find(ti); arcs != arcs_.end()) {
+    for (TaskDependencyArc& arc : arcs->second) {
+      arc.dst_core = t.last_core;
+      arc.resumed = now_;
+      sink_->dependency(arc);
+    }
+    arcs_.erase(arcs);
   }
-  t.arcs.clear();
-  for (std::uint32_t di : t.dependents) {
-    ThreadSim& d = threads_[di];
-    d.arcs.push_back(TaskDependencyArc{d.task, t.thread + 1, d.thread + 1, t.last_core, -1, now_,
-                                       now_, now_, d.record.bytes,
-                                       static_cast<std::uint8_t>(d.record.op)});
+  for (std::int32_t di = t.first_dependent; di != kNone;) {
+    ThreadSim& d = threads_[static_cast<std::uint32_t>(di)];
+    if (sink_)
+      arcs_[static_cast<std::uint32_t>(di)].push_back(
+          TaskDependencyArc{d.task, t.thread + 1, d.thread + 1, t.last_core, -1, now_, now_, now_,
+                            d.record.bytes, static_cast<std::uint8_t>(d.record.op)});
     d.phase = Phase::Fetch;
     d.waiting = Waiting::Nothing;
     d.blocked_on = kNone;
-    schedule(di, now_);
+    schedule(static_cast<std::uint32_t>(di), now_);
+    di = std::exchange(d.next_dependent, kNone);
   }
-  t.dependents.clear();
+  t.first_dependent = t.last_dependent = kNone;
 }
 
 // A wait for a request no instance of the rank has posted yet: waits for the post (on its

@@ -302,10 +302,10 @@ std::unique_ptr<trace::Trace> graph_trace(const CallTree& tree, const TaskGraph&
     auto [it, fresh] = type_of.emplace(g.function, static_cast<int>(set.types.size()));
     if (fresh) set.types.push_back(tree.functions[static_cast<std::size_t>(g.function)].label());
     trace::TaskInstance in;
-    in.id = static_cast<int>(i) + 1;
     in.type = it->second;
     in.parent = i == 0 ? 0 : 1;
     in.instructions = g.instructions;
+    int id = set.add_instance(in).id;
     std::vector<trace::Record> stream;
     for (const GraphStep& s : g.steps) {
       if (s.instructions > 0) stream.push_back(burst(s.instructions));
@@ -313,19 +313,17 @@ std::unique_ptr<trace::Trace> graph_trace(const CallTree& tree, const TaskGraph&
       r.peer = s.instance + 1;
       if (s.spawn) {
         r.type = trace::RecordType::Spawn;
-        in.steps.push_back({true, static_cast<int>(in.children.size()), s.instructions});
-        in.children.push_back(s.instance + 1);
+        set.add_spawn(id, s.instance + 1, {}, s.instructions);
       } else {
         r.type = trace::RecordType::After;
         r.op = s.kinds;
         r.bytes = s.bytes;
-        in.steps.push_back({false, static_cast<int>(in.after.size()), s.instructions});
-        in.after.push_back(trace::TaskDependency{s.instance + 1, s.kinds, s.bytes, {}, {}});
+        set.add_after(id, trace::TaskDependency{s.instance + 1, s.kinds, s.bytes, {}, {}}, {},
+                      s.instructions);
       }
       stream.push_back(r);
     }
     if (g.tail > 0) stream.push_back(burst(g.tail));
-    set.instances.push_back(std::move(in));
     records.push_back(std::move(stream));
   }
   header.task_sets.push_back(std::move(set));

@@ -121,7 +121,7 @@ class Generator {
                                  std::to_string(site.end) + " and at line " +
                                  std::to_string(e.line) + ": one task per start and end, please");
       site.instances.push_back(in.id);
-      site.creates = site.creates || !in.children.empty();
+      site.creates = site.creates || !set_.children(in).empty();
     }
   }
 
@@ -189,8 +189,8 @@ class Generator {
     while (!stack.empty()) {
       const trace::TaskInstance& in = set_.instance(stack.back());
       stack.pop_back();
-      for (const trace::TaskUse& u : in.uses) uses.push_back(&u);
-      stack.insert(stack.end(), in.children.begin(), in.children.end());
+      for (const trace::TaskUse& u : set_.uses(in)) uses.push_back(&u);
+      stack.insert(stack.end(), set_.children(in).begin(), set_.children(in).end());
     }
     return uses;
   }
@@ -406,12 +406,12 @@ class Generator {
     std::set<SiteKey> done;
     for (const trace::TaskInstance& in : set_.instances) {
       SourceSite created;  // the end of the statement that created the last child so far
-      for (const trace::TaskStep& step : in.steps) {
+      for (const trace::TaskStep& step : set_.steps(in)) {
         if (step.spawn) {
           created = creation_end(in, static_cast<std::size_t>(step.index));
           continue;
         }
-        const trace::TaskDependency& d = in.after[static_cast<std::size_t>(step.index)];
+        const trace::TaskDependency& d = set_.after(in)[static_cast<std::size_t>(step.index)];
         if (d.from <= in.id || !d.site.known() || !created.known()) continue;
         SourceSite at = d.site;
         const SourceText& source = text(created.file);
@@ -428,9 +428,9 @@ class Generator {
   // The last line of the statement that created child `c` of `in`: the task's end when it was
   // created right there, else the statement through which it was.
   SourceSite creation_end(const trace::TaskInstance& in, std::size_t c) {
-    if (c >= in.spawn_sites.size() || !in.spawn_sites[c].known()) return {};
-    const SourceSite& at = in.spawn_sites[c];
-    const trace::TaskInstance& child = set_.instance(in.children[c]);
+    if (c >= set_.spawn_sites(in).size() || !set_.spawn_sites(in)[c].known()) return {};
+    const SourceSite& at = set_.spawn_sites(in)[c];
+    const trace::TaskInstance& child = set_.instance(set_.children(in)[c]);
     if (child.start_site.file == at.file && child.start_site.line == at.line &&
         child.end_site.known())
       return child.end_site;
@@ -446,10 +446,10 @@ class Generator {
   void place_regions() {
     const trace::TaskInstance& main = set_.instance(1);
     std::map<std::pair<int, int>, std::pair<int, int>> spans;  // (file, function) -> lines
-    for (std::size_t c = 0; c < main.children.size(); ++c) {
-      SourceSite at = c < main.spawn_sites.size() ? main.spawn_sites[c] : SourceSite{};
+    for (std::size_t c = 0; c < set_.children(main).size(); ++c) {
+      SourceSite at = c < set_.spawn_sites(main).size() ? set_.spawn_sites(main)[c] : SourceSite{};
       if (!at.known()) continue;
-      const trace::TaskInstance& child = set_.instance(main.children[c]);
+      const trace::TaskInstance& child = set_.instance(set_.children(main)[c]);
       int last = at.line;
       // Created right here: its whole code is in the region.
       if (child.start_site.file == at.file && child.start_site.line == at.line)

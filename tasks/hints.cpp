@@ -75,7 +75,7 @@ void add_instance(const trace::TaskSet& set, const trace::TaskInstance& t, TypeU
   std::map<Group, Bytes> data;
   std::map<std::string, Bytes> locals;
   Bytes stack;
-  for (const trace::TaskUse& u : t.uses) {
+  for (const trace::TaskUse& u : set.uses(t)) {
     Bytes b{std::max<std::int64_t>(u.read, 0), std::max<std::int64_t>(u.written, 0)};
     if (b.read == 0 && b.written == 0) continue;
     const trace::TaskObject* o = set.object(u.object);
@@ -120,9 +120,9 @@ void add_instance(const trace::TaskSet& set, const trace::TaskInstance& t, TypeU
 std::set<std::pair<int, std::string>> locals_read_later(const trace::TaskSet& set) {
   std::set<std::pair<int, std::string>> found;
   for (const trace::TaskInstance& t : set.instances)
-    for (const trace::TaskDependency& d : t.after) {
+    for (const trace::TaskDependency& d : set.after(t)) {
       if (!(d.kinds & trace::kRaw) || !valid_instance(set, d.from)) continue;
-      for (int o : d.objects)
+      for (int o : set.objects_of(d))
         if (is_stack(set, o)) found.insert({set.instance(d.from).type, object_name(set, o)});
     }
   return found;
@@ -178,7 +178,7 @@ void shared_global_warnings(const trace::TaskSet& set, int main, Hints& hints) {
     std::map<int, int> first_writer;  // type -> its first instance that writes o
     for (const trace::TaskInstance& t : set.instances) {
       if (t.type == main) continue;
-      for (const trace::TaskUse& u : t.uses)
+      for (const trace::TaskUse& u : set.uses(t))
         if (u.object == o.id && u.written > 0 && !u.disabled) {
           types.insert(t.type);
           first_writer.emplace(t.type, t.id);
@@ -270,10 +270,10 @@ void stack_flow_warnings(const trace::TaskSet& set, Hints& hints) {
   };
   std::map<std::tuple<int, int, int>, StackFlow> flows;  // (object, producer type, consumer type)
   for (const trace::TaskInstance& t : set.instances) {
-    for (const trace::TaskDependency& d : t.after) {
+    for (const trace::TaskDependency& d : set.after(t)) {
       if (!(d.kinds & trace::kRaw) || !valid_instance(set, d.from)) continue;
       std::set<int> stacks;
-      for (int o : d.objects)
+      for (int o : set.objects_of(d))
         if (is_stack(set, o)) stacks.insert(o);
       for (int o : stacks) {
         StackFlow& f = flows[{o, set.instance(d.from).type, t.type}];

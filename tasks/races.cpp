@@ -46,11 +46,12 @@ class Order {
         const trace::TaskStep& step = steps[i][k];
         std::size_t index = static_cast<std::size_t>(step.index);
         if (step.spawn) {
-          if (index >= t.children.size() || !valid_instance(set, t.children[index])) continue;
-          next_[first_[i] + k].push_back(start(t.children[index]));
+          if (index >= set.children(t).size() || !valid_instance(set, set.children(t)[index]))
+            continue;
+          next_[first_[i] + k].push_back(start(set.children(t)[index]));
         } else {
-          if (index >= t.after.size()) continue;
-          int from = t.after[index].from;
+          if (index >= set.after(t).size()) continue;
+          int from = set.after(t)[index].from;
           if (!valid_instance(set, from) || from == t.id) continue;
           next_[end(from)].push_back(is_ancestor(t.id, from) ? first_[i] + k + 1 : start(t.id));
         }
@@ -98,14 +99,17 @@ class Order {
 
  private:
   std::vector<trace::TaskStep> steps_of(const trace::TaskInstance& t) const {
-    if (t.steps.size() == t.after.size() + t.children.size()) return t.steps;
+    trace::Span<const trace::TaskStep> own = set_.steps(t);
+    if (own.size() == t.after.count + t.children.count) return {own.begin(), own.end()};
     std::vector<trace::TaskStep> steps;
-    for (std::size_t k = 0; k < t.after.size(); ++k)
-      if (!is_ancestor(t.id, t.after[k].from)) steps.push_back({false, static_cast<int>(k), 0});
-    for (std::size_t k = 0; k < t.children.size(); ++k)
+    for (std::size_t k = 0; k < set_.after(t).size(); ++k)
+      if (!is_ancestor(t.id, set_.after(t)[k].from))
+        steps.push_back({false, static_cast<int>(k), 0});
+    for (std::size_t k = 0; k < set_.children(t).size(); ++k)
       steps.push_back({true, static_cast<int>(k), 0});
-    for (std::size_t k = 0; k < t.after.size(); ++k)
-      if (is_ancestor(t.id, t.after[k].from)) steps.push_back({false, static_cast<int>(k), 0});
+    for (std::size_t k = 0; k < set_.after(t).size(); ++k)
+      if (is_ancestor(t.id, set_.after(t)[k].from))
+        steps.push_back({false, static_cast<int>(k), 0});
     return steps;
   }
 
@@ -148,7 +152,7 @@ Writes object_writers(const trace::TaskSet& set) {
     if (o.kind != "stack" && o.size > 0) w.size_of[o.id] = o.size;
   for (const trace::TaskInstance& t : set.instances) {
     std::map<int, std::int64_t> mine;
-    for (const trace::TaskUse& u : t.uses)
+    for (const trace::TaskUse& u : set.uses(t))
       if (u.written > 0 && w.size_of.count(u.object)) mine[u.object] += u.written;
     for (const auto& [object, bytes] : mine)
       w.writers[object].push_back({t.id, std::min(bytes, w.size_of[object])});

@@ -67,7 +67,7 @@ std::string html_escaped(const std::string& s) {
   return out;
 }
 
-void merge_objects(std::vector<int>& into, const std::vector<int>& objects) {
+void merge_objects(std::vector<int>& into, trace::Span<const int> objects) {
   for (int o : objects)
     if (std::find(into.begin(), into.end(), o) == into.end()) into.push_back(o);
 }
@@ -122,7 +122,7 @@ TaskGraph build_graph(const trace::TaskSet& set, const GraphOptions& options) {
   for (const trace::TaskInstance& t : set.instances) {
     long to = vertex(t.id);
     if (to < 0) continue;
-    for (const trace::TaskDependency& d : t.after) {
+    for (const trace::TaskDependency& d : set.after(t)) {
       long from = vertex(d.from);
       if (from < 0) continue;
       auto found = edge_of.find({from, to});
@@ -130,7 +130,7 @@ TaskGraph build_graph(const trace::TaskSet& set, const GraphOptions& options) {
         TaskEdge e;
         e.kinds = d.kinds;
         e.bytes = d.bytes;
-        merge_objects(e.objects, d.objects);
+        merge_objects(e.objects, set.objects_of(d));
         edge_of[{from, to}] =
             boost::add_edge(static_cast<std::size_t>(from), static_cast<std::size_t>(to), e, g)
                 .first;
@@ -138,7 +138,7 @@ TaskGraph build_graph(const trace::TaskSet& set, const GraphOptions& options) {
         TaskEdge& e = g[found->second];
         e.kinds |= d.kinds;
         e.bytes += d.bytes;
-        merge_objects(e.objects, d.objects);
+        merge_objects(e.objects, set.objects_of(d));
       }
     }
   }
@@ -146,7 +146,7 @@ TaskGraph build_graph(const trace::TaskSet& set, const GraphOptions& options) {
     for (const trace::TaskInstance& t : set.instances) {
       long from = vertex(t.id);
       if (from < 0) continue;
-      for (int child : t.children)
+      for (int child : set.children(t))
         if (long to = vertex(child); to >= 0) {
           TaskEdge e;
           e.creation = true;
@@ -238,7 +238,7 @@ TaskGraph group_graph(const TaskGraph& graph) {
     merged.kinds |= te.kinds;
     merged.bytes += te.bytes;
     merged.count += te.count;
-    merge_objects(merged.objects, te.objects);
+    merge_objects(merged.objects, {te.objects.data(), te.objects.size()});
   }
   return grouped;
 }

@@ -111,16 +111,6 @@ void TraceHeader::check_stream(int task, int thread) const {
                             std::to_string(thread));
 }
 
-const TaskObject* TaskSet::object(int id) const {
-  // Objects are usually declared in increasing id order: search that way first.
-  auto it = std::lower_bound(objects.begin(), objects.end(), id,
-                             [](const TaskObject& o, int v) { return o.id < v; });
-  if (it != objects.end() && it->id == id) return &*it;
-  for (const TaskObject& o : objects)
-    if (o.id == id) return &o;
-  return nullptr;
-}
-
 std::vector<std::unique_ptr<Trace>> open_traces(const std::string& path,
                                                 const std::vector<std::string>& kinds) {
   std::error_code error;

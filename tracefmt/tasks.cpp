@@ -1,7 +1,10 @@
 // The `tasks` kind of a trace set (docs/trace-format.md, "The tasks stream"): each rank's
-// stream is loaded into memory (task traces are small next to MPI traces), checked against the
-// structural rules of the format, and turned into the task model of the header (TaskSet) plus
-// one record stream per task instance (thread T of task R = instance T + 1 of rank R).
+// stream is loaded into memory (its sections come in the order instances ended, not the order
+// they run), checked against the structural rules of the format, and turned into the task model
+// of the header (TaskSet) plus one record stream per task instance (thread T of task R =
+// instance T + 1 of rank R). Nothing is allocated per instance: the model's lists are flat
+// arrays of the set, and the records are encoded in one buffer per rank (RecordCode), each
+// instance's records contiguous, so a stream of millions of instances loads in seconds.
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -10,6 +13,8 @@
 #include "tracefmt/fields.h"
 #include "tracefmt/line_reader.h"
 #include "tracefmt/native_records.h"
+#include "tracefmt/record_code.h"
+#include "tracefmt/step_graph.h"
 
 namespace tareador::trace {
 
@@ -18,31 +23,30 @@ namespace {
 // The instances a truncated stream may lack the sections of (docs/trace-format.md, "Limits").
 constexpr std::size_t kMaxMissingSections = 1 << 16;
 
-// The records of one instance, with the line each came from and its length (for progress).
-struct InstanceRecords {
-  std::vector<Record> records;
-  std::vector<std::uint32_t> lines;
-  std::vector<std::uint32_t> bytes;
-  std::uint64_t task_line = 0;  // its `task` line (0 for an instance without a section)
+// The records of a rank's instances, encoded: instance i's are code[range[i].first,
+// range[i].second).
+struct RankRecords {
+  std::vector<std::uint8_t> code;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> range;
 };
 
 class TasksStream final : public RecordStream {
  public:
-  TasksStream(const std::string& path, const InstanceRecords& instance)
-      : path_(path), instance_(instance) {}
+  TasksStream(const std::string& path, const std::uint8_t* begin, const std::uint8_t* end,
+              std::uint64_t task_line)
+      : path_(path), at_(begin), end_(end), line_(task_line) {}
 
   bool next(Record& out) override {
-    if (at_ >= instance_.records.size()) return false;
-    out = instance_.records[at_];
-    read_ += instance_.bytes[at_];
-    ++at_;
+    if (at_ >= end_) return false;
+    std::uint64_t bytes = 0;
+    RecordCode::read(at_, out, line_, bytes);
+    read_ += bytes;
     return true;
   }
 
   std::string where() const override { return where(mark()); }
-  std::uint64_t mark() const override {
-    return at_ == 0 ? instance_.task_line : instance_.lines[at_ - 1];
-  }
+  // The line of the record last returned; before the first, the instance's `task` line.
+  std::uint64_t mark() const override { return line_; }
   std::string where(std::uint64_t mark) const override {
     return path_ + (mark ? ":" + std::to_string(mark) : std::string());
   }
@@ -50,92 +54,35 @@ class TasksStream final : public RecordStream {
 
  private:
   const std::string& path_;
-  const InstanceRecords& instance_;
-  std::size_t at_ = 0;
+  const std::uint8_t* at_;
+  const std::uint8_t* end_;
+  std::uint64_t line_;
   std::uint64_t read_ = 0;
 };
 
 class TasksTrace final : public Trace {
  public:
-  TasksTrace(TraceHeader header, std::vector<std::vector<InstanceRecords>> records,
-             std::uint64_t size)
+  TasksTrace(TraceHeader header, std::vector<RankRecords> records, std::uint64_t size)
       : header_(std::move(header)), records_(std::move(records)), size_(size) {}
 
   const TraceHeader& header() const override { return header_; }
 
   std::unique_ptr<RecordStream> open(int task, int thread) const override {
     header_.check_stream(task, thread);
-    return std::make_unique<TasksStream>(
-        header_.task_sets[static_cast<std::size_t>(task)].path,
-        records_[static_cast<std::size_t>(task)][static_cast<std::size_t>(thread)]);
+    const TaskSet& set = header_.task_sets[static_cast<std::size_t>(task)];
+    const RankRecords& rank = records_[static_cast<std::size_t>(task)];
+    auto [begin, end] = rank.range[static_cast<std::size_t>(thread)];
+    return std::make_unique<TasksStream>(set.path, rank.code.data() + begin, rank.code.data() + end,
+                                         set.instances[static_cast<std::size_t>(thread)].line);
   }
 
   std::uint64_t size_bytes() const override { return size_; }
 
  private:
   TraceHeader header_;
-  std::vector<std::vector<InstanceRecords>> records_;  // per task, per instance
+  std::vector<RankRecords> records_;  // per task
   std::uint64_t size_;
 };
-
-// The points of every instance (start, steps, end) and the edges between them.
-struct StepGraph {
-  std::vector<std::size_t> first;  // each instance's start node; its steps follow, then its end
-  std::vector<std::vector<std::pair<std::size_t, double>>> edges;  // to (node, instructions)
-  std::vector<std::size_t> order;  // topological; shorter than the nodes when there is a cycle
-  std::vector<int> pending;        // in-edges not yet ordered (> 0: on or after a cycle)
-
-  std::size_t end(const std::vector<TaskInstance>& instances, std::size_t i) const {
-    return first[i] + instances[i].steps.size() + 1;
-  }
-};
-
-StepGraph step_graph(const std::vector<TaskInstance>& instances) {
-  StepGraph g;
-  std::size_t nodes = 0;
-  for (const TaskInstance& inst : instances) {
-    g.first.push_back(nodes);
-    nodes += inst.steps.size() + 2;
-  }
-  g.edges.resize(nodes);
-  g.pending.assign(nodes, 0);
-  auto edge = [&](std::size_t from, std::size_t to, double instructions) {
-    g.edges[from].emplace_back(to, instructions);
-    ++g.pending[to];
-  };
-  for (std::size_t i = 0; i < instances.size(); ++i) {
-    const TaskInstance& inst = instances[i];
-    double done = 0;
-    for (std::size_t k = 0; k < inst.steps.size(); ++k) {
-      const TaskStep& step = inst.steps[k];
-      std::size_t node = g.first[i] + 1 + k;
-      edge(node - 1, node, step.instructions);
-      done += step.instructions;
-      if (step.spawn) {
-        int child = inst.children[static_cast<std::size_t>(step.index)];
-        edge(node, g.first[static_cast<std::size_t>(child - 1)], 0);
-      } else {
-        int source = inst.after[static_cast<std::size_t>(step.index)].from;
-        edge(g.end(instances, static_cast<std::size_t>(source - 1)), node, 0);
-      }
-    }
-    std::size_t end = g.end(instances, i);
-    edge(end - 1, end, std::max(0.0, inst.instructions - done));
-  }
-  std::vector<int> pending = g.pending;
-  std::vector<std::size_t> ready;
-  for (std::size_t v = 0; v < nodes; ++v)
-    if (pending[v] == 0) ready.push_back(v);
-  while (!ready.empty()) {
-    std::size_t v = ready.back();
-    ready.pop_back();
-    g.order.push_back(v);
-    for (const auto& [w, weight] : g.edges[v])
-      if (--pending[w] == 0) ready.push_back(w);
-  }
-  g.pending = std::move(pending);
-  return g;
-}
 
 bool is_mpi(RecordType type) {
   return type == RecordType::Send || type == RecordType::Recv || type == RecordType::Wait ||
@@ -146,18 +93,23 @@ bool is_mpi(RecordType type) {
 class RankLoader {
  public:
   RankLoader(const StreamFile& stream, const TraceHeader& header, const CallIndex& calls, int rank,
-             bool truncated)
+             bool truncated, TaskSet& set, RankRecords& records)
       : file_(stream.file),
         lines_(file_, 0, stream.end, 1),
         parser_(header, calls, rank, false),
         rank_(rank),
-        truncated_(truncated) {}
+        truncated_(truncated),
+        // A complete stream has a `task` line per instance; a truncated one lacks at most
+        // kMaxMissingSections of them: no valid instance id is larger.
+        max_id_(std::min<std::uint64_t>(kMaxStreams, stream.end + kMaxMissingSections)),
+        set_(set),
+        records_(records) {}
 
   std::uint64_t size() const { return file_->size(); }
 
-  // Fills `set` and `records` (one entry per instance); notes go to `notes`.
-  void load(TaskSet& set, std::vector<InstanceRecords>& records, std::vector<std::string>& notes) {
-    set.path = file_->path();
+  // Fills the set and the records (one range per instance); notes go to `notes`.
+  void load(std::vector<std::string>& notes) {
+    set_.path = file_->path();
     std::string_view line;
     while (lines_.next(line)) {
       if (line.empty() || line.front() == '#') continue;
@@ -170,8 +122,9 @@ class RankLoader {
         begin_section(f);
       } else if (op == "endtask") {
         f.expect_end("endtask");
-        if (current_ == nullptr) fail("'endtask' outside a task section");
-        current_ = nullptr;
+        if (current_ == 0) fail("'endtask' outside a task section");
+        range(current_).second = records_.code.size();
+        current_ = 0;
       } else if (op == "after") {
         after(f);
       } else if (op == "spawn") {
@@ -182,37 +135,23 @@ class RankLoader {
         record(line, op);
       }
     }
-    if (current_ != nullptr) {
+    if (current_ != 0) {
       if (!truncated_)
-        fail("the section of instance " + std::to_string(current_->instance.id) + " (line " +
-             std::to_string(current_->records.task_line) + ") is not closed ('endtask')");
+        fail("the section of instance " + std::to_string(current_) + " (line " +
+             std::to_string(set_.instance(current_).line) + ") is not closed ('endtask')");
       // A rank that died while writing a section: what it wrote of it is not usable.
       notes.push_back("rank " + std::to_string(rank_) + ": the unfinished section of instance " +
-                      std::to_string(current_->instance.id) + " is ignored (truncated stream)");
-      sections_.erase(current_->instance.id);
-      current_ = nullptr;
+                      std::to_string(current_) + " is ignored (truncated stream)");
+      drop_section(current_);
+      current_ = 0;
     }
     if (!parser_.ended() && !truncated_)
       fail("the stream stops without its 'end' line, but rank-" + std::to_string(rank_) +
            ".toml says the rank completed");
-    finish(set, records, notes);
+    finish(notes);
   }
 
  private:
-  struct Section {
-    TaskInstance instance;
-    InstanceRecords records;
-    std::string type;
-    std::vector<std::uint64_t> after_lines;  // line of each `after`
-    double since_step = 0;                   // instructions since its last spawn or after
-    bool synthetic = false;                  // no section in a truncated stream
-  };
-
-  struct Spawn {
-    int parent;
-    std::uint64_t line;
-  };
-
   [[noreturn]] void fail(const std::string& message) const {
     throw FormatError(file_->path(), lines_.line_number(), message);
   }
@@ -220,10 +159,23 @@ class RankLoader {
     throw FormatError(file_->path(), line, message);
   }
 
-  Section& in_section(std::string_view what) {
-    if (current_ == nullptr)
-      fail(excerpt(what) + " outside a task section (no 'task' line before it)");
-    return *current_;
+  bool has_section(int id) const {
+    return id >= 1 && static_cast<std::size_t>(id) <= set_.instances.size() &&
+           set_.instance(id).id != 0;
+  }
+  std::pair<std::uint64_t, std::uint64_t>& range(int id) {
+    return records_.range[static_cast<std::size_t>(id - 1)];
+  }
+  // The instance that spawns `child`, 0 if none does (or it is too large to be valid).
+  int spawner(int child) const {
+    return static_cast<std::size_t>(child) < spawn_parent_.size()
+               ? spawn_parent_[static_cast<std::size_t>(child)]
+               : 0;
+  }
+
+  TaskInstance& in_section(std::string_view what) {
+    if (current_ == 0) fail(excerpt(what) + " outside a task section (no 'task' line before it)");
+    return set_.instance(current_);
   }
 
   int object_id(Fields& f, const char* name) {
@@ -233,7 +185,6 @@ class RankLoader {
              "' line before)");
     return id;
   }
-
   void object(Fields& f) {
     TaskObject o;
     o.id = f.integer<int>("object id");
@@ -255,47 +206,57 @@ class RankLoader {
   }
 
   void begin_section(Fields& f) {
-    if (current_ != nullptr)
-      f.fail("the section of instance " + std::to_string(current_->instance.id) + " (line " +
-             std::to_string(current_->records.task_line) +
+    if (current_ != 0)
+      f.fail("the section of instance " + std::to_string(current_) + " (line " +
+             std::to_string(set_.instance(current_).line) +
              ") is not closed ('endtask') before this 'task'");
-    int id = f.integer<int>("instance id");
-    std::string type = f.name("type");
-    int parent = f.integer<int>("parent");
-    SourceSite start_site, end_site;
+    TaskInstance in;
+    in.id = f.integer<int>("instance id");
+    in.type = intern_type(f.name("type"));
+    in.parent = f.integer<int>("parent");
     if (!f.done()) {
-      start_site = site(f, "start site");
-      end_site = site(f, "end site");
+      in.start_site = site(f, "start site");
+      in.end_site = site(f, "end site");
     }
     f.expect_end("task");
-    if (id <= 0) f.fail("instance ids start at 1");
-    if (id == 1 && parent != 0) f.fail("instance 1 is the main task: its parent must be 0");
-    if (id > 1 && (parent < 1 || parent >= id))
-      f.fail("the parent of instance " + std::to_string(id) +
+    if (in.id <= 0) f.fail("instance ids start at 1");
+    if (in.id == 1 && in.parent != 0) f.fail("instance 1 is the main task: its parent must be 0");
+    if (in.id > 1 && (in.parent < 1 || in.parent >= in.id))
+      f.fail("the parent of instance " + std::to_string(in.id) +
              " must be an instance with a "
              "smaller number, not " +
-             std::to_string(parent));
-    auto [it, fresh] = sections_.try_emplace(id);
-    if (!fresh)
-      f.fail("duplicate section: instance " + std::to_string(id) + " already has one (line " +
-             std::to_string(it->second.records.task_line) + ")");
-    Section& s = it->second;
-    s.instance.id = id;
-    s.instance.parent = parent;
-    s.instance.start_site = start_site;
-    s.instance.end_site = end_site;
-    s.type = std::move(type);
-    s.records.task_line = lines_.line_number();
-    current_ = &s;
+             std::to_string(in.parent));
+    if (static_cast<std::uint64_t>(in.id) > max_id_)
+      f.fail("instance " + std::to_string(in.id) +
+             " is beyond what this stream can hold (at most " + std::to_string(max_id_) +
+             " instances)");
+    if (has_section(in.id))
+      f.fail("duplicate section: instance " + std::to_string(in.id) + " already has one (line " +
+             std::to_string(set_.instance(in.id).line) + ")");
+    in.line = lines_.line_number();
+    set_.add_instance(in);
+    if (records_.range.size() < set_.instances.size()) records_.range.resize(set_.instances.size());
+    range(in.id) = {records_.code.size(), records_.code.size()};
+    ++sections_;
+    if (in.id > last_section_) last_section_ = in.id;
+    current_ = in.id;
+    since_step_ = 0;
+    code_line_ = in.line;
+  }
+
+  // Types are numbered in order of first appearance in the stream here, by instance at the end.
+  int intern_type(std::string name) {
+    auto [it, fresh] = type_index_.emplace(std::move(name), static_cast<int>(type_names_.size()));
+    if (fresh) type_names_.push_back(it->first);
+    return it->second;
   }
 
   void after(Fields& f) {
-    Section& s = in_section("after");
+    TaskInstance& in = in_section("after");
     TaskDependency d;
     d.from = f.integer<int>("source instance");
     if (d.from <= 0) f.fail("instance ids start at 1");
-    if (d.from == s.instance.id)
-      f.fail("instance " + std::to_string(d.from) + " depends on itself");
+    if (d.from == in.id) f.fail("instance " + std::to_string(d.from) + " depends on itself");
     std::string_view kinds = f.text("kinds");
     while (!kinds.empty()) {
       std::size_t plus = kinds.find('+');
@@ -313,6 +274,7 @@ class RankLoader {
     std::string_view objects = f.text("objects");
     if (!f.done()) d.site = site(f, "site");
     f.expect_end("after");
+    object_ids_.clear();
     while (true) {
       std::size_t comma = objects.find(',');
       std::string_view item = objects.substr(0, comma);
@@ -323,7 +285,7 @@ class RankLoader {
       if (object_line_.find(id) == object_line_.end())
         f.fail("unknown object " + std::to_string(id) + " (no 'object " + std::to_string(id) +
                "' line before)");
-      d.objects.push_back(id);
+      object_ids_.push_back(id);
       if (comma == std::string_view::npos) break;
       objects.remove_prefix(comma + 1);
     }
@@ -332,40 +294,50 @@ class RankLoader {
     r.peer = d.from;
     r.op = d.kinds;
     r.bytes = d.bytes;
-    add(s, r);
-    s.after_lines.push_back(lines_.line_number());
-    step(s, false, s.instance.after.size());
-    s.instance.after.push_back(std::move(d));
+    add(r);
+    after_lines_.push_back(lines_.line_number());
+    set_.add_after(in.id, d, object_ids_, since_step_);
+    since_step_ = 0;
   }
 
   void spawn(Fields& f) {
-    Section& s = in_section("spawn");
+    TaskInstance& in = in_section("spawn");
     int child = f.integer<int>("child instance");
     SourceSite where = f.done() ? SourceSite{} : site(f, "site");
     f.expect_end("spawn");
     if (child <= 1)
       f.fail("instance " + std::to_string(child) + " cannot be spawned (instances 2, 3, ... are)");
-    if (child == s.instance.id) f.fail("instance " + std::to_string(child) + " spawns itself");
+    if (child == in.id) f.fail("instance " + std::to_string(child) + " spawns itself");
     // Instances are numbered in creation order, so parents come first: a parent chain never
     // loops (a truncated stream's missing sections take their parent from the spawn).
-    if (child < s.instance.id)
-      f.fail("instance " + std::to_string(s.instance.id) + " spawns instance " +
-             std::to_string(child) +
+    if (child < in.id)
+      f.fail("instance " + std::to_string(in.id) + " spawns instance " + std::to_string(child) +
              ", which has a smaller number (children are numbered after "
              "their parent)");
-    auto [it, fresh] = spawns_.emplace(child, Spawn{s.instance.id, lines_.line_number()});
-    if (!fresh)
-      f.fail("instance " + std::to_string(child) + " is spawned twice (first at line " +
-             std::to_string(it->second.line) + ")");
+    if (child > last_spawn_) {
+      last_spawn_ = child;
+      last_spawn_line_ = lines_.line_number();
+    }
+    // A child past max_id_ makes the stream invalid (finish says why): it is not indexed.
+    if (static_cast<std::uint64_t>(child) <= max_id_) {
+      auto c = static_cast<std::size_t>(child);
+      if (spawn_parent_.size() <= c) {
+        spawn_parent_.resize(c + 1, 0);
+        spawn_line_.resize(c + 1, 0);
+      }
+      if (spawn_parent_[c] != 0)
+        f.fail("instance " + std::to_string(child) + " is spawned twice (first at line " +
+               std::to_string(spawn_line_[c]) + ")");
+      spawn_parent_[c] = in.id;
+      spawn_line_[c] = lines_.line_number();
+    }
     Record r;
     r.type = RecordType::Spawn;
     r.peer = child;
-    add(s, r);
-    step(s, true, s.instance.children.size());
-    s.instance.children.push_back(child);
-    s.instance.spawn_sites.push_back(where);
+    add(r);
+    set_.add_spawn(in.id, child, where, since_step_);
+    since_step_ = 0;
   }
-
   // FILE:LINE (the file interned in source_files_), or `-` for a place the run did not know.
   SourceSite site(Fields& f, const char* name) {
     std::string text = f.name(name);
@@ -383,14 +355,8 @@ class RankLoader {
     if (fresh) source_files_.push_back(std::move(text));
     return SourceSite{it->second, line};
   }
-
-  static void step(Section& s, bool spawn, std::size_t index) {
-    s.instance.steps.push_back(TaskStep{spawn, static_cast<int>(index), s.since_step});
-    s.since_step = 0;
-  }
-
   void uses(Fields& f) {
-    Section& s = in_section("uses");
+    int id = in_section("uses").id;
     TaskUse u;
     u.object = object_id(f, "object");
     u.read = f.count<std::int64_t>("read bytes");
@@ -404,7 +370,7 @@ class RankLoader {
       if (flag != "disabled") span(f, flag, u);
     }
     f.expect_end("uses");
-    s.instance.uses.push_back(u);
+    set_.add_use(id, u);
   }
 
   // `span FIRST END` of a `uses`: offsets within the object, FIRST < END <= its size.
@@ -423,15 +389,15 @@ class RankLoader {
   // A record of the authentic grammar (cpu, MPI, event, call) or `end`.
   void record(std::string_view line, std::string_view op) {
     if (op == "end") {
-      if (current_ != nullptr)
-        fail("the section of instance " + std::to_string(current_->instance.id) + " (line " +
-             std::to_string(current_->records.task_line) +
+      if (current_ != 0)
+        fail("the section of instance " + std::to_string(current_) + " (line " +
+             std::to_string(set_.instance(current_).line) +
              ") is not closed ('endtask') before 'end'");
       Record r;
       parser_.parse(line, lines_, r);
       return;
     }
-    Section& s = in_section(op);
+    TaskInstance& in = in_section(op);
     Record r;
     parser_.parse(line, lines_, r);
     std::uint64_t here = lines_.line_number();
@@ -445,34 +411,42 @@ class RankLoader {
     do {
       if (r.type == RecordType::Wait) waits_.emplace_back(r.request, here);
       if (r.type == RecordType::Burst) {
-        s.instance.instructions += r.amount;
-        s.since_step += r.amount;
+        in.instructions += r.amount;
+        since_step_ += r.amount;
       }
-      if (is_mpi(r.type)) s.instance.mpi = true;
-      add(s, r);
+      if (is_mpi(r.type)) in.mpi = true;
+      add(r);
     } while (parser_.pending(r));
   }
 
-  void add(Section& s, const Record& r) {
-    s.records.records.push_back(r);
-    s.records.lines.push_back(static_cast<std::uint32_t>(lines_.line_number()));
-    s.records.bytes.push_back(static_cast<std::uint32_t>(lines_.bytes_read() - last_bytes_));
+  // Appends a record of the current section, read at the line just read.
+  void add(const Record& r) {
+    RecordCode::append(records_.code, r, lines_.line_number(), lines_.bytes_read() - last_bytes_,
+                       code_line_);
     last_bytes_ = lines_.bytes_read();
   }
 
+  // Forgets the section of `id` (unfinished in a truncated stream): the instance has none. Its
+  // spawns stay known, as the records that name its children.
+  void drop_section(int id) {
+    records_.code.resize(range(id).first);
+    range(id) = {};
+    set_.instance(id) = TaskInstance{};
+    --sections_;
+    while (last_section_ > 0 && !has_section(last_section_)) --last_section_;
+  }
+
   // The checks that need the whole stream, then the model.
-  void finish(TaskSet& set, std::vector<InstanceRecords>& records,
-              std::vector<std::string>& notes) {
+  void finish(std::vector<std::string>& notes) {
     check_waits();
     int count = instance_count();
     std::vector<int> synthetic = add_missing_sections(count);
     check_dependencies_exist(count);
-    check_spawns();
+    check_spawns(count);
     check_no_ancestor_dependency();
     note_synthetic(synthetic, notes);
-    build_model(count, set, records);
+    build_model();
   }
-
   // Every wait is for a request the stream posts, once.
   void check_waits() {
     std::map<std::uint64_t, std::uint64_t> waited;  // request -> line of its wait
@@ -490,18 +464,18 @@ class RankLoader {
 
   // The number of instances: the highest section, or spawn, named (at least the main task).
   int instance_count() {
-    int count = sections_.empty() ? 0 : sections_.rbegin()->first;
-    std::uint64_t count_line = sections_.empty() ? 0 : sections_.rbegin()->second.records.task_line;
-    if (!spawns_.empty() && spawns_.rbegin()->first > count) {
-      count = spawns_.rbegin()->first;
-      count_line = spawns_.rbegin()->second.line;
+    int count = last_section_;
+    std::uint64_t count_line = count ? set_.instance(count).line : 0;
+    if (last_spawn_ > count) {
+      count = last_spawn_;
+      count_line = last_spawn_line_;
     }
     if (truncated_) count = std::max(count, 1);
     if (count == 0)
       fail_at(0, "the stream has no task section (instance 1, the main task, is missing)");
     // A truncated stream lacks the sections of the instances that had not ended (and of those
     // whose section was not written yet): replayed as empty, they are allocated one by one.
-    std::size_t missing = static_cast<std::size_t>(count) - sections_.size();
+    std::size_t missing = static_cast<std::size_t>(count) - sections_;
     if (truncated_ && missing > kMaxMissingSections)
       fail_at(count_line, "instance " + std::to_string(count) + " is named here but " +
                               std::to_string(missing) +
@@ -516,82 +490,97 @@ class RankLoader {
   std::vector<int> add_missing_sections(int count) {
     std::vector<int> synthetic;
     for (int id = 1; id <= count; ++id) {
-      if (sections_.count(id)) continue;
+      if (has_section(id)) continue;
       if (!truncated_) {
-        auto spawn = spawns_.find(id);
-        if (spawn != spawns_.end())
-          fail_at(spawn->second.line,
+        if (spawner(id) != 0)
+          fail_at(spawn_line_[static_cast<std::size_t>(id)],
                   "spawn of instance " + std::to_string(id) + ", which has no section");
-        for (const auto& [sid, s] : sections_)
-          for (std::size_t i = 0; i < s.instance.after.size(); ++i)
-            if (s.instance.after[i].from == id)
-              fail_at(s.after_lines[i],
-                      "after on instance " + std::to_string(id) + ", which has no section");
+        for_each_after([&](const TaskInstance&, const TaskDependency& d, std::uint64_t line) {
+          if (d.from == id)
+            fail_at(line, "after on instance " + std::to_string(id) + ", which has no section");
+        });
         fail_at(0, "instances are numbered 1.." + std::to_string(count) + " but instance " +
                        std::to_string(id) + " has no section");
       }
-      Section& s = sections_[id];
-      s.synthetic = true;
-      s.instance.id = id;
-      auto spawn = spawns_.find(id);
-      s.instance.parent = id == 1 ? 0 : spawn != spawns_.end() ? spawn->second.parent : 1;
-      s.type = id == 1 ? "main" : "(truncated)";
+      TaskInstance in;
+      in.id = id;
+      in.parent = id == 1 ? 0 : spawner(id) != 0 ? spawner(id) : 1;
+      in.type = intern_type(id == 1 ? "main" : "(truncated)");
+      set_.add_instance(in);
       synthetic.push_back(id);
     }
+    // (A dropped unfinished section may have been the highest.)
+    set_.instances.resize(static_cast<std::size_t>(count));
+    records_.range.resize(set_.instances.size());
+    synthetic_.assign(set_.instances.size() + 1, false);
+    for (int id : synthetic) synthetic_[static_cast<std::size_t>(id)] = true;
     return synthetic;
+  }
+
+  // f(instance, dependency, line of its `after`) for every dependency, by instance id.
+  template <class F>
+  void for_each_after(F f) const {
+    for (const TaskInstance& in : set_.instances) {
+      if (in.id == 0) continue;
+      Span<const TaskDependency> after = set_.after(in);
+      for (std::size_t k = 0; k < after.size(); ++k)
+        f(in, after[k], after_lines_[in.after.first + k]);
+    }
   }
 
   // Dependencies on instances that do not exist at all.
   void check_dependencies_exist(int count) {
-    for (const auto& [id, s] : sections_)
-      for (std::size_t i = 0; i < s.instance.after.size(); ++i)
-        if (s.instance.after[i].from > count)
-          fail_at(s.after_lines[i], "after on instance " +
-                                        std::to_string(s.instance.after[i].from) +
-                                        ", which has no section");
+    for_each_after([&](const TaskInstance&, const TaskDependency& d, std::uint64_t line) {
+      if (d.from > count)
+        fail_at(line, "after on instance " + std::to_string(d.from) + ", which has no section");
+    });
   }
 
   // Every instance but the main one is spawned once, by its parent.
-  void check_spawns() {
-    for (auto& [id, s] : sections_) {
-      if (id == 1) continue;
-      auto spawn = spawns_.find(id);
-      if (spawn == spawns_.end()) {
-        Section& parent = sections_[s.instance.parent];
-        if (!parent.synthetic)
-          fail_at(s.records.task_line, "instance " + std::to_string(id) +
-                                           " is never spawned (its parent, instance " +
-                                           std::to_string(s.instance.parent) + ", has no 'spawn " +
-                                           std::to_string(id) + "')");
-        // Its parent's section is missing from a truncated stream: the parent creates it.
-        Record r;
-        r.type = RecordType::Spawn;
-        r.peer = id;
-        parent.records.records.push_back(r);
-        parent.records.lines.push_back(0);
-        parent.records.bytes.push_back(0);
-        step(parent, true, parent.instance.children.size());
-        parent.instance.children.push_back(id);
-        parent.instance.spawn_sites.emplace_back();
-      } else if (spawn->second.parent != s.instance.parent) {
-        fail_at(spawn->second.line, "instance " + std::to_string(spawn->second.parent) +
-                                        " spawns instance " + std::to_string(id) +
-                                        ", whose parent is instance " +
-                                        std::to_string(s.instance.parent));
+  void check_spawns(int count) {
+    std::vector<std::pair<int, int>> unspawned;  // (parent, child)
+    for (int id = 2; id <= count; ++id) {
+      const TaskInstance& in = set_.instance(id);
+      int by = spawner(id);
+      if (by == 0) {
+        if (!synthetic_[static_cast<std::size_t>(in.parent)])
+          fail_at(in.line,
+                  "instance " + std::to_string(id) + " is never spawned (its parent, instance " +
+                      std::to_string(in.parent) + ", has no 'spawn " + std::to_string(id) + "')");
+        unspawned.emplace_back(in.parent, id);
+      } else if (by != in.parent) {
+        fail_at(spawn_line_[static_cast<std::size_t>(id)],
+                "instance " + std::to_string(by) + " spawns instance " + std::to_string(id) +
+                    ", whose parent is instance " + std::to_string(in.parent));
       }
+    }
+    // Their parents' sections are missing from a truncated stream: the parents create them,
+    // each parent's spawns one after the other (an instance's records are contiguous).
+    std::stable_sort(unspawned.begin(), unspawned.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t k = 0; k < unspawned.size(); ++k) {
+      auto [parent, child] = unspawned[k];
+      if (k == 0 || unspawned[k - 1].first != parent)
+        range(parent) = {records_.code.size(), records_.code.size()};
+      Record r;
+      r.type = RecordType::Spawn;
+      r.peer = child;
+      std::uint64_t line = 0;
+      RecordCode::append(records_.code, r, 0, 0, line);
+      range(parent).second = records_.code.size();
+      set_.add_spawn(parent, child);
     }
   }
 
   // No dependency on an ancestor.
-  void check_no_ancestor_dependency() {
-    for (const auto& [id, s] : sections_)
-      for (std::size_t i = 0; i < s.instance.after.size(); ++i)
-        for (int a = s.instance.parent; a != 0; a = sections_[a].instance.parent)
-          if (a == s.instance.after[i].from)
-            fail_at(s.after_lines[i], "instance " + std::to_string(id) + " depends on instance " +
-                                          std::to_string(a) + ", one of its ancestors");
+  void check_no_ancestor_dependency() const {
+    for_each_after([&](const TaskInstance& in, const TaskDependency& d, std::uint64_t line) {
+      for (int a = in.parent; a != 0; a = set_.instance(a).parent)
+        if (a == d.from)
+          fail_at(line, "instance " + std::to_string(in.id) + " depends on instance " +
+                            std::to_string(a) + ", one of its ancestors");
+    });
   }
-
   void note_synthetic(const std::vector<int>& synthetic, std::vector<std::string>& notes) const {
     if (!synthetic.empty()) {
       std::string ids;
@@ -605,42 +594,43 @@ class RankLoader {
   }
 
   // The model: types numbered in order of their first instance.
-  void build_model(int count, TaskSet& set, std::vector<InstanceRecords>& records) {
-    std::map<std::string, int> type_index;
-    set.objects = std::move(objects_);
-    set.source_files = std::move(source_files_);
-    records.clear();
-    std::vector<std::vector<std::uint64_t>> after_lines;
-    for (int id = 1; id <= count; ++id) {
-      Section& s = sections_[id];
-      auto [it, fresh] = type_index.emplace(s.type, static_cast<int>(set.types.size()));
-      if (fresh) set.types.push_back(s.type);
-      s.instance.type = it->second;
-      s.instance.line = s.records.task_line;
-      set.instances.push_back(std::move(s.instance));
-      records.push_back(std::move(s.records));
-      after_lines.push_back(std::move(s.after_lines));
+  void build_model() {
+    std::vector<int> number(type_names_.size(), -1);
+    for (TaskInstance& in : set_.instances) {
+      int& n = number[static_cast<std::size_t>(in.type)];
+      if (n < 0) {
+        n = static_cast<int>(set_.types.size());
+        set_.types.push_back(type_names_[static_cast<std::size_t>(in.type)]);
+      }
+      in.type = n;
     }
-    check_acyclic(set.instances, after_lines);
+    set_.objects = std::move(objects_);
+    set_.source_files = std::move(source_files_);
+    set_.shrink_to_fit();
+    records_.code.shrink_to_fit();
+    records_.range.shrink_to_fit();
+    check_acyclic();
   }
 
   // The spawn and after edges make a DAG of points (the traced run was sequential); a cycle
   // would deadlock any replay.
-  void check_acyclic(const std::vector<TaskInstance>& instances,
-                     const std::vector<std::vector<std::uint64_t>>& after_lines) {
-    StepGraph g = step_graph(instances);
-    if (g.order.size() == g.edges.size()) return;
+  void check_acyclic() const {
+    StepGraph g(set_);
+    if (g.acyclic()) return;
     // Blame an `after` on the cycle: it waits for an instance that cannot end.
-    for (std::size_t i = 0; i < instances.size(); ++i)
-      for (std::size_t k = 0; k < instances[i].steps.size(); ++k) {
-        const TaskStep& step = instances[i].steps[k];
-        if (step.spawn || g.pending[g.first[i] + 1 + k] == 0) continue;
-        int source = instances[i].after[static_cast<std::size_t>(step.index)].from;
-        if (g.pending[g.end(instances, static_cast<std::size_t>(source - 1))] == 0) continue;
-        fail_at(after_lines[i][static_cast<std::size_t>(step.index)],
+    for (std::size_t i = 0; i < set_.instances.size(); ++i) {
+      const TaskInstance& in = set_.instances[i];
+      Span<const TaskStep> steps = set_.steps(in);
+      for (std::size_t k = 0; k < steps.size(); ++k) {
+        if (steps[k].spawn || g.ordered(g.start(i) + 1 + static_cast<std::uint32_t>(k))) continue;
+        auto index = static_cast<std::size_t>(steps[k].index);
+        int source = set_.after(in)[index].from;
+        if (g.ordered(g.end(static_cast<std::size_t>(source - 1)))) continue;
+        fail_at(after_lines_[in.after.first + index],
                 "dependency cycle: instance " + std::to_string(i + 1) + " waits for instance " +
                     std::to_string(source) + ", which cannot end before this point");
       }
+    }
     fail_at(0, "the spawn and after records form a cycle");
   }
 
@@ -649,14 +639,28 @@ class RankLoader {
   NativeRecordParser parser_;
   int rank_;
   bool truncated_;
-  std::map<int, Section> sections_;
-  Section* current_ = nullptr;
+  std::uint64_t max_id_;  // no valid instance id is larger
+  TaskSet& set_;          // instances placed by id as their sections come
+  RankRecords& records_;
+  int current_ = 0;              // the instance whose section is open, 0 for none
+  double since_step_ = 0;        // its instructions since its last spawn or after
+  std::uint64_t code_line_ = 0;  // the line of its last record (RecordCode)
+  std::size_t sections_ = 0;     // instances with a section
+  int last_section_ = 0;         // the highest of them
+  int last_spawn_ = 0;           // the highest instance spawned, and where
+  std::uint64_t last_spawn_line_ = 0;
+  std::vector<int> spawn_parent_;           // per child id: who spawns it (0: nobody yet)
+  std::vector<std::uint64_t> spawn_line_;   // and where
+  std::vector<std::uint64_t> after_lines_;  // per dependency of the set: its line
+  std::vector<bool> synthetic_;             // per id: no section in a truncated stream
+  std::vector<int> object_ids_;             // of the `after` being read
+  std::unordered_map<std::string, int> type_index_;
+  std::vector<std::string> type_names_;  // in order of first appearance in the stream
   std::vector<TaskObject> objects_;
   std::unordered_map<int, std::uint64_t> object_line_;
   std::unordered_map<int, std::size_t> object_index_;  // id -> index into objects_
   std::vector<std::string> source_files_;
   std::unordered_map<std::string, int> source_file_index_;
-  std::map<int, Spawn> spawns_;                                 // child -> who spawns it, where
   std::unordered_map<std::uint64_t, std::uint64_t> posted_;     // request -> line
   std::vector<std::pair<std::uint64_t, std::uint64_t>> waits_;  // (request, line)
   std::uint64_t last_bytes_ = 0;
@@ -664,40 +668,19 @@ class RankLoader {
 
 }  // namespace
 
-std::vector<double> task_critical_paths(const TaskSet& set, double seconds_per_instruction,
-                                        const std::vector<double>& type_speedup) {
-  StepGraph g = step_graph(set.instances);
-  if (g.order.size() != g.edges.size())
-    throw std::invalid_argument("the spawn and after edges of the tasks form a cycle");
-  // The seconds of an instruction at each node of the graph: its instance's, by type.
-  std::vector<double> scale(g.edges.size(), seconds_per_instruction);
-  if (!type_speedup.empty())
-    for (std::size_t i = 0; i < set.instances.size(); ++i) {
-      double speedup = type_speedup[static_cast<std::size_t>(set.instances[i].type)];
-      for (std::size_t v = g.first[i]; v <= g.end(set.instances, i); ++v)
-        scale[v] = seconds_per_instruction / speedup;
-    }
-  std::vector<double> longest(g.edges.size(), 0.0);
-  for (auto v = g.order.rbegin(); v != g.order.rend(); ++v)
-    for (const auto& [w, instructions] : g.edges[*v])
-      longest[*v] = std::max(longest[*v], instructions * scale[*v] + longest[w]);
-  std::vector<double> paths;
-  for (std::size_t i = 0; i < set.instances.size(); ++i) paths.push_back(longest[g.first[i]]);
-  return paths;
-}
-
 std::unique_ptr<Trace> open_tasks_trace(TraceHeader header,
                                         const std::vector<std::string>& stream_paths,
                                         const std::vector<bool>& truncated) {
-  std::vector<std::vector<InstanceRecords>> records(stream_paths.size());
+  std::vector<RankRecords> records(stream_paths.size());
   header.task_sets.assign(stream_paths.size(), TaskSet{});
   std::uint64_t size = 0;
   CallIndex calls = call_index(header);
   for (std::size_t rank = 0; rank < stream_paths.size(); ++rank) {
     RankLoader loader(
         open_rank_stream(stream_paths[rank], static_cast<int>(rank), truncated[rank], header.notes),
-        header, calls, static_cast<int>(rank), truncated[rank]);
-    loader.load(header.task_sets[rank], records[rank], header.notes);
+        header, calls, static_cast<int>(rank), truncated[rank], header.task_sets[rank],
+        records[rank]);
+    loader.load(header.notes);
     size += loader.size();
     header.threads[rank] = static_cast<int>(header.task_sets[rank].instances.size());
   }

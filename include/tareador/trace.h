@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -225,13 +226,41 @@ struct SourceSite {
   bool known() const { return file >= 0; }
 };
 
+// A read-only (for T const) or writable view of consecutive elements of an array: what the
+// task model's accessors return (C++17 has no std::span). Valid while the array is not changed.
+template <class T>
+class Span {
+ public:
+  Span() = default;
+  Span(T* data, std::size_t size) : data_(data), size_(size) {}
+  template <class U, class = std::enable_if_t<std::is_convertible_v<U*, T*>>>
+  Span(Span<U> other) : data_(other.data()), size_(other.size()) {}  // NOLINT: T from T const
+  T* begin() const { return data_; }
+  T* end() const { return data_ + size_; }
+  T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T& operator[](std::size_t i) const { return data_[i]; }
+  T& front() const { return data_[0]; }
+  T& back() const { return data_[size_ - 1]; }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// Where a list of an instance lies in an array of its TaskSet: elements [first, first + count).
+struct TaskList {
+  std::uint32_t first = 0, count = 0;
+};
+
 // `after FROM KINDS BYTES OBJS [SITE]`: the instance waits there until instance `from` has ended.
 struct TaskDependency {
-  int from = 0;              // instance id
-  std::uint8_t kinds = 0;    // kRaw | kWar | kWaw
-  std::int64_t bytes = 0;    // bytes causing it
-  std::vector<int> objects;  // object ids
-  SourceSite site;           // on a descendant: where the instance's own code first used it
+  int from = 0;            // instance id
+  std::uint8_t kinds = 0;  // kRaw | kWar | kWaw
+  std::int64_t bytes = 0;  // bytes causing it
+  SourceSite site;         // on a descendant: where the instance's own code first used it
+  TaskList objects;        // its object ids: TaskSet::objects_of
 };
 
 // `uses OBJ READ WRITTEN [disabled] [span FIRST END]`: bytes of an object the instance itself
@@ -243,34 +272,37 @@ struct TaskUse {
   std::int64_t span_first = 0, span_end = 0;
 };
 
-// A spawn or an after of an instance, in record order (TaskInstance::steps): with them an
-// instance is a sequence of points, and the spawn and after edges between points of different
-// instances make a DAG even where a parent waits for its children.
+// A spawn or an after of an instance, in record order (TaskSet::steps): with them an instance
+// is a sequence of points, and the spawn and after edges between points of different instances
+// make a DAG even where a parent waits for its children.
 struct TaskStep {
   bool spawn = false;       // else an after
-  int index = 0;            // into TaskInstance::children (spawn) or TaskInstance::after
+  int index = 0;            // into the instance's children (spawn) or after (TaskSet::...)
   double instructions = 0;  // instructions of the instance since its previous step (or start)
 };
 
-// One task instance (one section of a tasks stream).
+// One task instance (one section of a tasks stream). Its lists (dependencies, children, uses,
+// steps) lie in arrays of its TaskSet, read through the set's accessors: an instance holds no
+// allocation of its own, so millions of them fit in memory.
 struct TaskInstance {
   int id = 0;               // 1 = the main task
   int type = 0;             // index into TaskSet::types
   int parent = 0;           // instance that spawned it; 0 for the main task
+  bool mpi = false;         // holds MPI records (send, recv, wait, coll)
   double instructions = 0;  // sum of its own bursts (instructions; seconds in a Dimemas-like
                             // trace without MIPS never occur in task traces)
-  bool mpi = false;         // holds MPI records (send, recv, wait, coll)
-  std::vector<TaskDependency> after;    // every `after` of the section, in order
-  std::vector<int> children;            // instances it spawned, in spawn order
-  std::vector<SourceSite> spawn_sites;  // per child: where its own code created it
-  SourceSite start_site, end_site;      // its tareador_start_task and _end_task (_ON, _OFF)
-  std::vector<TaskUse> uses;
-  std::vector<TaskStep> steps;  // its spawns and afters in order (instructions after the
-                                // last step: `instructions` minus the steps' sum)
-  std::uint64_t line = 0;       // line of its `task` record in the stream (for reports)
+  SourceSite start_site, end_site;  // its tareador_start_task and _end_task (_ON, _OFF)
+  std::uint64_t line = 0;           // line of its `task` record in the stream (for reports)
+  // Its lists in the set's arrays: every `after` of the section in order; the instances it
+  // spawned in spawn order (with, per child, where its own code created it); its uses; its
+  // spawns and afters in order (instructions after the last step: `instructions` minus the
+  // steps' sum).
+  TaskList after, children, uses, steps;
 };
 
-// The tasks of one rank.
+// The tasks of one rank. Instances are added with add_instance and their lists grown with
+// add_after, add_spawn, add_use (each also appends the step where it applies): appending to
+// the instance added last costs one element; to another one moves its list to the end first.
 struct TaskSet {
   std::vector<std::string> types;         // task type names, in order of first appearance
   std::vector<TaskObject> objects;        // in order of declaration
@@ -280,6 +312,57 @@ struct TaskSet {
 
   const TaskObject* object(int id) const;  // nullptr if unknown
   const TaskInstance& instance(int id) const { return instances[static_cast<std::size_t>(id - 1)]; }
+  TaskInstance& instance(int id) { return instances[static_cast<std::size_t>(id - 1)]; }
+
+  // The lists of an instance of this set.
+  Span<const TaskDependency> after(const TaskInstance& in) const { return view(after_, in.after); }
+  Span<TaskDependency> after(const TaskInstance& in) { return view(after_, in.after); }
+  Span<const int> children(const TaskInstance& in) const { return view(children_, in.children); }
+  // Per child: where the instance's own code created it.
+  Span<const SourceSite> spawn_sites(const TaskInstance& in) const {
+    return view(spawn_sites_, in.children);
+  }
+  Span<SourceSite> spawn_sites(const TaskInstance& in) { return view(spawn_sites_, in.children); }
+  Span<const TaskUse> uses(const TaskInstance& in) const { return view(uses_, in.uses); }
+  Span<TaskUse> uses(const TaskInstance& in) { return view(uses_, in.uses); }
+  Span<const TaskStep> steps(const TaskInstance& in) const { return view(steps_, in.steps); }
+  Span<TaskStep> steps(const TaskInstance& in) { return view(steps_, in.steps); }
+  Span<const int> objects_of(const TaskDependency& d) const {
+    return view(dependency_objects_, d.objects);
+  }
+
+  // Adds `in` (its lists empty) as instance `in.id`, or as instances.size() + 1 when in.id is
+  // 0, and returns it. Instances below it not added yet are placeholders (id 0).
+  TaskInstance& add_instance(TaskInstance in);
+  // Appends to the lists of instance `id`: a dependency on the objects `objects` and its step
+  // (`instructions` since the previous step) when `with_step`; a child created at `site` and
+  // its step; a use. Throws std::length_error past 2^32 elements of a list kind in the set.
+  void add_after(int id, TaskDependency d, const std::vector<int>& objects, double instructions = 0,
+                 bool with_step = true);
+  void add_spawn(int id, int child, SourceSite site = {}, double instructions = 0,
+                 bool with_step = true);
+  void add_use(int id, const TaskUse& use);
+  // Appends a step on its own (a set whose steps do not follow its records' order).
+  void add_step(int id, const TaskStep& step);
+  // Gives back the room the arrays grew into (a loader calls it once the set is complete).
+  void shrink_to_fit();
+
+ private:
+  template <class T>
+  static Span<const T> view(const std::vector<T>& array, TaskList list) {
+    return {array.data() + list.first, list.count};
+  }
+  template <class T>
+  static Span<T> view(std::vector<T>& array, TaskList list) {
+    return {array.data() + list.first, list.count};
+  }
+
+  std::vector<TaskDependency> after_;
+  std::vector<int> dependency_objects_;
+  std::vector<int> children_;
+  std::vector<SourceSite> spawn_sites_;  // one per element of children_
+  std::vector<TaskUse> uses_;
+  std::vector<TaskStep> steps_;
 };
 
 struct TraceHeader {

@@ -166,19 +166,22 @@ trace::TaskSet program_set(const std::string& path) {
     in.end_site = at(end);
     return in;
   };
-  trace::TaskInstance main = instance(1, 0, 0, 6, 16);
-  main.children = {2, 3, 4};
-  main.spawn_sites = {at(8), at(8), at(12)};
-  main.after = {{4, trace::kRaw, 4, {1}, at(15)}};
-  main.steps = {{true, 0, 0}, {true, 1, 0}, {true, 2, 0}, {false, 0, 0}};
-  main.uses = {{1, 4, 0, false, 12, 16}};
-  trace::TaskInstance p1 = instance(2, 1, 1, 8, 10), p2 = instance(3, 1, 1, 8, 10);
-  p1.uses = {{1, 0, 4, false, 0, 4}, {2, 4, 0, false, 0, 4}};
-  p2.uses = {{1, 0, 4, false, 4, 8}, {2, 4, 0, false, 0, 4}};
-  trace::TaskInstance consume = instance(4, 2, 1, 12, 14);
-  consume.after = {{2, trace::kRaw, 4, {1}, {}}, {3, trace::kRaw, 4, {1}, {}}};
-  consume.uses = {{1, 8, 4, false, 0, 16}};
-  set.instances = {main, p1, p2, consume};
+  set.add_instance(instance(1, 0, 0, 6, 16));   // main
+  set.add_instance(instance(2, 1, 1, 8, 10));   // produce
+  set.add_instance(instance(3, 1, 1, 8, 10));   // produce
+  set.add_instance(instance(4, 2, 1, 12, 14));  // consume
+  set.add_spawn(1, 2, at(8));
+  set.add_spawn(1, 3, at(8));
+  set.add_spawn(1, 4, at(12));
+  set.add_after(1, {4, trace::kRaw, 4, at(15), {}}, {1});
+  set.add_use(1, {1, 4, 0, false, 12, 16});
+  set.add_use(2, {1, 0, 4, false, 0, 4});
+  set.add_use(2, {2, 4, 0, false, 0, 4});
+  set.add_use(3, {1, 0, 4, false, 4, 8});
+  set.add_use(3, {2, 4, 0, false, 0, 4});
+  set.add_after(4, {2, trace::kRaw, 4, {}, {}}, {1});
+  set.add_after(4, {3, trace::kRaw, 4, {}, {}}, {1});
+  set.add_use(4, {1, 8, 4, false, 0, 16});
   return set;
 }
 
@@ -233,7 +236,7 @@ TEST(EmitSource, AReadInAnInlinedFunctionWaitsAfterTheLastCreation) {
   std::string expected = tasks::emit_source(set, {}).diff;
   // The debug information gives the inlined function's line (here: outside main): the taskwait
   // goes after the statement that created the last task before the read, consume (line 14).
-  set.instances[0].after[0].site = trace::SourceSite{0, 2};
+  set.after(set.instance(1))[0].site = trace::SourceSite{0, 2};
   EXPECT_EQ(tasks::emit_source(set, {}).diff, expected);
   EXPECT_NE(expected.find("+   }\n+   #pragma omp taskwait\n    int r = g[3];\n"),
             std::string::npos)
@@ -309,17 +312,17 @@ TEST(SourceSites, TheReaderKeepsSitesAndSpans) {
   EXPECT_EQ(sort.start_site.file, 0);
   EXPECT_EQ(sort.start_site.line, 31);
   EXPECT_EQ(sort.end_site.line, 33);
-  EXPECT_TRUE(sort.uses[0].disabled);
-  EXPECT_EQ(sort.uses[0].span_first, 8);
-  EXPECT_EQ(sort.uses[0].span_end, 520);
+  EXPECT_TRUE(set.uses(sort)[0].disabled);
+  EXPECT_EQ(set.uses(sort)[0].span_first, 8);
+  EXPECT_EQ(set.uses(sort)[0].span_end, 520);
   const trace::TaskInstance& main = set.instance(1);
   EXPECT_EQ(main.start_site.file, 1);
   EXPECT_EQ(main.start_site.line, 10);
   EXPECT_FALSE(main.end_site.known());
-  ASSERT_EQ(main.spawn_sites.size(), 1u);
-  EXPECT_EQ(main.spawn_sites[0].line, 31);
-  EXPECT_EQ(main.after[0].site.line, 40);
-  EXPECT_EQ(main.uses[0].span_end, 0) << "no span: not known";
+  ASSERT_EQ(set.spawn_sites(main).size(), 1u);
+  EXPECT_EQ(set.spawn_sites(main)[0].line, 31);
+  EXPECT_EQ(set.after(main)[0].site.line, 40);
+  EXPECT_EQ(set.uses(main)[0].span_end, 0) << "no span: not known";
 }
 
 TEST(SourceSites, BadSitesAndSpansNameTheirLine) {

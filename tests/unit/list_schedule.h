@@ -47,7 +47,7 @@ inline double list_schedule_makespan(const trace::TaskSet& set, int cores,
   for (const trace::TaskInstance& inst : set.instances) {
     if (inst.id == 1) continue;
     if (inst.parent != 1) edge(inst.parent, inst.id);
-    for (const trace::TaskDependency& d : inst.after)
+    for (const trace::TaskDependency& d : set.after(inst))
       if (d.from != 1 && !descends(d.from, inst.id)) edge(d.from, inst.id);
   }
   std::vector<double> weight(n + 1, 0.0), level(n + 1, 0.0);

@@ -212,4 +212,26 @@ TEST(Cores, TaskCoresGiveTheLowestFreeCoreToTheBestReadyInstance) {
   EXPECT_EQ(*third, std::make_pair(5u, 0));
 }
 
+// Under the MPI policy an instance woken from MPI may take a core out of turn: it leaves the
+// queue of those that may preempt, and its place in the heap is skipped later, once.
+TEST(Cores, TaskCoresSkipAnInstanceThatTookACoreOutOfTurn) {
+  TaskCores cores(2, 2);
+  cores.ready(1, {0.0, 1, 0});
+  cores.ready(2, {0.0, 2, 0}, true);
+  cores.ready(3, {0.0, 3, 0});
+  ASSERT_EQ(cores.preempting().size(), 1u);
+  EXPECT_EQ(cores.preempting().begin()->second, 2u);
+  cores.preempting().erase(cores.preempting().begin());
+  cores.take(2, 1);  // out of turn, on core 1
+  EXPECT_EQ(cores.next(), std::make_optional(std::make_pair(1u, 0)));
+  EXPECT_FALSE(cores.next());  // both cores held
+  cores.release(1);
+  EXPECT_EQ(cores.next(), std::make_optional(std::make_pair(3u, 1))) << "2's old entry skipped";
+  cores.release(0);
+  cores.ready(2, {0.0, 2, 0});  // 2 waits again: served once
+  EXPECT_EQ(cores.next(), std::make_optional(std::make_pair(2u, 0)));
+  cores.release(0);
+  EXPECT_FALSE(cores.next());
+}
+
 }  // namespace

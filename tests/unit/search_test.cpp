@@ -100,16 +100,16 @@ TEST(SearchTest, TheTaskGraphOfADecomposition) {
   // consume waits for both produce calls; main waits for consume before its last 50
   // instructions; nothing waits on main (its A is written before the tasks exist), and the
   // second produce does not depend on the first through the frame they share.
-  ASSERT_EQ(set.instances[3].after.size(), 2u);
-  EXPECT_EQ(set.instances[3].after[0].from, 2);
-  EXPECT_EQ(set.instances[3].after[1].from, 3);
-  EXPECT_EQ(set.instances[3].after[0].bytes, 256);
-  EXPECT_TRUE(set.instances[1].after.empty());
-  EXPECT_TRUE(set.instances[2].after.empty());
-  ASSERT_EQ(set.instances[0].after.size(), 1u);
-  EXPECT_EQ(set.instances[0].after[0].from, 4);
+  ASSERT_EQ(set.after(set.instances[3]).size(), 2u);
+  EXPECT_EQ(set.after(set.instances[3])[0].from, 2);
+  EXPECT_EQ(set.after(set.instances[3])[1].from, 3);
+  EXPECT_EQ(set.after(set.instances[3])[0].bytes, 256);
+  EXPECT_TRUE(set.after(set.instances[1]).empty());
+  EXPECT_TRUE(set.after(set.instances[2]).empty());
+  ASSERT_EQ(set.after(set.instances[0]).size(), 1u);
+  EXPECT_EQ(set.after(set.instances[0])[0].from, 4);
   EXPECT_EQ(set.instances[0].instructions, 150);
-  EXPECT_EQ(set.instances[0].steps.back().instructions, 0);  // the wait, then 50 more
+  EXPECT_EQ(set.steps(set.instances[0]).back().instructions, 0);  // the wait, then 50 more
 }
 
 TEST(SearchTest, AHeapBlockAllocatedAgainIsAnotherObject) {
@@ -127,8 +127,9 @@ TEST(SearchTest, AHeapBlockAllocatedAgainIsAnotherObject) {
     Decomposition d = whole_main(tree);
     d.broken[0] = true;
     auto trace = task_trace(tree, d, trace::kRaw);
-    const trace::TaskInstance& g = trace->header().task_sets.at(0).instances.at(2);
-    EXPECT_EQ(g.after.size(), forget ? 0u : 1u) << (forget ? "with" : "without") << " forget";
+    const trace::TaskSet& set = trace->header().task_sets.at(0);
+    EXPECT_EQ(set.after(set.instances.at(2)).size(), forget ? 0u : 1u)
+        << (forget ? "with" : "without") << " forget";
   }
 }
 

@@ -32,28 +32,21 @@ class SetBuilder {
     int t = static_cast<int>(it - set_.types.begin());
     if (it == set_.types.end()) set_.types.push_back(type);
     trace::TaskInstance i;
-    i.id = static_cast<int>(set_.instances.size()) + 1;
     i.type = t;
     i.parent = parent;
     i.instructions = instructions;
     i.mpi = mpi;
-    set_.instances.push_back(i);
-    if (parent) {
-      trace::TaskInstance& p = at(parent);
-      p.steps.push_back({true, static_cast<int>(p.children.size()), 0});
-      p.children.push_back(i.id);
-    }
-    return i.id;
+    int id = set_.add_instance(i).id;
+    if (parent) set_.add_spawn(parent, id);
+    return id;
   }
   SetBuilder& after(int id, int from, std::uint8_t kinds, std::int64_t bytes,
                     std::vector<int> objects) {
-    trace::TaskInstance& i = at(id);
-    i.steps.push_back({false, static_cast<int>(i.after.size()), 0});
-    i.after.push_back({from, kinds, bytes, std::move(objects), {}});
+    set_.add_after(id, {from, kinds, bytes, {}, {}}, objects);
     return *this;
   }
   SetBuilder& uses(int id, int object, std::int64_t read, std::int64_t written) {
-    at(id).uses.push_back({object, read, written, false, 0, 0});
+    set_.add_use(id, {object, read, written, false, 0, 0});
     return *this;
   }
   SetBuilder& instructions(int id, double n) {
@@ -561,7 +554,7 @@ TEST(TaskHints, ATaskwaitOrdersWhatTheParentCreatesAfterIt) {
 
   // Without steps (a set that does not say where the afters are), the wait counts at the end.
   TaskSet no_steps = ordered.set();
-  for (trace::TaskInstance& i : no_steps.instances) i.steps.clear();
+  for (trace::TaskInstance& i : no_steps.instances) i.steps = {};
   EXPECT_NE(warning(tasks::porting_hints(no_steps), "race", 1), nullptr);
 }
 
@@ -604,7 +597,7 @@ TEST(TaskHints, RaceCountsAcrossBlocksAndPartialWrites) {
     while (!todo.empty()) {
       int k = todo.back();
       todo.pop_back();
-      for (const trace::TaskDependency& d : b.set().instance(k).after) {
+      for (const trace::TaskDependency& d : b.set().after(b.set().instance(k))) {
         if (d.from == i) return true;
         todo.push_back(d.from);
       }

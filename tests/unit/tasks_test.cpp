@@ -41,6 +41,8 @@ std::string tasks_set(const TempDir& dir, const std::vector<std::string>& stream
   return dir.path("set");
 }
 
+std::vector<int> as_vector(trace::Span<const int> ids) { return {ids.begin(), ids.end()}; }
+
 std::unique_ptr<trace::Trace> open_tasks(const std::string& set) {
   auto traces = trace::open_traces(set, {"tasks"});
   EXPECT_EQ(traces.size(), 1u);
@@ -135,28 +137,28 @@ TEST(TasksReader, ReadsTheTaskModel) {
     EXPECT_EQ(set.instances[i].id, static_cast<int>(i) + 1);
   const trace::TaskInstance& main = set.instance(1);
   EXPECT_EQ(main.parent, 0);
-  EXPECT_EQ(main.children, (std::vector<int>{2, 3, 4, 5}));
+  EXPECT_EQ(as_vector(set.children(main)), (std::vector<int>{2, 3, 4, 5}));
   EXPECT_FALSE(main.mpi);
   EXPECT_EQ(main.line, 29u);
   const trace::TaskInstance& d = set.instance(5);
   EXPECT_EQ(set.types[static_cast<std::size_t>(d.type)], "d");
   EXPECT_EQ(d.parent, 1);
   EXPECT_DOUBLE_EQ(d.instructions, 1e6);
-  ASSERT_EQ(d.after.size(), 2u);
-  EXPECT_EQ(d.after[0].from, 3);
-  EXPECT_EQ(d.after[0].kinds, trace::kRaw);
-  EXPECT_EQ(d.after[0].bytes, 400);
-  EXPECT_EQ(d.after[0].objects, std::vector<int>{2});
-  ASSERT_EQ(d.uses.size(), 2u);
-  EXPECT_EQ(d.uses[1].object, 3);
-  EXPECT_EQ(d.uses[1].written, 8);
+  ASSERT_EQ(set.after(d).size(), 2u);
+  EXPECT_EQ(set.after(d)[0].from, 3);
+  EXPECT_EQ(set.after(d)[0].kinds, trace::kRaw);
+  EXPECT_EQ(set.after(d)[0].bytes, 400);
+  EXPECT_EQ(as_vector(set.objects_of(set.after(d)[0])), std::vector<int>{2});
+  ASSERT_EQ(set.uses(d).size(), 2u);
+  EXPECT_EQ(set.uses(d)[1].object, 3);
+  EXPECT_EQ(set.uses(d)[1].written, 8);
   // Steps: the spawns and afters in order, with the instructions before each.
-  ASSERT_EQ(main.steps.size(), 5u);
-  EXPECT_TRUE(main.steps[0].spawn);
-  EXPECT_FALSE(main.steps[4].spawn);
-  EXPECT_EQ(main.steps[4].index, 0);
-  ASSERT_EQ(d.steps.size(), 2u);
-  EXPECT_DOUBLE_EQ(d.steps[1].instructions, 0);
+  ASSERT_EQ(set.steps(main).size(), 5u);
+  EXPECT_TRUE(set.steps(main)[0].spawn);
+  EXPECT_FALSE(set.steps(main)[4].spawn);
+  EXPECT_EQ(set.steps(main)[4].index, 0);
+  ASSERT_EQ(set.steps(d).size(), 2u);
+  EXPECT_DOUBLE_EQ(set.steps(d)[1].instructions, 0);
 
   // Instance 5's stream: its two afters and its burst, located in the file.
   auto stream = t->open(0, 4);
@@ -181,10 +183,11 @@ TEST(TasksReader, ReadsTheTaskModel) {
 
 TEST(TasksReader, DependencyKindsAndMpiInstances) {
   auto t = open_tasks(fixture("tasks/cpwins"));
-  const trace::TaskInstance& main = t->header().task_sets[0].instance(1);
-  ASSERT_EQ(main.after.size(), 3u);
-  EXPECT_EQ(main.after[0].kinds, trace::kWaw);
-  EXPECT_EQ(main.after[2].kinds, trace::kRaw | trace::kWar);
+  const trace::TaskSet& set = t->header().task_sets[0];
+  trace::Span<const trace::TaskDependency> after = set.after(set.instance(1));
+  ASSERT_EQ(after.size(), 3u);
+  EXPECT_EQ(after[0].kinds, trace::kWaw);
+  EXPECT_EQ(after[2].kinds, trace::kRaw | trace::kWar);
   auto m = open_tasks(fixture("tasks/mpi_preempt"));
   EXPECT_TRUE(m->header().task_sets[0].instance(2).mpi);
   EXPECT_FALSE(m->header().task_sets[0].instance(3).mpi);
@@ -278,6 +281,9 @@ INSTANTIATE_TEST_SUITE_P(
                  "task 3 b 1\nendtask\ntask 2 a 1\nspawn 3\nendtask\n" + kMain, 5,
                  "whose parent is instance 1"},
         BadTasks{"record outside a section", "cpu 10\n" + kMain, 2, "outside a task section"},
+        BadTasks{"an instance id no stream of this size holds",
+                 "task 5000000 a 1\nendtask\n" + kMain, 2,
+                 "instance 5000000 is beyond what this stream can hold"},
         BadTasks{"endtask outside a section", "endtask\n" + kMain, 2, "'endtask' outside"},
         BadTasks{"unknown dependency kind",
                  "object 1 global 8 x\ntask 2 a 1\nendtask\ntask 1 main 0\nspawn 2\n"
@@ -347,7 +353,8 @@ TEST(TasksReader, TruncatedStreamReplaysWhatItHas) {
   auto t = open_tasks(set);
   const trace::TraceHeader& h = t->header();
   ASSERT_EQ(h.threads[0], 3);  // the unfinished section of 4 is ignored
-  EXPECT_EQ(h.task_sets[0].instance(1).children, (std::vector<int>{2, 3}));
+  EXPECT_EQ(as_vector(h.task_sets[0].children(h.task_sets[0].instance(1))),
+            (std::vector<int>{2, 3}));
   bool noted = false;
   for (const std::string& note : h.notes)
     noted |= note.find("without a section in the truncated stream") != std::string::npos;
