@@ -51,7 +51,11 @@ static struct {
    Addr stack_end;       /* and the highest, plus one */
 } state;
 
-static Leaf* leaf_of(Addr a, Bool make) { return tr_shadow_leaf(&shadow, a, make); }
+static Leaf* leaf_of(Addr a, Bool make)
+{
+   Leaf* leaf = tr_shadow_find(&shadow, a);
+   return leaf || !make ? leaf : tr_shadow_leaf(&shadow, a, True);
+}
 
 /* ---- Reader lists ------------------------------------------------------------------------ */
 
@@ -299,14 +303,33 @@ static void access(Addr a, SizeT n, Bool write)
    track(a, n, write);
 }
 
+/* Whether a load (`write` False) or store of the running instance at [a, a+n) would change
+   nothing, checked first: most accesses repeat one. A load changes nothing when the instance
+   read the bytes already or (when no write-after-read is sought, which needs every reader)
+   wrote them; a store, when the instance wrote them and nobody read them since (with
+   read-after-write only: or only the instance itself, which reads its own writes freely). */
+static inline Bool nothing_new(Addr a, UWord n, Bool write)
+{
+   const Leaf* leaf = tr_shadow_find(&shadow, a);
+   UInt at = tr_shadow_offset(a), current = tr_task_current, i;
+   if (leaf == NULL || at + n > LEAF_SIZE || state.potential) return False;
+   for (i = 0; i < n; i++) {
+      UInt writer = leaf->writer[at + i], readers = leaf->readers[at + i];
+      Bool same = write ? writer == current && (readers == 0 || (readers == current && !state.war))
+                        : readers == current || (writer == current && !state.war);
+      if (!same) return False;
+   }
+   return True;
+}
+
 VG_REGPARM(2) void tr_memory_load(Addr a, UWord size)
 {
-   if (state.tracking) access(a, size, False);
+   if (state.tracking && !nothing_new(a, size, False)) access(a, size, False);
 }
 
 VG_REGPARM(2) void tr_memory_store(Addr a, UWord size)
 {
-   if (state.tracking) access(a, size, True);
+   if (state.tracking && !nothing_new(a, size, True)) access(a, size, True);
 }
 
 void tr_memory_read(Addr a, SizeT size)
