@@ -1,6 +1,7 @@
-/* tr_mpiwrap.c — the tool's preload library (vgpreload_tareador-amd64-linux.so), which
-   Valgrind loads into every process it runs with --tool=tareador. It wraps every function of
-   the MPI C API (Valgrind function wrapping: calls to the MPI library come here first).
+/* tr_mpiwrap.c — the MPI wrappers (tareador-mpi-wrappers-amd64-linux.so), which the tool's
+   preload library (vgpreload_tareador-amd64-linux.so) needs, so that Valgrind loads them into
+   every process it runs with --tool=tareador. They wrap every function of the MPI C API
+   (Valgrind function wrapping: calls to the MPI library come here first).
 
    Fortran and C++ bindings end in these C functions (Open MPI's through the PMPI_ names, which
    are the same functions), so they are covered too. Only the outermost MPI call of a thread is
