@@ -392,7 +392,11 @@ static Bool tr_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
       case TR_REQ_ENABLE_OBJECT:
          tr_tasks_disable_object((Addr)args[1], args[0] == TR_REQ_DISABLE_OBJECT);
          break;
+      case TR_REQ_MPI_INIT_BEGINS:
+         tr_objects_mpi_allocates(True);
+         break;
       case TR_REQ_MPI_INIT:
+         tr_objects_mpi_allocates(False);
          start_tracing(tid, (Int)args[1], (Int)args[2]);
          if (tasks_requested) begin_tasks(tid);
          break;
