@@ -31,6 +31,7 @@ unwrappable=$({ grep -hE '^[[:space:]]*(OMPI_DECLSPEC[[:space:]]+)?double[[:spac
   sed -n 's/^X(\(.*\))$/\1/p' "$top/vg-tool/tr_mpi_opaque.def" | sed -E 's/^([^a-z]*[a-z]).*/\1*/' |
     sort -u | while read -r pattern; do
       for name in $unwrappable; do
+        # shellcheck disable=SC2254 # the pattern is a glob on purpose
         case $name in $pattern)
           echo "gen-mpi-opaque.sh: the pattern MPI_$pattern would catch MPI_$name" >&2; exit 1 ;;
         esac
