@@ -3,7 +3,10 @@
 # natively, under `valgrind --tool=none`, under memcheck, under `--tool=tareador` (MPI tracing:
 # the target is 1.2 x none) and under `--tool=tareador --overlap=yes` (every load and store
 # tracked); prints the wall times (best of REPEAT, default 3), the largest peak memory of a
-# rank, and the ratios.
+# rank, and the ratios. Then a short run (the same ring, 4 ranks, SHORT iterations, default 10:
+# well under a second natively), where start-up and exit are most of the cost: the median
+# user+system CPU seconds of the job under `--tool=none` and under `--tool=tareador`, and their
+# ratio (the target: 1.1).
 #
 #   bench/overhead.sh [BUILD_DIR] [ITERATIONS]        default: ./build 3000
 set -euo pipefail
@@ -47,3 +50,19 @@ row --tool=none "$none" "$none_kb"
 row --tool=memcheck "$memcheck" "$memcheck_kb"
 row --tool=tareador "$tareador" "$tareador_kb"
 row "--tool=tareador --overlap=yes" "$overlap" "$overlap_kb"
+
+# cpu_median COMMAND...: the median user+system CPU seconds of $repeat runs of `mpirun -np 4
+# COMMAND` (the ranks' time: they are the launcher's children).
+cpu_median() {
+  for _ in $(seq "$repeat"); do
+    /usr/bin/time -f "%U %S" -o "$scratch/cpu" "$mpirun" -np 4 "$@" >/dev/null 2>&1
+    awk '{ print $1 + $2 }' "$scratch/cpu"
+  done | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'
+}
+short=${SHORT:-10}
+short_none=$(cpu_median valgrind --tool=none "$program" "$short")
+short_traced=$(cpu_median "$build/vg-tool/tareador" --trace-dir="$scratch/short" "$program" "$short")
+echo "short run: ring, 4 ranks, $short iterations, median CPU seconds of $repeat:"
+awk -v o="$short_none" -v t="$short_traced" 'BEGIN {
+  printf "  --tool=none %.2f s  --tool=tareador %.2f s  %.2f x none (+%.2f s a rank)\n",
+    o, t, t / o, (t - o) / 4 }'

@@ -1,46 +1,53 @@
 #!/usr/bin/env bash
-# Task tracing benchmark: the blocked Cholesky of examples/tasks (tile tasks over heap tiles, a
-# compute kernel) run natively, under `valgrind --tool=none`, `--tool=memcheck` and
-# `--tool=tareador` tracing its tasks (read-after-write, then all three kinds of dependencies);
-# prints wall times (best of REPEAT, default 3), peak memory, and the ratios. The target:
-# dependency tracking costs at most 1.0 x memcheck.
+# Task tracing benchmark: the cost of dependency tracking against memcheck's on the same
+# binaries, at -O0 (how courses compile: every local in memory) and -O2. Four programs, each
+# compiled at both levels: a dense matrix product with row-block tasks (bench/matmul_tasks.c,
+# 1,200 tasks), a stack-heavy filter loop (bench/stack_tasks.c), and the multisort and blocked
+# Cholesky of examples/tasks. Each runs under `valgrind --tool=none`, `--tool=memcheck` and
+# `--tool=tareador` (--deps=raw, the default); prints the median user+system CPU seconds of
+# REPEAT runs (default 3: CPU time, not wall time, so that other jobs on the machine matter
+# less) and the ratio to memcheck. The target: dependency tracking costs at most 1.0 x memcheck.
 #
-#   bench/tasks.sh [BUILD_DIR] [TILES]        default: ./build 8 (8x8 tiles of 16x16 floats)
+#   bench/tasks.sh [BUILD_DIR]        default: ./build (for its tareador)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
-tiles=${2:-8}
 repeat=${REPEAT:-3}
-program="$build/examples/tasks/cholesky"
-[ -x "$program" ] || { echo "bench/tasks.sh: build first ($program is missing)" >&2; exit 1; }
+tareador="$build/vg-tool/tareador"
+[ -x "$tareador" ] || { echo "bench/tasks.sh: build first ($tareador is missing)" >&2; exit 1; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-# best COMMAND...: "SECONDS MAX_RSS_KB" of the fastest of $repeat runs (its peak memory).
-best() {
-  local b="" peak=0 t rss
+# The programs: name, source, arguments, extra libraries.
+programs=(
+  "matmul_tasks bench/matmul_tasks.c 120,1,10"
+  "stack_tasks bench/stack_tasks.c 65536,64,8"
+  "multisort examples/tasks/multisort.c 65536,1024,1024"
+  "cholesky examples/tasks/cholesky.c 24 -lm"
+)
+
+# median COMMAND...: the median user+system CPU seconds of $repeat runs.
+median() {
   for _ in $(seq "$repeat"); do
-    /usr/bin/time -f "%e %M" -o "$scratch/time" "$@" >/dev/null 2>&1
-    read -r t rss <"$scratch/time"
-    if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then b=$t; peak=$rss; fi
-  done
-  echo "$b $peak"
+    /usr/bin/time -f "%U %S" -o "$scratch/time" "$@" >/dev/null 2>"$scratch/stderr" ||
+      { echo "bench/tasks.sh: failed: $*" >&2; cat "$scratch/stderr" >&2; exit 1; }
+    awk '{ print $1 + $2 }' "$scratch/time"
+  done | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'
 }
 
-read -r native native_kb < <(best "$program" "$tiles")
-read -r none none_kb < <(best valgrind --tool=none "$program" "$tiles")
-read -r memcheck memcheck_kb < <(best valgrind --tool=memcheck "$program" "$tiles")
-read -r raw raw_kb < <(best "$build/vg-tool/tareador" --trace-dir="$scratch/raw" --task-report=no \
-  "$program" "$tiles")
-read -r all all_kb < <(best "$build/vg-tool/tareador" --trace-dir="$scratch/all" --task-report=no \
-  --deps=raw+war+waw "$program" "$tiles")
-instances=$(grep -c '^task ' "$scratch/raw/tasks.0.trc")
-echo "cholesky, ${tiles}x${tiles} tiles ($instances task instances), best of $repeat:"
-awk -v n="$native" -v o="$none" -v m="$memcheck" -v r="$raw" -v a="$all" \
-    -v nk="$native_kb" -v ok="$none_kb" -v mk="$memcheck_kb" -v rk="$raw_kb" -v ak="$all_kb" 'BEGIN {
-  printf "  %-34s %7s  %8s  %10s\n", "", "seconds", "x memcheck", "peak MB"
-  printf "  %-34s %7.2f  %8s  %10.1f\n", "native", n, "", nk / 1024
-  printf "  %-34s %7.2f  %8.2f  %10.1f\n", "--tool=none", o, o / m, ok / 1024
-  printf "  %-34s %7.2f  %8.2f  %10.1f\n", "--tool=memcheck", m, 1, mk / 1024
-  printf "  %-34s %7.2f  %8.2f  %10.1f\n", "--tool=tareador (--deps=raw)", r, r / m, rk / 1024
-  printf "  %-34s %7.2f  %8.2f  %10.1f\n", "--tool=tareador --deps=raw+war+waw", a, a / m, ak / 1024 }'
+echo "dependency tracking vs memcheck: median user+system CPU seconds of $repeat runs"
+printf "  %-14s %-4s %8s %9s %9s %11s\n" program opt none memcheck tareador "x memcheck"
+for entry in "${programs[@]}"; do
+  read -r name source arguments libraries <<<"$entry"
+  IFS=, read -r -a args <<<"$arguments"
+  for level in O0 O2; do
+    binary="$scratch/$name-$level"
+    # shellcheck disable=SC2086 # the libraries are words
+    "${CC:-cc}" -"$level" -g -I"$top/vg-tool" -o "$binary" "$top/$source" ${libraries:-}
+    none=$(median valgrind --tool=none "$binary" "${args[@]}")
+    memcheck=$(median valgrind --tool=memcheck "$binary" "${args[@]}")
+    traced=$(median "$tareador" --trace-dir="$scratch/set" --task-report=no "$binary" "${args[@]}")
+    awk -v n="$name" -v l="-$level" -v o="$none" -v m="$memcheck" -v t="$traced" 'BEGIN {
+      printf "  %-14s %-4s %8.2f %9.2f %9.2f %11.2f\n", n, l, o, m, t, t / m }'
+  done
+done

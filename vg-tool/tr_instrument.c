@@ -29,15 +29,47 @@ typedef struct {
    const HChar* store_name;
    void* store;
    ThirdArg third;
-   IRExpr* (*load_guard)(IRSB* sb); /* if any: statements before a load, and when to call */
+   /* If any: statements before an access of `size` bytes at `addr`, and when to call (NULL:
+      always). */
+   IRExpr* (*guard)(IRSB* sb, Bool store, IRExpr* addr, Int size);
 } Helpers;
 
+/* Whether to call the task helpers: not for the running instance's own frames, which make no
+   dependency (tr_memory_own_frames). At -O0 most accesses are there, and the inline check costs
+   a fraction of a helper call. */
+static IRExpr* task_guard(IRSB* sb, Bool store, IRExpr* addr, Int size)
+{
+   Addr low;
+   const Addr* top;
+   IRTemp above_low = newIRTemp(sb->tyenv, Ity_I1), end = newIRTemp(sb->tyenv, Ity_I64);
+   IRTemp limit = newIRTemp(sb->tyenv, Ity_I64), below_top = newIRTemp(sb->tyenv, Ity_I1);
+   IRTemp own = newIRTemp(sb->tyenv, Ity_I1), call = newIRTemp(sb->tyenv, Ity_I1);
+   if (!tr_memory_own_frames(&low, &top)) return NULL;
+   addStmtToIRSB(sb, IRStmt_WrTmp(above_low,
+                                  IRExpr_Binop(Iop_CmpLE64U, mkIRExpr_HWord(low), addr)));
+   addStmtToIRSB(sb, IRStmt_WrTmp(end, IRExpr_Binop(Iop_Add64, addr, mkIRExpr_HWord((HWord)size))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(limit,
+                                  IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)top))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(below_top, IRExpr_Binop(Iop_CmpLE64U, IRExpr_RdTmp(end),
+                                                           IRExpr_RdTmp(limit))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(own, IRExpr_Binop(Iop_And1, IRExpr_RdTmp(above_low),
+                                                    IRExpr_RdTmp(below_top))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(call, IRExpr_Unop(Iop_Not1, IRExpr_RdTmp(own))));
+   return IRExpr_RdTmp(call);
+}
+
+/* The communication recordings look at loads only while a flow is open (tr_comm_load_guard). */
+static IRExpr* comm_guard(IRSB* sb, Bool store, IRExpr* addr, Int size)
+{
+   return store ? NULL : tr_comm_load_guard(sb);
+}
+
 static const Helpers kTaskHelpers = {"tr_memory_load", tr_memory_load, "tr_memory_store",
-                                     tr_memory_store, ARG_NONE, NULL};
+                                     tr_memory_store, ARG_NONE, task_guard};
 static const Helpers kOverlapHelpers = {"tr_overlap_load", tr_overlap_load, "tr_overlap_store",
                                         tr_overlap_store, ARG_COUNT, NULL};
 static const Helpers kCommHelpers = {"tr_comm_load", tr_comm_load, "tr_comm_store", tr_comm_store,
-                                     ARG_SITE, tr_comm_load_guard};
+                                     ARG_SITE, comm_guard};
 static const Helpers kThreadCommHelpers = {"tr_threadcomm_access", tr_threadcomm_access,
                                            "tr_threadcomm_access", tr_threadcomm_access, ARG_NONE,
                                            NULL};
@@ -56,7 +88,7 @@ static void add_access(IRSB* sb, const Helpers* h, Bool store, IRExpr* addr, Int
                    : h->third == ARG_SITE ? mkIRExprVec_3(addr, hsize, mkIRExpr_HWord(tr_comm_site(instruction)))
                                           : mkIRExprVec_2(addr, hsize);
    Int n = h->third == ARG_NONE ? 2 : 3;
-   IRExpr* when = !store && h->load_guard ? h->load_guard(sb) : NULL;
+   IRExpr* when = h->guard ? h->guard(sb, store, addr, size) : NULL;
    if (when && guard) {
       IRTemp both = newIRTemp(sb->tyenv, Ity_I1);
       addStmtToIRSB(sb, IRStmt_WrTmp(both, IRExpr_Binop(Iop_And1, guard, when)));

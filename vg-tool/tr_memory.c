@@ -51,7 +51,11 @@ static struct {
    Addr stack_end;       /* and the highest, plus one */
 } state;
 
-static Leaf* leaf_of(Addr a, Bool make) { return tr_shadow_leaf(&shadow, a, make); }
+static Leaf* leaf_of(Addr a, Bool make)
+{
+   Leaf* leaf = tr_shadow_find(&shadow, a);
+   return leaf || !make ? leaf : tr_shadow_leaf(&shadow, a, True);
+}
 
 /* ---- Reader lists ------------------------------------------------------------------------ */
 
@@ -262,20 +266,6 @@ static void store_in_leaf(Leaf* leaf, UInt at, UInt n, Addr a)
    if (fresh) used(a, n, 0, fresh, False);
 }
 
-/* A write into the running instance's own frames: what it leaves there makes no dependency
-   (the frames die with the instance, and the next instance to use those addresses writes its
-   own frames there), so the bytes are left with no writer and no readers. */
-static void private_store(Addr a, SizeT n)
-{
-   Leaf* leaf = leaf_of(a, False);
-   UInt at = tr_shadow_offset(a), i;
-   if (leaf == NULL || at + n > LEAF_SIZE) {
-      tr_memory_forget(a, n);
-      return;
-   }
-   for (i = 0; i < n; i++) leaf->writer[at + i] = leaf->readers[at + i] = 0;
-}
-
 static void track(Addr a, SizeT n, Bool write)
 {
    while (n > 0) {
@@ -296,12 +286,12 @@ static void access(Addr a, SizeT n, Bool write)
       tr_potential_access(a, n, write);
       return;
    }
+   /* The running instance's own frames make no dependency and are not among what it uses:
+      the frames die with it, and the next instance to use those addresses writes its own
+      frames there before reading them (the instrumented code skips these accesses inline). */
+   if (in_own_frames(a, n)) return;
    /* Other threads (an MPI library's progress threads, say) are not the traced program's. */
    if (VG_(get_running_tid)() != state.tid) return;
-   if (write && in_own_frames(a, n)) {
-      private_store(a, n);
-      return;
-   }
    /* The bytes of a disabled object are used, and make no dependency. */
    while (state.n_disabled > 0 && n > 0 && (r = disabled_in(a, n)) != NULL) {
       Addr start = a > r->start ? a : r->start, end = a + n < r->end ? a + n : r->end;
@@ -313,14 +303,33 @@ static void access(Addr a, SizeT n, Bool write)
    track(a, n, write);
 }
 
+/* Whether a load (`write` False) or store of the running instance at [a, a+n) would change
+   nothing, checked first: most accesses repeat one. A load changes nothing when the instance
+   read the bytes already or (when no write-after-read is sought, which needs every reader)
+   wrote them; a store, when the instance wrote them and nobody read them since (with
+   read-after-write only: or only the instance itself, which reads its own writes freely). */
+static inline Bool nothing_new(Addr a, UWord n, Bool write)
+{
+   const Leaf* leaf = tr_shadow_find(&shadow, a);
+   UInt at = tr_shadow_offset(a), current = tr_task_current, i;
+   if (leaf == NULL || at + n > LEAF_SIZE || state.potential) return False;
+   for (i = 0; i < n; i++) {
+      UInt writer = leaf->writer[at + i], readers = leaf->readers[at + i];
+      Bool same = write ? writer == current && (readers == 0 || (readers == current && !state.war))
+                        : readers == current || (writer == current && !state.war);
+      if (!same) return False;
+   }
+   return True;
+}
+
 VG_REGPARM(2) void tr_memory_load(Addr a, UWord size)
 {
-   if (state.tracking) access(a, size, False);
+   if (state.tracking && !nothing_new(a, size, False)) access(a, size, False);
 }
 
 VG_REGPARM(2) void tr_memory_store(Addr a, UWord size)
 {
-   if (state.tracking) access(a, size, True);
+   if (state.tracking && !nothing_new(a, size, True)) access(a, size, True);
 }
 
 void tr_memory_read(Addr a, SizeT size)
@@ -385,6 +394,13 @@ void tr_memory_start(UInt kinds, ThreadId tid)
 void tr_memory_stop(void) { state.on = state.tracking = False; }
 
 Bool tr_memory_instrumenting(void) { return state.on || state.potential; }
+
+Bool tr_memory_own_frames(Addr* low, const Addr** top)
+{
+   *low = state.stack_bottom;
+   *top = &tr_task_stack_top;
+   return state.on && !state.potential;
+}
 
 void tr_memory_potential(void) { state.potential = state.tracking = True; }
 

@@ -15,6 +15,10 @@ void tr_memory_stop(void);
 void tr_memory_potential(void);
 /* While the instrumented code should call the helpers (read when translating). */
 Bool tr_memory_instrumenting(void);
+/* Accesses to [*low, *top) (the running instance's own frames, `*top` read when the code runs)
+   need no helper call, which the instrumented code checks inline; False when every access
+   needs the call (--potential-tasks). */
+Bool tr_memory_own_frames(Addr* low, const Addr** top);
 
 /* Accesses are not tracked while paused (inside MPI calls: the library's own memory is not the
    program's; the buffers of a call are accounted with tr_memory_read/write instead). */

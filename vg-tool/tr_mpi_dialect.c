@@ -481,6 +481,7 @@ static unsigned long start_tracing(OrigFn fn, const UW* args)
    int* world;
    const Comm* c;
    int i;
+   VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_INIT_BEGINS, 0, 0, 0, 0, 0);
    CALL_ORIGINAL(result, args);
    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
    PMPI_Comm_size(MPI_COMM_WORLD, &world_size);

@@ -86,13 +86,19 @@ static void check_scratch(ThreadId tid, TrObject* o)
    }
 }
 
+static Bool mpi_initialising;
+
+void tr_objects_mpi_allocates(Bool initialising) { mpi_initialising = initialising; }
+
 static void* new_block(ThreadId tid, SizeT size, SizeT align)
 {
+   static HChar mpi_name[] = "heap@MPI_Init";
    void* p = VG_(cli_malloc)(align, size);
    UInt id;
    if (p == NULL) return NULL;
-   id = tr_objects_new(TR_OBJ_HEAP, (Addr)p, size);
-   find_site(tid, &objects[id]);
+   id = tr_objects_new(mpi_initialising ? TR_OBJ_LIBRARY : TR_OBJ_HEAP, (Addr)p, size);
+   if (mpi_initialising) objects[id].name = mpi_name;
+   else find_site(tid, &objects[id]);
    VG_(addToFM)(heap_blocks, (UWord)p, id);
    if (tr_objects_on_block) tr_objects_on_block((Addr)p, size);
    return p;

@@ -5,22 +5,15 @@
 
 #include "tr_shadow.h"
 
-#define MIDDLE_BITS 16
-#define ADDRESS_BITS (TR_SHADOW_LEAF_BITS + MIDDLE_BITS + 16)
-
-struct TrShadowMiddle {
-   void* leaves[1u << MIDDLE_BITS];
-};
-
 void* tr_shadow_leaf(TrShadow* shadow, Addr a, Bool make)
 {
    Addr base = a >> TR_SHADOW_LEAF_BITS;
    UWord hi, mid;
    TrShadowMiddle* m;
    if (shadow->cached_valid && base == shadow->cached_base) return shadow->cached;
-   if (a >> ADDRESS_BITS) return NULL;
-   hi = a >> (TR_SHADOW_LEAF_BITS + MIDDLE_BITS);
-   mid = base & ((1u << MIDDLE_BITS) - 1);
+   if (a >> TR_SHADOW_ADDRESS_BITS) return NULL;
+   hi = a >> (TR_SHADOW_LEAF_BITS + TR_SHADOW_MIDDLE_BITS);
+   mid = base & ((1u << TR_SHADOW_MIDDLE_BITS) - 1);
    m = shadow->top[hi];
    if (m == NULL) {
       if (!make) return NULL;

@@ -10,8 +10,12 @@
 
 #define TR_SHADOW_LEAF_BITS 16
 #define TR_SHADOW_LEAF_SPAN (1u << TR_SHADOW_LEAF_BITS)
+#define TR_SHADOW_MIDDLE_BITS 16
+#define TR_SHADOW_ADDRESS_BITS (TR_SHADOW_LEAF_BITS + TR_SHADOW_MIDDLE_BITS + 16)
 
-typedef struct TrShadowMiddle TrShadowMiddle;
+typedef struct {
+   void* leaves[1u << TR_SHADOW_MIDDLE_BITS];
+} TrShadowMiddle;
 
 typedef struct {
    const HChar* name;            /* allocation cost centre */
@@ -27,6 +31,16 @@ typedef struct {
 /* The leaf holding `a`, made if `make` (else NULL when there is none yet); NULL for addresses
    beyond the 48-bit user space. */
 void* tr_shadow_leaf(TrShadow* shadow, Addr a, Bool make);
+
+/* The leaf holding `a`, or NULL: two loads, for the helpers' fast paths (no cache to thrash
+   when a loop walks two arrays in different leaves). */
+static inline void* tr_shadow_find(const TrShadow* shadow, Addr a)
+{
+   const TrShadowMiddle* m;
+   if (a >> TR_SHADOW_ADDRESS_BITS) return NULL;
+   m = shadow->top[a >> (TR_SHADOW_LEAF_BITS + TR_SHADOW_MIDDLE_BITS)];
+   return m ? m->leaves[(a >> TR_SHADOW_LEAF_BITS) & ((1u << TR_SHADOW_MIDDLE_BITS) - 1)] : NULL;
+}
 
 /* The offset of `a` in its leaf, and how many of `n` bytes from `a` stay in that leaf. */
 static inline UInt tr_shadow_offset(Addr a) { return (UInt)(a & (TR_SHADOW_LEAF_SPAN - 1)); }

@@ -68,6 +68,7 @@ typedef struct {
    UInt dep_slots, n_deps;
    Use* uses;
    UInt use_slots, n_uses;
+   Use* last_use;   /* the slot of the last use: accesses come in runs on one object */
    UInt unresolved; /* receives whose source is not known yet */
    UInt* runtime_from;  /* instances it would depend on only through the runtimes' state */
    UInt n_runtime_from, max_runtime_from;
@@ -399,11 +400,10 @@ static Use* use_slot(Instance* in, UInt object, Bool disabled)
    return &in->uses[i];
 }
 
-void tr_tasks_uses(UInt object, Addr a, SizeT n, ULong read, ULong written, Bool disabled)
+/* The slot of `object` in the instance's uses, made (first used at [a, a+n)) if new. */
+static Use* use_of(Instance* in, UInt object, Bool disabled, Addr a, SizeT n)
 {
-   Instance* in = running();
    Use* u;
-   if (object == 0) return;
    if (2 * (in->n_uses + 1) > in->use_slots) {
       Use* old = in->uses;
       UInt slots = in->use_slots, i;
@@ -421,6 +421,16 @@ void tr_tasks_uses(UInt object, Addr a, SizeT n, ULong read, ULong written, Bool
       u->high = a + n;
       in->n_uses++;
    }
+   return u;
+}
+
+void tr_tasks_uses(UInt object, Addr a, SizeT n, ULong read, ULong written, Bool disabled)
+{
+   Instance* in = running();
+   Use* u = in->last_use;
+   if (object == 0) return;
+   if (u == NULL || u->object != object || u->disabled != disabled)
+      u = in->last_use = use_of(in, object, disabled, a, n);
    if (a < u->low) u->low = a;
    if (a + n > u->high) u->high = a + n;
    u->read += read;
