@@ -45,11 +45,9 @@ static IRExpr* task_guard(IRSB* sb, Bool store, IRExpr* addr, Int size)
    IRTemp limit = newIRTemp(sb->tyenv, Ity_I64), below_top = newIRTemp(sb->tyenv, Ity_I1);
    IRTemp own = newIRTemp(sb->tyenv, Ity_I1), call = newIRTemp(sb->tyenv, Ity_I1);
    if (!tr_memory_own_frames(&low, &top)) return NULL;
-   addStmtToIRSB(sb, IRStmt_WrTmp(above_low,
-                                  IRExpr_Binop(Iop_CmpLE64U, mkIRExpr_HWord(low), addr)));
+   addStmtToIRSB(sb, IRStmt_WrTmp(above_low, IRExpr_Binop(Iop_CmpLE64U, mkIRExpr_HWord(low), addr)));
    addStmtToIRSB(sb, IRStmt_WrTmp(end, IRExpr_Binop(Iop_Add64, addr, mkIRExpr_HWord((HWord)size))));
-   addStmtToIRSB(sb, IRStmt_WrTmp(limit,
-                                  IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)top))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(limit, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)top))));
    addStmtToIRSB(sb, IRStmt_WrTmp(below_top, IRExpr_Binop(Iop_CmpLE64U, IRExpr_RdTmp(end),
                                                            IRExpr_RdTmp(limit))));
    addStmtToIRSB(sb, IRStmt_WrTmp(own, IRExpr_Binop(Iop_And1, IRExpr_RdTmp(above_low),

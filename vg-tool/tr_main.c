@@ -27,7 +27,6 @@
 #include "tr_count.h"
 #include "tr_instrument.h"
 #include "tr_objects.h"
-#include "tr_opaque.h"
 #include "tr_overlap.h"
 #include "tr_memory.h"
 #include "tr_potential.h"
@@ -393,9 +392,6 @@ static Bool tr_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
       case TR_REQ_ENABLE_OBJECT:
          tr_tasks_disable_object((Addr)args[1], args[0] == TR_REQ_DISABLE_OBJECT);
          break;
-      case TR_REQ_OPAQUE_CALL:
-         *ret = (UWord)tr_opaque_index((Addr)args[1]);
-         return True;
       case TR_REQ_MPI_INIT_BEGINS:
          tr_objects_mpi_allocates(True);
          break;

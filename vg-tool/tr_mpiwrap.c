@@ -49,9 +49,6 @@ static const TrDialect* dialect_for(OrigFn fn)
 
 /* libmpi*.so*: Open MPI's libmpi.so.40 and MPICH's libmpich.so.12. */
 #define MPI_SONAME libmpiZaZdsoZa
-/* A wrapper's name: `kind` (_vgw, the behaviour class and priority, ZU or ZZ), the soname
-   pattern and the function's (an indirection, for MPI_SONAME to expand). */
-#define WRAPPER(kind, soname, function) VG_CONCAT4(kind, soname, _, function)
 
 #define PARAMETERS                                                                          \
    UW a1, UW a2, UW a3, UW a4, UW a5, UW a6, UW a7, UW a8, UW a9, UW a10, UW a11, UW a12
@@ -59,12 +56,9 @@ static const TrDialect* dialect_for(OrigFn fn)
 /* Expands ARGUMENTS before CALL_FN_W_12W counts its arguments. */
 #define CALL_WITH(result, fn, ...) CALL_FN_W_12W(result, fn, __VA_ARGS__)
 
-/* The modelled calls' wrappers: behaviour class 3000 (the opaque calls' patterns catch their
-   names too), priority 2. */
-#define MODELLED_WRAPPER(name) WRAPPER(_vgw30002ZU_, MPI_SONAME, MPI_##name)
 #define X(name, arguments, ...)                                                             \
-   UW MODELLED_WRAPPER(name)(PARAMETERS);                                                   \
-   UW MODELLED_WRAPPER(name)(PARAMETERS)                                                    \
+   UW I_WRAP_SONAME_FNNAME_ZU(MPI_SONAME, MPI_##name)(PARAMETERS);                          \
+   UW I_WRAP_SONAME_FNNAME_ZU(MPI_SONAME, MPI_##name)(PARAMETERS)                           \
    {                                                                                        \
       OrigFn fn;                                                                            \
       UW result;                                                                            \
@@ -85,49 +79,20 @@ static const TrDialect* dialect_for(OrigFn fn)
 #include "tr_mpi_modelled.def"
 #undef X
 
-/* ---- Opaque calls ------------------------------------------------------------------------ */
-
-/* The opaque calls are wrapped by name patterns (tr_mpi_opaque_groups.def: MPI_Se*, ...), not
-   one wrapper each: valgrind matches every pattern of an object against every symbol of the
-   MPI library at start-up, and ~500 patterns cost a rank ~0.05 s. The wrapper asks the tool
-   which call it wraps (its index in tr_mpi_opaque.def, from the name at its address: the tool's
-   work, not counted in the rank's bursts); what a pattern catches that is no opaque call (the
-   modelled calls have wrappers of their own, preferred by priority; the handle conversions)
-   passes unrecorded. */
-static const char* const opaque_names[] = {
-#define X(call) "MPI_" #call,
-#include "tr_mpi_opaque.def"
-#undef X
-};
-
-static UW opaque_call(OrigFn fn, PARAMETERS)
-{
-   UW result;
-   long call = depth > 0 ? -1 : (long)VALGRIND_DO_CLIENT_REQUEST_EXPR(-1, TR_REQ_OPAQUE_CALL,
-                                                                      fn.nraddr, 0, 0, 0, 0);
-   if (call < 0 || call >= (long)(sizeof opaque_names / sizeof opaque_names[0])) {
-      CALL_WITH(result, fn, ARGUMENTS);
-      return result;
-   }
-   depth++;
-   VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ENTER, 0, 0, 0, 0, 0);
-   CALL_WITH(result, fn, ARGUMENTS);
-   if (--depth == 0) {
-      TrEvent event = {.kind = TR_EV_CALL, .name = opaque_names[call]};
-      VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_EXIT, &event, 1, 0, 0, 0);
-   }
-   return result;
-}
-
-/* A wrapper of the calls whose names match MPI_ and `pattern` (Z-encoded: MPIZu is MPI_, Za
-   any characters), at a lower priority (the last digit of 30001) than the modelled calls'. */
-#define G(pattern)                                                                          \
-   UW WRAPPER(_vgw30001ZZ_, MPI_SONAME, MPIZu##pattern)(PARAMETERS);                        \
-   UW WRAPPER(_vgw30001ZZ_, MPI_SONAME, MPIZu##pattern)(PARAMETERS)                         \
+#define X(call)                                                                             \
+   UW I_WRAP_SONAME_FNNAME_ZU(MPI_SONAME, MPI_##call)(PARAMETERS);                          \
+   UW I_WRAP_SONAME_FNNAME_ZU(MPI_SONAME, MPI_##call)(PARAMETERS)                           \
    {                                                                                        \
       OrigFn fn;                                                                            \
+      UW result;                                                                            \
       VALGRIND_GET_ORIG_FN(fn);                                                             \
-      return opaque_call(fn, ARGUMENTS);                                                    \
+      if (depth++ == 0) VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ENTER, 0, 0, 0, 0, 0);    \
+      CALL_WITH(result, fn, ARGUMENTS);                                                 \
+      if (--depth == 0) {                                                                   \
+         TrEvent call = {.kind = TR_EV_CALL, .name = "MPI_" #call};                         \
+         VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_EXIT, &call, 1, 0, 0, 0);               \
+      }                                                                                     \
+      return result;                                                                        \
    }
-#include "tr_mpi_opaque_groups.def"
-#undef G
+#include "tr_mpi_opaque.def"
+#undef X
