@@ -18,11 +18,6 @@ std::size_t channel_hash(const trace::Channel& k) {
   return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
-bool same_channel(const trace::Channel& x, const trace::Channel& y) {
-  return x.src_task == y.src_task && x.dst_task == y.dst_task && x.tag == y.tag &&
-         x.comm == y.comm && x.src_thread == y.src_thread && x.dst_thread == y.dst_thread;
-}
-
 constexpr std::size_t kMinSlots = 64;
 
 }  // namespace
@@ -33,7 +28,7 @@ MatchTable::Queue& MatchTable::queue(const trace::Channel& channel) {
   std::size_t mask = slots_.size() - 1;
   std::size_t i = channel_hash(channel) & mask;
   for (; slots_[i].used; i = (i + 1) & mask)
-    if (same_channel(slots_[i].channel, channel)) return slots_[i].queue;
+    if (slots_[i].channel == channel) return slots_[i].queue;
   if (2 * (used_ + 1) > slots_.size()) {
     std::size_t live = 0;
     for (const Slot& slot : slots_) live += slot.used && slot.queue.head != kNone;

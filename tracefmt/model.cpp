@@ -58,9 +58,6 @@ auto channel_fields(const Channel& c) {
 }
 }  // namespace
 
-bool Channel::operator==(const Channel& o) const {
-  return channel_fields(*this) == channel_fields(o);
-}
 bool Channel::operator<(const Channel& o) const {
   return channel_fields(*this) < channel_fields(o);
 }

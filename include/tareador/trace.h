@@ -150,7 +150,11 @@ struct Channel {
   std::int64_t tag = 0;
   std::int32_t comm = 0;
 
-  bool operator==(const Channel& o) const;
+  // Inline: the replay's matching compares channels at every message.
+  bool operator==(const Channel& o) const {
+    return src_task == o.src_task && dst_task == o.dst_task && tag == o.tag && comm == o.comm &&
+           src_thread == o.src_thread && dst_thread == o.dst_thread;
+  }
   bool operator<(const Channel& o) const;
 };
 // The channel of `record` (a Send or a Recv) of thread `thread` of task `task`.
