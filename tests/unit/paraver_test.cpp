@@ -152,14 +152,21 @@ TEST(Paraver, SameInputsGiveByteIdenticalOutput) {
   EXPECT_EQ(a, b);
 }
 
+// One node of `cpus` CPUs running `tasks` tasks of `threads` threads each, with the standard
+// states.
+trace::ParaverLayout one_node_layout(const char* application, int cpus, int tasks, int threads) {
+  trace::ParaverLayout layout;
+  layout.application = application;
+  layout.cpus_per_node = {cpus};
+  layout.task_node.assign(static_cast<std::size_t>(tasks), 0);
+  layout.threads.assign(static_cast<std::size_t>(tasks), threads);
+  layout.states = trace::paraver_states();
+  return layout;
+}
+
 TEST(Paraver, ManyRecordsInAnyOrderAreSortedThroughTemporaryRuns) {
   TempDir dir;
-  trace::ParaverLayout layout;
-  layout.application = "spill";
-  layout.cpus_per_node = {2};
-  layout.task_node = {0, 0};
-  layout.threads = {1, 1};
-  layout.states = trace::paraver_states();
+  trace::ParaverLayout layout = one_node_layout("spill", 2, 2, 1);
   std::string path = dir.path("spill.prv");
   {
     trace::ParaverWriter writer(path, layout);
@@ -181,12 +188,7 @@ TEST(Paraver, ManyRecordsInAnyOrderAreSortedThroughTemporaryRuns) {
 // in arrival order on equal keys, across the batches the writer sorts one by one.
 TEST(Paraver, PromisedRecordsComeOutInKeyThenArrivalOrder) {
   TempDir dir;
-  trace::ParaverLayout layout;
-  layout.application = "window";
-  layout.cpus_per_node = {2};
-  layout.task_node = {0, 0};
-  layout.threads = {2, 2};
-  layout.states = trace::paraver_states();
+  trace::ParaverLayout layout = one_node_layout("window", 2, 2, 2);
   struct Written {
     std::int64_t begin, task, thread, kind, end;
   };
@@ -231,12 +233,7 @@ TEST(Paraver, PromisedRecordsComeOutInKeyThenArrivalOrder) {
 // and are sorted whole.
 TEST(Paraver, RecordsFarApartInTimeAreSortedToo) {
   TempDir dir;
-  trace::ParaverLayout layout;
-  layout.application = "far";
-  layout.cpus_per_node = {1};
-  layout.task_node.assign(1000, 0);
-  layout.threads.assign(1000, 1);
-  layout.states = trace::paraver_states();
+  trace::ParaverLayout layout = one_node_layout("far", 1, 1000, 1);
   std::string path = dir.path("far.prv");
   constexpr std::uint64_t kFar = std::uint64_t{1} << 60;
   {
