@@ -11,6 +11,8 @@
 
 namespace trace = tareador::trace;
 
+namespace {
+
 void write_ring(const char* path, int ranks, long long iterations, long long bytes) {
   trace::TraceHeader header;
   header.name = "ring";
@@ -57,6 +59,8 @@ void write_ring(const char* path, int ranks, long long iterations, long long byt
   }
   writer->finish();
 }
+
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 4 || argc > 5) {
