@@ -19,7 +19,10 @@ void move_to_end(std::vector<T>& array, TaskList& list) {
   if (array.size() + list.count > std::numeric_limits<std::uint32_t>::max())
     throw std::length_error("a task set's lists hold at most 2^32 elements of each kind");
   std::size_t first = array.size();
-  array.reserve(first + list.count + 1);  // no reallocation while copying within the array
+  // No reallocation while copying within the array; and room grown geometrically, as
+  // push_back would, so that lists moved one after the other cost linear time in all.
+  std::size_t needed = first + list.count + 1;
+  if (array.capacity() < needed) array.reserve(std::max(needed, 2 * array.capacity()));
   for (std::uint32_t k = 0; k < list.count; ++k) array.push_back(array[list.first + k]);
   list.first = static_cast<std::uint32_t>(first);
 }
