@@ -237,7 +237,13 @@ OutputOptions add_output_options(CLI::App& app, Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::unique_ptr<replay::Distribution> launch = replay::parallel_launch(&argc, &argv);
+  std::unique_ptr<replay::Distribution> launch;
+  try {
+    launch = replay::parallel_launch(&argc, &argv);
+  } catch (const std::exception& e) {
+    std::cerr << "replay: " << e.what() << "\n";
+    return cli::kExitBadInput;
+  }
   CLI::App app{
       "replay: rebuilds the timeline of MPI traces on a configurable machine, with the "
       "semantics of Dimemas 5.5.\nTRACE is a Dimemas .dim file or a Tareador trace-set directory "
