@@ -3,7 +3,9 @@
 //
 // The agenda is the hottest structure of a replay. An event is 16 bytes whose order is one
 // unsigned 128-bit comparison: the bits of a non-negative double order like the double, and the
-// low word is (sequence, kind, id). A 4-ary heap halves the depth of a binary one.
+// low word is (sequence, kind, id). A 4-ary heap halves the depth of a binary one. Events for
+// the instant being handled (a thread woken now) skip the heap: they wait in a FIFO, after the
+// heap's events of the same instant, which were all pushed before the instant came.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +35,11 @@ class EventQueue {
   void push(double time, EventKind kind, std::uint32_t id) {
     if (id > kMaxId) throw std::length_error("more than 2^26 simultaneous simulation objects");
     if (next_sequence_ > kMaxSequence) throw std::length_error("more than 2^36 simulation events");
+    if (time == now_) {
+      now_events_.push_back(Event{time, kind, id});
+      ++next_sequence_;
+      return;
+    }
     std::uint64_t bits;
     std::memcpy(&bits, &time, sizeof bits);
     Key key = (static_cast<Key>(bits) << 64) | (next_sequence_++ << 28) |
@@ -41,20 +48,30 @@ class EventQueue {
     sift_up(heap_.size() - 1);
   }
 
-  bool empty() const { return heap_.empty(); }
+  bool empty() const { return heap_.empty() && next_now_ == now_events_.size(); }
 
   // Time of the earliest event; +inf when empty.
   double next_time() const {
+    if (next_now_ != now_events_.size()) return now_;
     return heap_.empty() ? std::numeric_limits<double>::infinity() : time_of(heap_.front());
   }
 
   Event pop() {
+    if (next_now_ != now_events_.size() && (heap_.empty() || time_of(heap_.front()) != now_)) {
+      Event e = now_events_[next_now_++];
+      if (next_now_ == now_events_.size()) {
+        now_events_.clear();
+        next_now_ = 0;
+      }
+      return e;
+    }
     Key top = heap_.front();
     Key last = heap_.back();
     heap_.pop_back();
     if (!heap_.empty()) sift_down(last);
     auto low = static_cast<std::uint64_t>(top);
-    return Event{time_of(top), static_cast<EventKind>((low >> 26) & 3u),
+    now_ = time_of(top);
+    return Event{now_, static_cast<EventKind>((low >> 26) & 3u),
                  static_cast<std::uint32_t>(low & kMaxId)};
   }
 
@@ -101,6 +118,9 @@ class EventQueue {
 
   std::vector<Key> heap_;
   std::uint64_t next_sequence_ = 0;
+  double now_ = 0;                 // the time of the last event popped
+  std::vector<Event> now_events_;  // events pushed for `now_`, from next_now_ on
+  std::size_t next_now_ = 0;
 };
 
 }  // namespace tareador::replay
