@@ -18,6 +18,9 @@ namespace tareador::trace {
 
 class RecordCode {
  public:
+  // Ends the records of a stream: no record's type has this value.
+  static constexpr std::uint8_t kEnd = 0xff;
+
   // Appends `r`, read at `line` (`bytes` long); `previous_line` is updated.
   static void append(std::vector<std::uint8_t>& out, const Record& r, std::uint64_t line,
                      std::uint64_t bytes, std::uint64_t& previous_line) {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -409,6 +410,14 @@ class RecordStream {
   virtual std::uint64_t bytes_read() const = 0;
 };
 
+// A place in a stream of a trace held in memory (Trace::cursor): 16 bytes, where a RecordStream
+// is an object on the heap; a replay of millions of task instances keeps one per instance.
+struct RecordCursor {
+  std::uint64_t offset = 0;  // of the next record, in the trace's memory
+  std::uint64_t mark = 0;    // RecordStream::mark() of the record last read (before the first:
+                             // what mark() returns before the first next())
+};
+
 // One trace: a `.dim` file, or one kind of a trace set.
 class Trace {
  public:
@@ -418,6 +427,14 @@ class Trace {
   virtual std::unique_ptr<RecordStream> open(int task, int thread) const = 0;
   // Total input bytes of all streams (for progress reports).
   virtual std::uint64_t size_bytes() const = 0;
+  // A trace held in memory (the tasks kind's) can also be read through RecordCursors: the
+  // start of the stream of (task, thread) (none: this trace cannot), and next(), which reads
+  // the record at `at` into `out` and moves `at` past it (false at the end of the stream, `at`
+  // unchanged). open(task, thread)->where(mark) says where a record read so is.
+  virtual std::optional<RecordCursor> cursor(int /*task*/, int /*thread*/) const {
+    return std::nullopt;
+  }
+  virtual bool next(int /*task*/, RecordCursor& /*at*/, Record& /*out*/) const { return false; }
 };
 
 // For each instance of `set` (by index), the longest path from its start to the end of the
