@@ -108,12 +108,13 @@ bool is_mpi(RecordType type) {
 class RankLoader {
  public:
   RankLoader(const StreamFile& stream, const TraceHeader& header, const CallIndex& calls, int rank,
-             bool truncated, TaskSet& set, RankRecords& records)
+             bool truncated, bool keep_uses, TaskSet& set, RankRecords& records)
       : file_(stream.file),
         lines_(file_, 0, stream.end, 1),
         parser_(header, calls, rank, false),
         rank_(rank),
         truncated_(truncated),
+        keep_uses_(keep_uses),
         // A complete stream has a `task` line per instance; a truncated one lacks at most
         // kMaxMissingSections of them: no valid instance id is larger.
         max_id_(std::min<std::uint64_t>(kMaxStreams, stream.end + kMaxMissingSections)),
@@ -383,7 +384,7 @@ class RankLoader {
       if (flag != "disabled") span(f, flag, u);
     }
     f.expect_end("uses");
-    set_.add_use(id, u);
+    if (keep_uses_) set_.add_use(id, u);
   }
 
   // `span FIRST END` of a `uses`: offsets within the object, FIRST < END <= its size.
@@ -652,6 +653,7 @@ class RankLoader {
   NativeRecordParser parser_;
   int rank_;
   bool truncated_;
+  bool keep_uses_;
   std::uint64_t max_id_;  // no valid instance id is larger
   TaskSet& set_;          // instances placed by id as their sections come
   RankRecords& records_;
@@ -683,7 +685,7 @@ class RankLoader {
 
 std::unique_ptr<Trace> open_tasks_trace(TraceHeader header,
                                         const std::vector<std::string>& stream_paths,
-                                        const std::vector<bool>& truncated) {
+                                        const std::vector<bool>& truncated, bool uses) {
   std::vector<RankRecords> records(stream_paths.size());
   header.task_sets.assign(stream_paths.size(), TaskSet{});
   std::uint64_t size = 0;
@@ -691,7 +693,7 @@ std::unique_ptr<Trace> open_tasks_trace(TraceHeader header,
   for (std::size_t rank = 0; rank < stream_paths.size(); ++rank) {
     RankLoader loader(
         open_rank_stream(stream_paths[rank], static_cast<int>(rank), truncated[rank], header.notes),
-        header, calls, static_cast<int>(rank), truncated[rank], header.task_sets[rank],
+        header, calls, static_cast<int>(rank), truncated[rank], uses, header.task_sets[rank],
         records[rank]);
     loader.load(header.notes);
     size += loader.size();

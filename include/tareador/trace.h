@@ -328,6 +328,7 @@ struct TaskSet {
     return view(spawn_sites_, in.children);
   }
   Span<SourceSite> spawn_sites(const TaskInstance& in) { return view(spawn_sites_, in.children); }
+  // (Empty in a trace opened without them: OpenOptions::task_uses.)
   Span<const TaskUse> uses(const TaskInstance& in) const { return view(uses_, in.uses); }
   Span<TaskUse> uses(const TaskInstance& in) { return view(uses_, in.uses); }
   Span<const TaskStep> steps(const TaskInstance& in) const { return view(steps_, in.steps); }
@@ -481,10 +482,18 @@ SetManifest read_set_manifest(const std::string& dir, bool later_versions = fals
 std::string saved_replay_run(const std::string& json_path);
 bool is_trace_set(const std::string& path);  // a directory with a manifest.toml
 
+// What open_traces may leave out of the traces it opens.
+struct OpenOptions {
+  // The uses of task instances (`uses` lines, checked all the same): only the analyses of a task
+  // decomposition read them, not a replay, and they take about 70 bytes per instance.
+  bool task_uses = true;
+};
+
 // Opens a `.dim` file, or every trace of a trace set directory (all kinds present when `kinds`
 // is empty). Throws FormatError when the input is malformed.
 std::vector<std::unique_ptr<Trace>> open_traces(const std::string& path,
-                                                const std::vector<std::string>& kinds = {});
+                                                const std::vector<std::string>& kinds = {},
+                                                const OpenOptions& options = {});
 std::unique_ptr<Trace> open_dimemas(const std::string& path);
 
 // The same trace, with its streams read and parsed ahead by a background thread (so that a

@@ -372,6 +372,28 @@ TEST(TasksReader, NoConversionToOtherFormats) {
   EXPECT_EQ(same->header().task_sets.size(), 1u);
 }
 
+TEST(TasksReader, WithoutTheUses) {
+  trace::OpenOptions lean;
+  lean.task_uses = false;
+  auto all = open_tasks(fixture("tasks/diamond"));
+  auto without = trace::open_traces(fixture("tasks/diamond"), {"tasks"}, lean);
+  const trace::TaskSet& a = all->header().task_sets[0];
+  const trace::TaskSet& b = without.front()->header().task_sets[0];
+  ASSERT_EQ(b.instances.size(), a.instances.size());
+  EXPECT_EQ(a.uses(a.instance(5)).size(), 2u);
+  for (const trace::TaskInstance& in : b.instances) {
+    EXPECT_TRUE(b.uses(in).empty());
+    const trace::TaskInstance& same = a.instance(in.id);
+    EXPECT_EQ(as_vector(b.children(in)), as_vector(a.children(same)));
+    EXPECT_EQ(b.after(in).size(), a.after(same).size());
+    EXPECT_EQ(b.steps(in).size(), a.steps(same).size());
+  }
+  // Its `uses` lines are checked all the same.
+  TempDir dir;
+  std::string set = tasks_set(dir, {"task 1 main 0\nuses 9 8 8\nendtask\nend\n"});
+  EXPECT_THROW(trace::open_traces(set, {}, lean), trace::FormatError);
+}
+
 // ---- The replay -----------------------------------------------------------------------------
 
 TEST(TaskReplay, DiamondOnOneAndTwoCores) {
