@@ -25,6 +25,15 @@ std::vector<const trace::Trace*> pointers(
   return out;
 }
 
+// The traces of `input` as replays read them: without the uses of task instances (which they do
+// not read).
+std::vector<std::unique_ptr<trace::Trace>> open_for_replay(
+    const std::string& input, const std::vector<std::string>& kinds = {}) {
+  trace::OpenOptions options;
+  options.task_uses = false;
+  return trace::open_traces(input, kinds, options);
+}
+
 // What the command prints is not wanted when the JSON goes to standard output.
 bool printing(const RunRequest& r) { return !r.quiet && r.json_path != "-"; }
 
@@ -249,7 +258,7 @@ int run_replays(const RunRequest& r) {
   std::vector<std::unique_ptr<trace::Trace>> traces;
   std::vector<std::size_t> input_of;  // the input each trace comes from
   for (std::size_t n = 0; n < r.inputs.size(); ++n)
-    for (auto& t : trace::open_traces(r.inputs[n], r.kinds)) {
+    for (auto& t : open_for_replay(r.inputs[n], r.kinds)) {
       input_of.push_back(n);
       // Parse on one core, simulate on another; but a prefetcher keeps the buffers of every
       // replay it served, so the many replays of a cores sweep read directly.
@@ -295,7 +304,7 @@ int run_sweeps(const RunRequest& r) {
   const bool leader = !r.distribution || r.distribution->leader();
   for (std::size_t n = 0; n < r.inputs.size(); ++n) {
     // Not prefetched: run_sweep reads ahead during each replay and frees the buffers after.
-    std::vector<std::unique_ptr<trace::Trace>> traces = trace::open_traces(r.inputs[n], r.kinds);
+    std::vector<std::unique_ptr<trace::Trace>> traces = open_for_replay(r.inputs[n], r.kinds);
     if (traces.empty()) throw trace::FormatError(r.inputs[n], 0, "no trace to replay");
     const std::string prefix =
         analysis_prefix(r.files_prefix, r.keep, traces.front()->header(), "sweep-" + spec.key);
@@ -343,7 +352,7 @@ int run_critical(const RunRequest& r) {
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   for (std::size_t n = 0; n < r.inputs.size(); ++n) {
     std::vector<std::unique_ptr<trace::Trace>> traces;
-    for (auto& t : trace::open_traces(r.inputs[n]))
+    for (auto& t : open_for_replay(r.inputs[n]))
       if (t->header().kind == "tasks") traces.push_back(std::move(t));
     if (traces.empty())
       throw trace::FormatError(r.inputs[n], 0,

@@ -117,6 +117,12 @@ class BorrowedTrace final : public trace::Trace {
     return trace_.open(task, thread);
   }
   std::uint64_t size_bytes() const override { return trace_.size_bytes(); }
+  std::optional<trace::RecordCursor> cursor(int task, int thread) const override {
+    return trace_.cursor(task, thread);
+  }
+  bool next(int task, trace::RecordCursor& at, trace::Record& out) const override {
+    return trace_.next(task, at, out);
+  }
 
  private:
   const trace::Trace& trace_;

@@ -59,8 +59,13 @@ Engine::Engine(const trace::Trace& trace, const Machine& machine, const Simulati
       t.task = task;
       t.thread = thread;
       t.node = node_of(task);
-      t.stream = trace_.open(task, thread);
-      threads_.push_back(std::move(t));
+      // Task instances take their runs as they go (take_run).
+      if (!task_mode_) {
+        ThreadRun run;
+        run.stream = trace_.open(task, thread);
+        t.run = runs_.add(std::move(run));
+      }
+      threads_.push_back(t);
     }
   collective_counts_.resize(static_cast<std::size_t>(header_.tasks()));
   ranks_.assign(static_cast<std::size_t>(header_.tasks()), RankSummary{});
@@ -120,6 +125,7 @@ Result Engine::run() {
 // Runs thread `ti` from now_ until it has to wait for time to pass or for another thread.
 void Engine::advance(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
+  if (t.run == kNoRun) take_run(ti);
   if (t.on_core) release_core(t);  // its piece of work has ended
   for (;;) {
     switch (t.phase) {
@@ -150,14 +156,23 @@ void Engine::advance(std::uint32_t ti) {
 // Takes the thread's next record; at the end of its stream the thread is done (false).
 bool Engine::take_record(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
-  if (!t.stream->next(t.record)) {
+  ThreadRun& run = run_of(t);
+  bool taken;
+  if (run.stream) {
+    taken = run.stream->next(run.record);
+  } else {
+    run.at = run.next;
+    taken = trace_.next(t.task, run.next, run.record);
+  }
+  if (!taken) {
     set_state(t, State::Idle);
     t.phase = Phase::Done;
     t.end = now_;
     if (task_mode_) instance_ended(ti);
     return false;
   }
-  if ((++t.records & (kProgressEvery - 1)) == 0) report_progress();
+  if ((++ranks_[static_cast<std::size_t>(t.task)].records & (kProgressEvery - 1)) == 0)
+    report_progress();
   return true;
 }
 
@@ -167,10 +182,11 @@ bool Engine::fetch(std::uint32_t ti) {
   if (!take_record(ti)) return false;
   if (task_mode_) {
     // An `after` needs no core; anything else runs on one.
-    if (t.record.type == RecordType::After) return after(ti);
+    if (run_of(t).record.type == RecordType::After) return after(ti);
     if (t.core < 0) {
       t.phase = Phase::Start;
       request_core(ti);
+      park(t);
       return false;
     }
   } else if (sink_ && (++records_since_safe_ & (kSafeEvery - 1)) == 0) {
@@ -182,27 +198,28 @@ bool Engine::fetch(std::uint32_t ti) {
 // Starts the record just taken. Returns false when the thread must wait.
 bool Engine::start(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
-  const Record& r = t.record;
+  ThreadRun& run = run_of(t);
+  const Record& r = run.record;
   t.phase = Phase::Fetch;  // unless the record says otherwise
   bool after_call = std::exchange(t.after_call, false);
   switch (r.type) {
     case RecordType::Burst:
       return compute(ti, burst_seconds(t), State::Running, Phase::Fetch, after_call);
     case RecordType::Send:
-      t.call_begin = now_;
-      t.in_call = true;
+      run.call_begin = now_;
+      run.in_call = true;
       return compute(ti, network_.startup(t.task, r.peer), State::Startup, Phase::Issue);
     case RecordType::Recv:
-      t.call_begin = now_;
-      t.in_call = true;
+      run.call_begin = now_;
+      run.in_call = true;
       if (r.immediate()) {
         t.phase = Phase::Issue;
         return true;
       }
       return compute(ti, network_.startup(r.peer, t.task), State::Startup, Phase::Issue);
     case RecordType::Wait: {
-      if (!t.in_call) t.call_begin = now_;  // (in a call: a wait for a late post, again)
-      t.in_call = true;
+      if (!run.in_call) run.call_begin = now_;  // (in a call: a wait for a late post, again)
+      run.in_call = true;
       if (skip_send_wait(t)) {
         t.after_call = after_call;  // as if it were not there
         return true;
@@ -218,8 +235,8 @@ bool Engine::start(std::uint32_t ti) {
       return compute(ti, requests_[it->second].startup, State::Startup, Phase::Issue);
     }
     case RecordType::GlobalOp:
-      t.call_begin = now_;
-      t.in_call = true;
+      run.call_begin = now_;
+      run.in_call = true;
       t.phase = Phase::Issue;
       return true;
     case RecordType::Event:
@@ -243,7 +260,7 @@ bool Engine::start(std::uint32_t ti) {
 bool Engine::issue(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
   t.phase = Phase::Resume;
-  switch (t.record.type) {
+  switch (run_of(t).record.type) {
     case RecordType::Send:
       return issue_send(ti);
     case RecordType::Recv:
@@ -258,7 +275,7 @@ bool Engine::issue(std::uint32_t ti) {
 }
 
 double Engine::burst_seconds(const ThreadSim& t) {
-  const Record& r = t.record;
+  const Record& r = run_of(t).record;
   double seconds = r.amount;
   if (r.flags & trace::kInstructions) {
     if (!(mips_ > 0)) fail(t, "the trace counts instructions but no MIPS rate is known");
@@ -328,8 +345,9 @@ bool Engine::compute(std::uint32_t ti, double seconds, State state, Phase next, 
 
 void Engine::queue_work(std::uint32_t ti, double seconds, State state, bool front) {
   ThreadSim& t = threads_[ti];
-  t.work = seconds;
-  t.work_state = state;
+  ThreadRun& run = run_of(t);
+  run.work = seconds;
+  run.work_state = state;
   t.waiting = Waiting::Core;
   set_state(t, State::Idle);
   shared_cores_[static_cast<std::size_t>(t.node)]->queue(ti, front);
@@ -343,7 +361,7 @@ void Engine::queue_next_work(std::uint32_t ti, bool front) {
   do {
     if (!take_record(ti)) return;
   } while (skip_send_wait(t));
-  bool burst = t.record.type == RecordType::Burst;
+  bool burst = run_of(t).record.type == RecordType::Burst;
   t.phase = burst ? Phase::Fetch : Phase::Start;
   queue_work(ti, burst ? burst_seconds(t) : 0.0, State::Running, front);
 }
@@ -354,10 +372,11 @@ void Engine::dispatch_cores() {
     if (!cores) continue;
     while (std::optional<std::uint32_t> ti = cores->next()) {
       ThreadSim& t = threads_[*ti];
+      const ThreadRun& run = run_of(t);
       t.on_core = true;
       t.waiting = Waiting::Nothing;
-      set_state(t, t.work_state);
-      queue_.push(checked(now_ + t.work, *ti), EventKind::ThreadReady, *ti);
+      set_state(t, run.work_state);
+      queue_.push(checked(now_ + run.work, *ti), EventKind::ThreadReady, *ti);
     }
   }
 }
@@ -413,8 +432,9 @@ void Engine::wake(std::uint32_t ti) {
 }
 
 void Engine::end_call(ThreadSim& t) {
-  t.in_call = false;
-  if (sink_) sink_->call(t.task, row(t), t.call_begin, now_, t.record);
+  ThreadRun& run = run_of(t);
+  run.in_call = false;
+  if (sink_) sink_->call(t.task, row(t), run.call_begin, now_, run.record);
 }
 
 // The sink's thread of `t`: its thread, or in task mode the core it runs on.
@@ -430,7 +450,7 @@ void Engine::report_safe_time() {
   for (const ThreadSim& t : threads_) {
     if (t.phase == Phase::Done) continue;
     safe = std::min(safe, t.state_begin);
-    if (t.in_call) safe = std::min(safe, t.call_begin);
+    if (t.run != kNoRun && run_of(t).in_call) safe = std::min(safe, run_of(t).call_begin);
   }
   while (!undelivered_.empty() &&
          messages_[undelivered_.front().message].serial != undelivered_.front().serial) {
@@ -494,12 +514,47 @@ void Engine::report_progress() {
     return;
   }
   std::uint64_t read = 0;
-  for (const ThreadSim& t : threads_) read += t.stream->bytes_read();
+  for (const ThreadSim& t : threads_) read += run_of(t).stream->bytes_read();
   options_.progress(std::min(1.0, static_cast<double>(read) / static_cast<double>(total_bytes_)));
 }
 
+// The record `t` is at (a parked instance's is read again), and its mark.
+trace::Record Engine::current_record(const ThreadSim& t, std::uint64_t* mark) const {
+  if (t.run != kNoRun) {
+    if (mark) *mark = Engine::mark(run_of(t));
+    return run_of(t).record;
+  }
+  Record r;
+  if (!t.parked) {  // nothing read yet
+    if (mark) *mark = trace_.open(t.task, t.thread)->mark();
+    return r;
+  }
+  trace::RecordCursor at = t.at;
+  trace_.next(t.task, at, r);
+  if (mark) *mark = at.mark;
+  return r;
+}
+
+// Where the record `t` is at lies in the trace (file:line).
+std::string Engine::where(const ThreadSim& t) const {
+  if (t.run != kNoRun && run_of(t).stream) return run_of(t).stream->where();
+  std::uint64_t mark = 0;
+  current_record(t, &mark);
+  return where(t, mark);
+}
+
+// Where a record of `t` lies, from its mark (RecordStream::mark; a cursor's).
+std::string Engine::where(const ThreadSim& t, std::uint64_t mark) const {
+  if (t.run != kNoRun && run_of(t).stream) return run_of(t).stream->where(mark);
+  return trace_.open(t.task, t.thread)->where(mark);  // (a thread without a stream open)
+}
+
+std::uint64_t Engine::mark(const ThreadRun& run) {
+  return run.stream ? run.stream->mark() : run.next.mark;
+}
+
 void Engine::fail(const ThreadSim& t, const std::string& message) const {
-  throw trace::FormatError(t.stream->where(), 0, message);
+  throw trace::FormatError(where(t), 0, message);
 }
 
 // `time`, when the run may reach it: past kMaxSimulatedSeconds (or not a number: a burst of
@@ -507,7 +562,7 @@ void Engine::fail(const ThreadSim& t, const std::string& message) const {
 double Engine::checked(double time, std::uint32_t ti) const {
   if (!(time <= kMaxSimulatedSeconds)) {
     const ThreadSim& t = threads_[ti];
-    time_limit(t.stream->where(), describe(t.record));
+    time_limit(where(t), describe(current_record(t)));
   }
   return time;
 }

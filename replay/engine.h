@@ -67,45 +67,65 @@ enum class Waiting : std::uint8_t {
   Posting,     // task mode: a wait for a request another instance has not posted yet
 };
 
+inline constexpr std::uint32_t kNoRun = ~0u;
+
+// What a thread does: one per thread, and in task mode one per task instance. Millions of
+// instances may be replayed, so the fields are few and packed: the record a thread is at and
+// the state of its calls are in its ThreadRun, which a parked instance gives back, and the
+// dependency arcs not yet drawn are kept apart (Engine::arcs_).
 struct ThreadSim {
   int task = 0, thread = 0, node = 0;
-  std::unique_ptr<trace::RecordStream> stream;
-  trace::Record record;
+  std::uint32_t run = kNoRun;  // its ThreadRun (Engine::runs_), kNoRun while it has none
   Phase phase = Phase::Fetch;
   Waiting waiting = Waiting::Nothing;
   State state = State::Idle;
-  double state_begin = 0;
-  double call_begin = 0;
-  bool in_call = false;  // between call_begin and the end of its MPI call
   // Where threads outnumber the cores of their node, each piece of CPU work (a burst, a
   // latency, or the empty one after an MPI call) waits for a core (SharedCores).
   bool on_core = false;     // runs a piece of work on a core of its node
   bool after_call = false;  // its last record was an opaque call (a Dimemas no-op)
-  double work = 0;          // the piece of work it waits to run, in `work_state`
-  State work_state = State::Idle;
-  // Outstanding requests (trace id -> RequestSim); a thread has few, so a flat list is fastest.
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> requests;
-  std::int32_t blocked_on = kNone;             // request, message or collective
-  Queue<std::uint32_t> immediate_collectives;  // started, not yet waited for
-  std::uint64_t records = 0;
-  double end = 0;
   // ---- task mode (a thread is a task instance) ----
-  // (Millions of instances may be replayed: the fields are few and packed, the dependency
-  // arcs not yet drawn are kept apart, Engine::arcs_.)
-  int core = -1;        // core of the node it holds, -1 = none
-  int state_core = -1;  // core held when the current state began
-  int last_core = 0;    // the core it held last (for rows when it holds none)
-  State saved_state = State::Idle;
-  bool created = false, started = false, mpi = false;
-  bool preempted = false;        // lost its core in the middle of a timer
-  bool wants_preempt = false;    // woken from MPI (policy mpi): may preempt
-  std::uint32_t generation = 0;  // timers of older generations are stale
-  double remaining = 0;          // a preempted thread's time left until its timer
-  double timer_at = 0;
-  TaskCores::Priority priority{};  // lower = served first
+  bool created = false, mpi = false;
+  bool parked = false;              // gave its run back: `at` is before the record it is at
+  std::int32_t blocked_on = kNone;  // request, message, collective or instance
+  std::uint32_t generation = 0;     // task mode: timers of older generations are stale
+  double state_begin = 0;
+  double end = 0;
+  double priority = 0;     // task mode: the policy's order (Engine::priority_of)
+  trace::RecordCursor at;  // parked: before the record it is at
+  int core = -1;           // core of the node it holds, -1 = none
+  int state_core = -1;     // core held when the current state began
+  int last_core = 0;       // the core it held last (for rows when it holds none)
   // The threads blocked in an `after` on it, in the order they blocked: a list through
   // next_dependent.
   std::int32_t first_dependent = kNone, last_dependent = kNone, next_dependent = kNone;
+};
+
+// A thread's run through its records: the record it is at, where it reads them, and its calls
+// under way. Every thread of an MPI trace has one throughout. A task instance takes one when
+// it goes on and gives it back when it ends or parks: without MPI records, it parks while it
+// waits for a core or for another instance to end, keeping only its place in its stream
+// (ThreadSim::at), if its trace reads through cursors (trace::RecordCursor); so a replay holds
+// runs for the instances under way only.
+struct ThreadRun {
+  trace::Record record;
+  std::unique_ptr<trace::RecordStream> stream;  // none: read through a cursor, `next`
+  trace::RecordCursor at, next;                 // before and after `record`
+  double call_begin = 0;
+  bool in_call = false;  // between call_begin and the end of its MPI call
+  // Task mode: a wish to take a core out of turn (woken from MPI under the MPI policy), and the
+  // time left until its timer when it lost its core to such a wish.
+  bool wants_preempt = false;
+  bool preempted = false;
+  State saved_state = State::Idle;
+  double remaining = 0;
+  double timer_at = 0;  // when its timer fires (known while it holds a core)
+  // Shared cores: the piece of work it waits to run, in `work_state`.
+  double work = 0;
+  State work_state = State::Idle;
+  // Outstanding requests (trace id -> RequestSim); a thread has few, so a flat list is fastest.
+  // (Task mode: those of its rank, Engine::rank_requests_.)
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> requests;
+  Queue<std::uint32_t> immediate_collectives;  // started, not yet waited for
 };
 
 // A pending wake-up of a task-mode thread.
@@ -194,6 +214,8 @@ class Engine {
   using RequestList = std::vector<std::pair<std::uint64_t, std::uint32_t>>;
 
   int node_of(int task) const { return network_.node_of(task); }
+  ThreadRun& run_of(const ThreadSim& t) { return runs_[t.run]; }
+  const ThreadRun& run_of(const ThreadSim& t) const { return runs_[t.run]; }
 
   // ---- Thread execution, CPU work (engine.cpp) ----
   void advance(std::uint32_t ti);
@@ -221,6 +243,10 @@ class Engine {
   void close_state(ThreadSim& t);
   void split_state(ThreadSim& t);
   void report_progress();
+  trace::Record current_record(const ThreadSim& t, std::uint64_t* mark = nullptr) const;
+  std::string where(const ThreadSim& t) const;
+  std::string where(const ThreadSim& t, std::uint64_t mark) const;
+  static std::uint64_t mark(const ThreadRun& run);
   [[noreturn]] void fail(const ThreadSim& t, const std::string& message) const;
   double checked(double time, std::uint32_t ti) const;
   [[noreturn]] static void time_limit(const std::string& where, const std::string& what);
@@ -251,6 +277,12 @@ class Engine {
 
   // ---- Task mode (engine_tasks.cpp) ----
   void setup_tasks();
+  void take_run(std::uint32_t ti);
+  void park(ThreadSim& t);
+  void release_run(ThreadSim& t);
+  static TaskCores::Priority priority_of(const ThreadSim& t) {
+    return std::make_tuple(t.priority, t.thread + 1, t.task);
+  }
   std::vector<std::vector<double>> critical_paths();
   std::vector<double> remaining_paths(int task);
   void schedule(std::uint32_t ti, double time);
@@ -277,7 +309,7 @@ class Engine {
   void check_finished();
   void end_truncated(const std::vector<std::string>& problems);
   std::vector<std::string> unmatched() const;
-  std::string blocked_reason(const ThreadSim& t) const;
+  std::string blocked_reason(const ThreadSim& t, const trace::Record& record) const;
   std::string membership(const CollectiveSim& c) const;
   Result summarize();
 
@@ -294,6 +326,9 @@ class Engine {
   std::vector<std::string> truncation_notes_;      // what a truncated trace left unfinished
   std::vector<std::vector<double>> type_speedup_;  // [rank][type]: --accelerate; empty: none
   std::vector<ThreadSim> threads_;
+  // Runs are taken only where the event loop enters a thread (advance) or gives it a core
+  // (grant), never below: a ThreadRun& stays valid until the engine is back in its loop.
+  Pool<ThreadRun> runs_;
   EventQueue queue_;
   double now_ = 0;
   Pool<RequestSim> requests_;

@@ -12,11 +12,12 @@ using trace::Record;
 
 bool Engine::issue_collective(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
-  const Record& r = t.record;
+  ThreadRun& run = run_of(t);
+  const Record& r = run.record;
   if (r.flags & trace::kCollectiveWait) {
-    if (t.immediate_collectives.empty()) fail(t, "wait for a collective that was not started");
-    std::uint32_t cid = t.immediate_collectives.front();
-    t.immediate_collectives.pop_front();
+    if (run.immediate_collectives.empty()) fail(t, "wait for a collective that was not started");
+    std::uint32_t cid = run.immediate_collectives.front();
+    run.immediate_collectives.pop_front();
     CollectiveSim& c = collectives_[cid];
     --c.references;
     if (c.done) {
@@ -57,7 +58,7 @@ bool Engine::issue_collective(std::uint32_t ti) {
   if (r.peer == t.task) c.root = static_cast<std::int32_t>(ti);
   if (immediate) {
     ++c.references;
-    t.immediate_collectives.push_back(cid);
+    run.immediate_collectives.push_back(cid);
   } else {
     block(t, Waiting::Collective, State::CollectiveSync, static_cast<std::int32_t>(cid));
   }
@@ -72,7 +73,7 @@ void Engine::start_collective(std::uint32_t cid, std::uint32_t last) {
   c.start = now_;
   c.representative = c.root != kNone ? static_cast<std::uint32_t>(c.root) : last;
   std::uint32_t representative = c.representative;
-  const Record& r = threads_[representative].record;
+  const Record& r = run_of(threads_[representative]).record;
   std::vector<int> member_nodes;
   for (std::uint32_t m : c.members) member_nodes.push_back(threads_[m].node);
   double duration = collective_time(machine_, c.op, member_nodes, r.bytes, r.bytes_recv,

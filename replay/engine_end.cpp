@@ -69,8 +69,9 @@ void Engine::check_finished() {
                       (header_.threads[static_cast<std::size_t>(t.task)] > 1
                            ? " thread " + std::to_string(t.thread)
                            : "");
-    problems.push_back(who + " is blocked at " + t.stream->where() + " in " + describe(t.record) +
-                       ": " + blocked_reason(t));
+    const Record& record = run_of(t).record;
+    problems.push_back(who + " is blocked at " + where(t) + " in " + describe(record) + ": " +
+                       blocked_reason(t, record));
   }
   std::vector<std::string> channels = unmatched();
   problems.insert(problems.end(), channels.begin(), channels.end());
@@ -112,7 +113,7 @@ std::vector<std::string> Engine::unmatched() const {
     const MessageSim& m = messages_[p.ids.front()];
     problems.push_back(src + " sent " + count + " message(s) to " + dst + " " + what +
                        " that no receive matched (the first at " +
-                       threads_[m.sender].stream->where(m.send_mark) + ")");
+                       where(threads_[m.sender], m.send_mark) + ")");
   }
   return problems;
 }
@@ -143,7 +144,8 @@ void Engine::end_truncated(const std::vector<std::string>& problems) {
                                 " more");
 }
 
-std::string Engine::blocked_reason(const ThreadSim& t) const {
+// Why `t` is blocked at `record`, the record it is at.
+std::string Engine::blocked_reason(const ThreadSim& t, const trace::Record& record) const {
   switch (t.waiting) {
     case Waiting::Request: {  // (only receives block)
       const RequestSim& r = requests_[static_cast<std::uint32_t>(t.blocked_on)];
@@ -151,7 +153,7 @@ std::string Engine::blocked_reason(const ThreadSim& t) const {
              std::to_string(r.tag) + ", comm " + std::to_string(r.comm) + ")";
     }
     case Waiting::SendStart:
-      return "waiting for rank " + std::to_string(t.record.peer) +
+      return "waiting for rank " + std::to_string(record.peer) +
              " to post the receive of its rendezvous send";
     case Waiting::Collective:
       return "waiting for the collective's members: " +
@@ -164,7 +166,7 @@ std::string Engine::blocked_reason(const ThreadSim& t) const {
              type_name(source) + ") to end";
     }
     case Waiting::Posting:
-      return "waiting for request " + std::to_string(t.record.request) +
+      return "waiting for request " + std::to_string(record.request) +
              ", which no instance has posted yet";
     case Waiting::Nothing:
       break;
@@ -195,10 +197,9 @@ Result Engine::summarize() {
   for (const ThreadSim& t : threads_) {
     RankSummary& rank = ranks_[static_cast<std::size_t>(t.task)];
     rank.end = std::max(rank.end, t.end);
-    rank.records += t.records;
-    result.records += t.records;
     result.total_time = std::max(result.total_time, t.end);
   }
+  for (const RankSummary& rank : ranks_) result.records += rank.records;
   for (std::size_t r = 0; r < ranks_.size(); ++r) {
     RankSummary& rank = ranks_[r];
     // Task mode: in core-seconds of the rank's node.

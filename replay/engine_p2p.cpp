@@ -14,10 +14,11 @@ using trace::RecordType;
 
 bool Engine::issue_send(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
-  const Record& r = t.record;
+  const ThreadRun& run = run_of(t);
+  const Record& r = run.record;
   MessageSim m;
   m.sender = ti;
-  m.info = Message{t.task, row(t), r.peer, 0, t.call_begin, 0, 0, 0, r.bytes, r.tag, r.comm};
+  m.info = Message{t.task, row(t), r.peer, 0, run.call_begin, 0, 0, 0, r.bytes, r.tag, r.comm};
   m.marshalling = marshalling_seconds(machine_, r);
   bool rendezvous = r.flags & trace::kRendezvous;
   if (machine_.eager_limit >= 0 && !(r.flags & trace::kProtocolFixed))
@@ -25,7 +26,7 @@ bool Engine::issue_send(std::uint32_t ti) {
   // Dimemas 5.5 sends between two threads of one task by rendezvous, whatever else holds.
   if (r.peer == t.task && r.peer_thread >= 0 && r.peer_thread != t.thread) rendezvous = true;
   m.rendezvous = rendezvous;
-  m.send_mark = t.stream->mark();
+  m.send_mark = mark(run);
   if (r.immediate() && r.request != 0) {  // complete at once: see skip_send_wait
     RequestSim request;
     request.complete = true;
@@ -63,7 +64,7 @@ void Engine::match(std::uint32_t mid, std::uint32_t rid) {
 
 bool Engine::issue_recv(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
-  const Record& r = t.record;
+  const Record& r = run_of(t).record;
   RequestSim request;
   request.receive = true;
   request.peer_task = r.peer;
@@ -93,24 +94,25 @@ bool Engine::issue_recv(std::uint32_t ti) {
 // A wait for an immediate send: its request is complete from the start (Dimemas' immediate
 // sends never block their sender), so the wait costs nothing and, on shared cores, is no
 // scheduling point: the same as the Dimemas trace, which has no record for it. False if
-// `t.record` is not one.
+// the record it is at is not one.
 bool Engine::skip_send_wait(ThreadSim& t) {
-  if (t.record.type != RecordType::Wait) return false;
+  ThreadRun& run = run_of(t);
+  if (run.record.type != RecordType::Wait) return false;
   RequestList& list = requests_of(t);
-  auto it = find_request(list, t.record.request);
+  auto it = find_request(list, run.record.request);
   if (it == list.end() || requests_[it->second].receive) return false;
   requests_.remove(it->second);
   *it = list.back();
   list.pop_back();
-  if (sink_) sink_->call(t.task, row(t), t.in_call ? t.call_begin : now_, now_, t.record);
-  t.in_call = false;
+  if (sink_) sink_->call(t.task, row(t), run.in_call ? run.call_begin : now_, now_, run.record);
+  run.in_call = false;
   return true;
 }
 
 bool Engine::issue_wait(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
   RequestList& list = requests_of(t);
-  auto it = find_request(list, t.record.request);
+  auto it = find_request(list, run_of(t).record.request);
   std::uint32_t rid = it->second;
   *it = list.back();
   list.pop_back();
@@ -125,7 +127,7 @@ Engine::RequestList::iterator Engine::find_request(RequestList& list, std::uint6
 // The outstanding requests a thread's waits look up: its own, or in task mode its rank's
 // (one instance may post a request and another wait for it).
 Engine::RequestList& Engine::requests_of(ThreadSim& t) {
-  return task_mode_ ? rank_requests_[static_cast<std::size_t>(t.task)] : t.requests;
+  return task_mode_ ? rank_requests_[static_cast<std::size_t>(t.task)] : run_of(t).requests;
 }
 
 // The readers guarantee that an id is not reused while outstanding.
@@ -172,7 +174,7 @@ void Engine::transfer_started(std::uint32_t mid) {
   double arrival =
       now_ + network_.duration(m.info.src_task, m.info.dst_task, m.info.bytes) + m.marshalling;
   if (!(arrival <= kMaxSimulatedSeconds))
-    time_limit(threads_[m.sender].stream->where(m.send_mark),
+    time_limit(where(threads_[m.sender], m.send_mark),
                "a transfer of " + std::to_string(m.info.bytes) + " bytes");
   queue_.push(arrival, EventKind::TransferDone, mid);
   if (m.sender_blocked) {

@@ -56,9 +56,43 @@ void Engine::setup_tasks() {
       double primary = 0;
       if (options_.policy == TaskPolicy::CriticalPath) primary = -path[i];
       if (options_.policy == TaskPolicy::Mpi) primary = t.mpi ? 0 : 1;
-      t.priority = std::make_tuple(primary, static_cast<int>(i) + 1, task);
+      t.priority = primary;
     }
   }
+}
+
+// Thread `ti` goes on: it takes a run. A new instance opens its stream (or a cursor at its
+// start), a parked one reads again the record it is at.
+void Engine::take_run(std::uint32_t ti) {
+  ThreadSim& t = threads_[ti];
+  ThreadRun run;
+  if (t.parked) {
+    run.at = run.next = t.at;
+    trace_.next(t.task, run.next, run.record);
+    t.parked = false;
+  } else if (std::optional<trace::RecordCursor> start = trace_.cursor(t.task, t.thread)) {
+    run.next = *start;
+  } else {
+    run.stream = trace_.open(t.task, t.thread);
+  }
+  t.run = runs_.add(std::move(run));
+}
+
+// An instance that waits for a core or for another instance to end gives its run back, if it
+// can come back to the record it is at (a cursor) and has no MPI calls under way.
+void Engine::park(ThreadSim& t) {
+  if (t.mpi || run_of(t).stream) return;
+  t.at = run_of(t).at;
+  t.parked = true;
+  runs_.remove(t.run);
+  t.run = kNoRun;
+}
+
+// An instance that ended gives its run back, and closes its stream.
+void Engine::release_run(ThreadSim& t) {
+  run_of(t).stream.reset();
+  runs_.remove(t.run);
+  t.run = kNoRun;
 }
 
 // Under the critical-path policy, per rank: the longest path from the start of each instance
@@ -86,7 +120,7 @@ std::vector<double> Engine::remaining_paths(int task) {
 // Thread `ti` goes on at `time`.
 void Engine::schedule(std::uint32_t ti, double time) {
   ThreadSim& t = threads_[ti];
-  t.timer_at = time;
+  if (t.run != kNoRun) run_of(t).timer_at = time;
   queue_.push(time, EventKind::TaskTimer, timers_.add(TaskTimer{ti, t.generation}));
 }
 
@@ -95,7 +129,7 @@ void Engine::request_core(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
   set_state(t, State::Idle);
   t.waiting = Waiting::Core;
-  task_cores_[static_cast<std::size_t>(t.node)].ready(ti, t.priority, t.wants_preempt);
+  task_cores_[static_cast<std::size_t>(t.node)].ready(ti, priority_of(t), run_of(t).wants_preempt);
   dispatch_pending_ = true;
 }
 
@@ -106,7 +140,7 @@ void Engine::resume_on_core(std::uint32_t ti, bool may_preempt) {
     schedule(ti, now_);
     return;
   }
-  t.wants_preempt = may_preempt;
+  run_of(t).wants_preempt = may_preempt;
   request_core(ti);
 }
 
@@ -122,8 +156,8 @@ void Engine::dispatch() {
       std::int32_t victim = kNone;
       for (std::int32_t owner : node.owners()) {
         if (owner == TaskCores::kFree || threads_[static_cast<std::uint32_t>(owner)].mpi) continue;
-        if (victim == kNone || threads_[static_cast<std::uint32_t>(victim)].priority <
-                                   threads_[static_cast<std::uint32_t>(owner)].priority)
+        if (victim == kNone || priority_of(threads_[static_cast<std::uint32_t>(victim)]) <
+                                   priority_of(threads_[static_cast<std::uint32_t>(owner)]))
           victim = owner;
       }
       if (victim == kNone) break;
@@ -138,10 +172,11 @@ void Engine::dispatch() {
 
 void Engine::grant(std::uint32_t ti, int core) {
   ThreadSim& t = threads_[ti];
+  if (t.run == kNoRun) take_run(ti);  // (it may lose the core before it goes on: preempt)
+  ThreadRun& run = run_of(t);
   t.core = t.last_core = core;
   t.waiting = Waiting::Nothing;
-  t.wants_preempt = false;
-  t.started = true;
+  run.wants_preempt = false;
   split_state(t);
   busy_changed(t, +1);
   if (sink_) {
@@ -156,10 +191,10 @@ void Engine::grant(std::uint32_t ti, int core) {
       arcs_.erase(arcs);
     }
   }
-  if (t.preempted) {
-    t.preempted = false;
-    set_state(t, t.saved_state);
-    schedule(ti, now_ + t.remaining);
+  if (run.preempted) {
+    run.preempted = false;
+    set_state(t, run.saved_state);
+    schedule(ti, now_ + run.remaining);
   } else {
     schedule(ti, now_);
   }
@@ -178,10 +213,11 @@ void Engine::release_task_core(ThreadSim& t) {
 // Takes the core of running instance `vi`, which resumes its timer's remaining time later.
 void Engine::preempt(std::uint32_t vi) {
   ThreadSim& v = threads_[vi];
+  ThreadRun& run = run_of(v);
   ++v.generation;
-  v.remaining = std::max(0.0, v.timer_at - now_);
-  v.preempted = true;
-  v.saved_state = v.state;
+  run.remaining = std::max(0.0, run.timer_at - now_);
+  run.preempted = true;
+  run.saved_state = v.state;
   set_state(v, State::Idle);
   release_task_core(v);
   request_core(vi);
@@ -207,10 +243,11 @@ void Engine::add_profile(std::vector<double>& profile, double& since, int busy) 
 
 void Engine::spawn(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
+  int id = run_of(t).record.peer;
   std::uint32_t ci =
-      task_base_[static_cast<std::size_t>(t.task)] + static_cast<std::uint32_t>(t.record.peer - 1);
+      task_base_[static_cast<std::size_t>(t.task)] + static_cast<std::uint32_t>(id - 1);
   ThreadSim& child = threads_[ci];
-  if (child.created) fail(t, "instance " + std::to_string(t.record.peer) + " is spawned twice");
+  if (child.created) fail(t, "instance " + std::to_string(id) + " is spawned twice");
   child.created = true;
   schedule(ci, now_);  // its leading `after`s, then a core
 }
@@ -218,7 +255,7 @@ void Engine::spawn(std::uint32_t ti) {
 // An `after` record: goes on if its source has ended, else waits for it without a core.
 bool Engine::after(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
-  const Record& r = t.record;
+  const Record& r = run_of(t).record;
   std::uint32_t si =
       task_base_[static_cast<std::size_t>(t.task)] + static_cast<std::uint32_t>(r.peer - 1);
   ThreadSim& source = threads_[si];
@@ -243,12 +280,14 @@ bool Engine::after(std::uint32_t ti) {
     threads_[static_cast<std::uint32_t>(source.last_dependent)].next_dependent =
         static_cast<std::int32_t>(ti);
   source.last_dependent = static_cast<std::int32_t>(ti);
+  park(t);
   return false;
 }
 
 void Engine::instance_ended(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
   ++instances_ended_;
+  release_run(t);
   if (t.core >= 0) release_task_core(t);
   // Dependencies satisfied after its last run on a core end on the core it ran on last.
   if (auto arcs = arcs_.find(ti); arcs != arcs_.end()) {
@@ -261,10 +300,12 @@ void Engine::instance_ended(std::uint32_t ti) {
   }
   for (std::int32_t di = t.first_dependent; di != kNone;) {
     ThreadSim& d = threads_[static_cast<std::uint32_t>(di)];
-    if (sink_)
+    if (sink_) {
+      Record after = current_record(d);
       arcs_[static_cast<std::uint32_t>(di)].push_back(
           TaskDependencyArc{d.task, t.thread + 1, d.thread + 1, t.last_core, -1, now_, now_, now_,
-                            d.record.bytes, static_cast<std::uint8_t>(d.record.op)});
+                            after.bytes, static_cast<std::uint8_t>(after.op)});
+    }
     d.phase = Phase::Fetch;
     d.waiting = Waiting::Nothing;
     d.blocked_on = kNone;
@@ -278,7 +319,7 @@ void Engine::instance_ended(std::uint32_t ti) {
 // core, as in MPI).
 bool Engine::wait_for_post(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
-  unposted_[std::make_pair(t.task, t.record.request)] = ti;
+  unposted_[std::make_pair(t.task, run_of(t).record.request)] = ti;
   block(t, Waiting::Posting, State::WaitingMessage, kNone);
   return false;
 }
@@ -317,11 +358,12 @@ std::string Engine::task_problem(const ThreadSim& t) const {
   if (!t.created)
     return who + " was never created: instance " + std::to_string(instance_of(t).parent) +
            " did not reach its spawn";
+  Record record = current_record(t);
   if (t.waiting == Waiting::Core)
-    return who + " is waiting for a core at " + t.stream->where() + " in " + describe(t.record) +
+    return who + " is waiting for a core at " + where(t) + " in " + describe(record) +
            " (every core is held by instances blocked in MPI)";
-  return who + " is blocked at " + t.stream->where() + " in " + describe(t.record) + ": " +
-         blocked_reason(t);
+  return who + " is blocked at " + where(t) + " in " + describe(record) + ": " +
+         blocked_reason(t, record);
 }
 
 TaskResult Engine::task_result() {

@@ -11,7 +11,8 @@
 namespace tareador::trace {
 
 std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
-                                                   const std::vector<std::string>& kinds);
+                                                   const std::vector<std::string>& kinds,
+                                                   const OpenOptions& options);
 
 FormatError::FormatError(std::string file, std::uint64_t line, const std::string& message)
     : std::runtime_error(file + (line ? ":" + std::to_string(line) : std::string()) + ": " +
@@ -109,12 +110,13 @@ void TraceHeader::check_stream(int task, int thread) const {
 }
 
 std::vector<std::unique_ptr<Trace>> open_traces(const std::string& path,
-                                                const std::vector<std::string>& kinds) {
+                                                const std::vector<std::string>& kinds,
+                                                const OpenOptions& options) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
     if (!is_trace_set(path))
       throw FormatError(path, 0, "directory is not a trace set (no manifest.toml)");
-    return open_trace_set(path, kinds);
+    return open_trace_set(path, kinds, options);
   }
   if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), "dimemas") == kinds.end())
     throw FormatError(path, 0,

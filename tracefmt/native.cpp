@@ -514,7 +514,8 @@ bool is_trace_set(const std::string& path) {
 }
 
 std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
-                                                   const std::vector<std::string>& kinds) {
+                                                   const std::vector<std::string>& kinds,
+                                                   const OpenOptions& options) {
   SetManifest manifest = read_set_manifest(dir);
   TraceHeader base;
   base.name = manifest.name;
@@ -546,7 +547,7 @@ std::vector<std::unique_ptr<Trace>> open_trace_set(const std::string& dir,
       std::vector<std::string> paths;
       for (int rank = 0; rank < manifest.ranks; ++rank)
         paths.push_back(set_files::stream(dir, kind, rank));
-      traces.push_back(open_tasks_trace(std::move(header), paths, truncated));
+      traces.push_back(open_tasks_trace(std::move(header), paths, truncated, options.task_uses));
       continue;
     }
     std::vector<StreamFile> files;

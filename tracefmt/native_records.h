@@ -200,9 +200,10 @@ class NativeRecordParser {
 };
 
 // The `tasks` kind of a trace set (tasks.cpp): loads every rank's stream (one path per rank)
-// and checks it; `header` is the set's, with kind "tasks".
+// and checks it; `header` is the set's, with kind "tasks". Without `uses`, the instances'
+// uses are checked but not kept (OpenOptions::task_uses).
 std::unique_ptr<Trace> open_tasks_trace(TraceHeader header,
                                         const std::vector<std::string>& stream_paths,
-                                        const std::vector<bool>& truncated);
+                                        const std::vector<bool>& truncated, bool uses = true);
 
 }  // namespace tareador::trace

@@ -18,11 +18,17 @@ namespace tareador::trace {
 
 class RecordCode {
  public:
-  // Appends `r`, read at `line` (`bytes` long); `previous_line` is updated.
+  // Ends the records of a stream: no record's type has this value.
+  static constexpr std::uint8_t kEnd = 0xff;
+
+  // Appends `r`, read at `line` (`bytes` long); `previous_line` is updated. (Encoded in a
+  // buffer of its own first: one growth of `out` per record, not one per byte.)
   static void append(std::vector<std::uint8_t>& out, const Record& r, std::uint64_t line,
                      std::uint64_t bytes, std::uint64_t& previous_line) {
-    out.push_back(static_cast<std::uint8_t>(r.type));
-    out.push_back(r.flags);
+    std::uint8_t code[kMaxBytes];
+    std::uint8_t* end = code;
+    *end++ = static_cast<std::uint8_t>(r.type);
+    *end++ = r.flags;
     unsigned mask = 0;
     const Record none;
     std::int64_t signed_fields[] = {r.op,    r.peer, r.peer_thread, r.comm,
@@ -37,20 +43,20 @@ class RecordCode {
     bool whole = r.amount >= 0 && r.amount < 9007199254740992.0 &&
                  r.amount == static_cast<double>(static_cast<std::uint64_t>(r.amount));
     if (r.amount != 0 || std::signbit(r.amount)) mask |= whole ? kWholeAmount : kAmount;
-    put(out, mask);
+    put(end, mask);
     for (unsigned k = 0; k < 8; ++k)
-      if (mask & (1u << k)) put(out, zigzag(signed_fields[k]));
-    if (mask & kRequest) put(out, r.request);
-    if (mask & kEventType) put(out, r.event_type);
-    if (mask & kEventValue) put(out, r.event_value);
-    if (mask & kWholeAmount) put(out, static_cast<std::uint64_t>(r.amount));
+      if (mask & (1u << k)) put(end, zigzag(signed_fields[k]));
+    if (mask & kRequest) put(end, r.request);
+    if (mask & kEventType) put(end, r.event_type);
+    if (mask & kEventValue) put(end, r.event_value);
+    if (mask & kWholeAmount) put(end, static_cast<std::uint64_t>(r.amount));
     if (mask & kAmount) {
-      std::uint8_t raw[sizeof(double)];
-      std::memcpy(raw, &r.amount, sizeof raw);
-      out.insert(out.end(), raw, raw + sizeof raw);
+      std::memcpy(end, &r.amount, sizeof(double));
+      end += sizeof(double);
     }
-    put(out, zigzag(static_cast<std::int64_t>(line - previous_line)));
-    put(out, bytes);
+    put(end, zigzag(static_cast<std::int64_t>(line - previous_line)));
+    put(end, bytes);
+    out.insert(out.end(), code, end);
     previous_line = line;
   }
 
@@ -89,6 +95,9 @@ class RecordCode {
  private:
   static constexpr unsigned kRequest = 1u << 8, kEventType = 1u << 9, kEventValue = 1u << 10,
                             kWholeAmount = 1u << 11, kAmount = 1u << 12;
+  // The longest code: type, flags, a 13-bit mask (2 bytes) and 14 numbers of up to 10 bytes (8
+  // fields, request, event type and value, a whole amount, line and length; a raw amount is 8).
+  static constexpr std::size_t kMaxBytes = 1 + 1 + 2 + 14 * 10;
 
   static std::uint64_t zigzag(std::int64_t v) {
     return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
@@ -97,12 +106,12 @@ class RecordCode {
     return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1);
   }
   // LEB128: seven bits a byte, the high bit set on all but the last.
-  static void put(std::vector<std::uint8_t>& out, std::uint64_t v) {
+  static void put(std::uint8_t*& out, std::uint64_t v) {
     while (v >= 0x80) {
-      out.push_back(static_cast<std::uint8_t>(v | 0x80));
+      *out++ = static_cast<std::uint8_t>(v | 0x80);
       v >>= 7;
     }
-    out.push_back(static_cast<std::uint8_t>(v));
+    *out++ = static_cast<std::uint8_t>(v);
   }
   static std::uint64_t get(const std::uint8_t*& at) {
     std::uint64_t v = 0;

@@ -23,30 +23,36 @@ namespace {
 // The instances a truncated stream may lack the sections of (docs/trace-format.md, "Limits").
 constexpr std::size_t kMaxMissingSections = 1 << 16;
 
-// The records of a rank's instances, encoded: instance i's are code[range[i].first,
-// range[i].second).
+// The records of a rank's instances, encoded: instance i's from code[begin[i]] to the next
+// RecordCode::kEnd. The code starts with one, where instances without records begin.
 struct RankRecords {
-  std::vector<std::uint8_t> code;
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> range;
+  std::vector<std::uint8_t> code{RecordCode::kEnd};
+  std::vector<std::uint64_t> begin;
 };
+
+// Reads the record at `at` of `code`, if it is not the end of its stream; `bytes` grows by the
+// length of its line.
+bool read_record(const std::vector<std::uint8_t>& code, RecordCursor& at, Record& out,
+                 std::uint64_t& bytes) {
+  const std::uint8_t* next = code.data() + at.offset;
+  if (*next == RecordCode::kEnd) return false;
+  std::uint64_t line_bytes = 0;
+  RecordCode::read(next, out, at.mark, line_bytes);
+  at.offset = static_cast<std::uint64_t>(next - code.data());
+  bytes += line_bytes;
+  return true;
+}
 
 class TasksStream final : public RecordStream {
  public:
-  TasksStream(const std::string& path, const std::uint8_t* begin, const std::uint8_t* end,
-              std::uint64_t task_line)
-      : path_(path), at_(begin), end_(end), line_(task_line) {}
+  TasksStream(const std::string& path, const std::vector<std::uint8_t>& code, RecordCursor start)
+      : path_(path), code_(code), at_(start) {}
 
-  bool next(Record& out) override {
-    if (at_ >= end_) return false;
-    std::uint64_t bytes = 0;
-    RecordCode::read(at_, out, line_, bytes);
-    read_ += bytes;
-    return true;
-  }
+  bool next(Record& out) override { return read_record(code_, at_, out, read_); }
 
   std::string where() const override { return where(mark()); }
   // The line of the record last returned; before the first, the instance's `task` line.
-  std::uint64_t mark() const override { return line_; }
+  std::uint64_t mark() const override { return at_.mark; }
   std::string where(std::uint64_t mark) const override {
     return path_ + (mark ? ":" + std::to_string(mark) : std::string());
   }
@@ -54,9 +60,8 @@ class TasksStream final : public RecordStream {
 
  private:
   const std::string& path_;
-  const std::uint8_t* at_;
-  const std::uint8_t* end_;
-  std::uint64_t line_;
+  const std::vector<std::uint8_t>& code_;
+  RecordCursor at_;
   std::uint64_t read_ = 0;
 };
 
@@ -68,15 +73,25 @@ class TasksTrace final : public Trace {
   const TraceHeader& header() const override { return header_; }
 
   std::unique_ptr<RecordStream> open(int task, int thread) const override {
-    header_.check_stream(task, thread);
-    const TaskSet& set = header_.task_sets[static_cast<std::size_t>(task)];
-    const RankRecords& rank = records_[static_cast<std::size_t>(task)];
-    auto [begin, end] = rank.range[static_cast<std::size_t>(thread)];
-    return std::make_unique<TasksStream>(set.path, rank.code.data() + begin, rank.code.data() + end,
-                                         set.instances[static_cast<std::size_t>(thread)].line);
+    RecordCursor start = *cursor(task, thread);
+    return std::make_unique<TasksStream>(header_.task_sets[static_cast<std::size_t>(task)].path,
+                                         records_[static_cast<std::size_t>(task)].code, start);
   }
 
   std::uint64_t size_bytes() const override { return size_; }
+
+  // The mark of a record is its line (the cursor's start: the instance's `task` line).
+  std::optional<RecordCursor> cursor(int task, int thread) const override {
+    header_.check_stream(task, thread);
+    const TaskSet& set = header_.task_sets[static_cast<std::size_t>(task)];
+    return RecordCursor{
+        records_[static_cast<std::size_t>(task)].begin[static_cast<std::size_t>(thread)],
+        set.instances[static_cast<std::size_t>(thread)].line};
+  }
+  bool next(int task, RecordCursor& at, Record& out) const override {
+    std::uint64_t bytes = 0;
+    return read_record(records_[static_cast<std::size_t>(task)].code, at, out, bytes);
+  }
 
  private:
   TraceHeader header_;
@@ -93,12 +108,13 @@ bool is_mpi(RecordType type) {
 class RankLoader {
  public:
   RankLoader(const StreamFile& stream, const TraceHeader& header, const CallIndex& calls, int rank,
-             bool truncated, TaskSet& set, RankRecords& records)
+             bool truncated, bool keep_uses, TaskSet& set, RankRecords& records)
       : file_(stream.file),
         lines_(file_, 0, stream.end, 1),
         parser_(header, calls, rank, false),
         rank_(rank),
         truncated_(truncated),
+        keep_uses_(keep_uses),
         // A complete stream has a `task` line per instance; a truncated one lacks at most
         // kMaxMissingSections of them: no valid instance id is larger.
         max_id_(std::min<std::uint64_t>(kMaxStreams, stream.end + kMaxMissingSections)),
@@ -107,7 +123,7 @@ class RankLoader {
 
   std::uint64_t size() const { return file_->size(); }
 
-  // Fills the set and the records (one range per instance); notes go to `notes`.
+  // Fills the set and the records (where each instance's begin); notes go to `notes`.
   void load(std::vector<std::string>& notes) {
     set_.path = file_->path();
     std::string_view line;
@@ -123,7 +139,7 @@ class RankLoader {
       } else if (op == "endtask") {
         f.expect_end("endtask");
         if (current_ == 0) fail("'endtask' outside a task section");
-        range(current_).second = records_.code.size();
+        records_.code.push_back(RecordCode::kEnd);
         current_ = 0;
       } else if (op == "after") {
         after(f);
@@ -163,9 +179,7 @@ class RankLoader {
     return id >= 1 && static_cast<std::size_t>(id) <= set_.instances.size() &&
            set_.instance(id).id != 0;
   }
-  std::pair<std::uint64_t, std::uint64_t>& range(int id) {
-    return records_.range[static_cast<std::size_t>(id - 1)];
-  }
+  std::uint64_t& begin(int id) { return records_.begin[static_cast<std::size_t>(id - 1)]; }
   // The instance that spawns `child`, 0 if none does (or it is too large to be valid).
   int spawner(int child) const {
     return static_cast<std::size_t>(child) < spawn_parent_.size()
@@ -235,8 +249,8 @@ class RankLoader {
              std::to_string(set_.instance(in.id).line) + ")");
     in.line = lines_.line_number();
     set_.add_instance(in);
-    if (records_.range.size() < set_.instances.size()) records_.range.resize(set_.instances.size());
-    range(in.id) = {records_.code.size(), records_.code.size()};
+    if (records_.begin.size() < set_.instances.size()) records_.begin.resize(set_.instances.size());
+    begin(in.id) = records_.code.size();
     ++sections_;
     if (in.id > last_section_) last_section_ = in.id;
     current_ = in.id;
@@ -370,7 +384,7 @@ class RankLoader {
       if (flag != "disabled") span(f, flag, u);
     }
     f.expect_end("uses");
-    set_.add_use(id, u);
+    if (keep_uses_) set_.add_use(id, u);
   }
 
   // `span FIRST END` of a `uses`: offsets within the object, FIRST < END <= its size.
@@ -429,8 +443,8 @@ class RankLoader {
   // Forgets the section of `id` (unfinished in a truncated stream): the instance has none. Its
   // spawns stay known, as the records that name its children.
   void drop_section(int id) {
-    records_.code.resize(range(id).first);
-    range(id) = {};
+    records_.code.resize(begin(id));
+    begin(id) = 0;
     set_.instance(id) = TaskInstance{};
     --sections_;
     while (last_section_ > 0 && !has_section(last_section_)) --last_section_;
@@ -511,7 +525,7 @@ class RankLoader {
     }
     // (A dropped unfinished section may have been the highest.)
     set_.instances.resize(static_cast<std::size_t>(count));
-    records_.range.resize(set_.instances.size());
+    records_.begin.resize(set_.instances.size());
     synthetic_.assign(set_.instances.size() + 1, false);
     for (int id : synthetic) synthetic_[static_cast<std::size_t>(id)] = true;
     return synthetic;
@@ -560,14 +574,14 @@ class RankLoader {
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     for (std::size_t k = 0; k < unspawned.size(); ++k) {
       auto [parent, child] = unspawned[k];
-      if (k == 0 || unspawned[k - 1].first != parent)
-        range(parent) = {records_.code.size(), records_.code.size()};
+      if (k == 0 || unspawned[k - 1].first != parent) begin(parent) = records_.code.size();
       Record r;
       r.type = RecordType::Spawn;
       r.peer = child;
       std::uint64_t line = 0;
       RecordCode::append(records_.code, r, 0, 0, line);
-      range(parent).second = records_.code.size();
+      if (k + 1 == unspawned.size() || unspawned[k + 1].first != parent)
+        records_.code.push_back(RecordCode::kEnd);
       set_.add_spawn(parent, child);
     }
   }
@@ -608,7 +622,7 @@ class RankLoader {
     set_.source_files = std::move(source_files_);
     set_.shrink_to_fit();
     records_.code.shrink_to_fit();
-    records_.range.shrink_to_fit();
+    records_.begin.shrink_to_fit();
     check_acyclic();
   }
 
@@ -639,6 +653,7 @@ class RankLoader {
   NativeRecordParser parser_;
   int rank_;
   bool truncated_;
+  bool keep_uses_;
   std::uint64_t max_id_;  // no valid instance id is larger
   TaskSet& set_;          // instances placed by id as their sections come
   RankRecords& records_;
@@ -670,7 +685,7 @@ class RankLoader {
 
 std::unique_ptr<Trace> open_tasks_trace(TraceHeader header,
                                         const std::vector<std::string>& stream_paths,
-                                        const std::vector<bool>& truncated) {
+                                        const std::vector<bool>& truncated, bool uses) {
   std::vector<RankRecords> records(stream_paths.size());
   header.task_sets.assign(stream_paths.size(), TaskSet{});
   std::uint64_t size = 0;
@@ -678,7 +693,7 @@ std::unique_ptr<Trace> open_tasks_trace(TraceHeader header,
   for (std::size_t rank = 0; rank < stream_paths.size(); ++rank) {
     RankLoader loader(
         open_rank_stream(stream_paths[rank], static_cast<int>(rank), truncated[rank], header.notes),
-        header, calls, static_cast<int>(rank), truncated[rank], header.task_sets[rank],
+        header, calls, static_cast<int>(rank), truncated[rank], uses, header.task_sets[rank],
         records[rank]);
     loader.load(header.notes);
     size += loader.size();

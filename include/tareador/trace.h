@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -327,6 +328,7 @@ struct TaskSet {
     return view(spawn_sites_, in.children);
   }
   Span<SourceSite> spawn_sites(const TaskInstance& in) { return view(spawn_sites_, in.children); }
+  // (Empty in a trace opened without them: OpenOptions::task_uses.)
   Span<const TaskUse> uses(const TaskInstance& in) const { return view(uses_, in.uses); }
   Span<TaskUse> uses(const TaskInstance& in) { return view(uses_, in.uses); }
   Span<const TaskStep> steps(const TaskInstance& in) const { return view(steps_, in.steps); }
@@ -409,6 +411,14 @@ class RecordStream {
   virtual std::uint64_t bytes_read() const = 0;
 };
 
+// A place in a stream of a trace held in memory (Trace::cursor): 16 bytes, where a RecordStream
+// is an object on the heap; a replay of millions of task instances keeps one per instance.
+struct RecordCursor {
+  std::uint64_t offset = 0;  // of the next record, in the trace's memory
+  std::uint64_t mark = 0;    // RecordStream::mark() of the record last read (before the first:
+                             // what mark() returns before the first next())
+};
+
 // One trace: a `.dim` file, or one kind of a trace set.
 class Trace {
  public:
@@ -418,6 +428,14 @@ class Trace {
   virtual std::unique_ptr<RecordStream> open(int task, int thread) const = 0;
   // Total input bytes of all streams (for progress reports).
   virtual std::uint64_t size_bytes() const = 0;
+  // A trace held in memory (the tasks kind's) can also be read through RecordCursors: the
+  // start of the stream of (task, thread) (none: this trace cannot), and next(), which reads
+  // the record at `at` into `out` and moves `at` past it (false at the end of the stream, `at`
+  // unchanged). open(task, thread)->where(mark) says where a record read so is.
+  virtual std::optional<RecordCursor> cursor(int /*task*/, int /*thread*/) const {
+    return std::nullopt;
+  }
+  virtual bool next(int /*task*/, RecordCursor& /*at*/, Record& /*out*/) const { return false; }
 };
 
 // For each instance of `set` (by index), the longest path from its start to the end of the
@@ -464,10 +482,18 @@ SetManifest read_set_manifest(const std::string& dir, bool later_versions = fals
 std::string saved_replay_run(const std::string& json_path);
 bool is_trace_set(const std::string& path);  // a directory with a manifest.toml
 
+// What open_traces may leave out of the traces it opens.
+struct OpenOptions {
+  // The uses of task instances (`uses` lines, checked all the same): only the analyses of a task
+  // decomposition read them, not a replay, and they take about 70 bytes per instance.
+  bool task_uses = true;
+};
+
 // Opens a `.dim` file, or every trace of a trace set directory (all kinds present when `kinds`
 // is empty). Throws FormatError when the input is malformed.
 std::vector<std::unique_ptr<Trace>> open_traces(const std::string& path,
-                                                const std::vector<std::string>& kinds = {});
+                                                const std::vector<std::string>& kinds = {},
+                                                const OpenOptions& options = {});
 std::unique_ptr<Trace> open_dimemas(const std::string& path);
 
 // The same trace, with its streams read and parsed ahead by a background thread (so that a

@@ -372,6 +372,78 @@ TEST(TasksReader, NoConversionToOtherFormats) {
   EXPECT_EQ(same->header().task_sets.size(), 1u);
 }
 
+// The fields of a record, for comparisons.
+std::string fields(const Record& r) {
+  return std::to_string(static_cast<int>(r.type)) + " " + std::to_string(r.flags) + " " +
+         std::to_string(r.op) + " " + std::to_string(r.peer) + " " + std::to_string(r.peer_thread) +
+         " " + std::to_string(r.comm) + " " + std::to_string(r.lines) + " " +
+         std::to_string(r.tag) + " " + std::to_string(r.bytes) + " " +
+         std::to_string(r.bytes_recv) + " " + std::to_string(r.request) + " " +
+         std::to_string(r.amount) + " " + std::to_string(r.event_type) + " " +
+         std::to_string(r.event_value);
+}
+
+TEST(TasksReader, CursorsReadWhatStreamsRead) {
+  TempDir dir;
+  std::vector<std::unique_ptr<trace::Trace>> traces;
+  for (const char* name : {"diamond", "nested", "mpi_preempt", "mpi_requests"})
+    traces.push_back(open_tasks(fixture(std::string("tasks/") + name)));
+  // Instances 1 and 2 have no section: made up, 1 spawns 2 and 4, and 2 spawns 3.
+  traces.push_back(open_tasks(
+      tasks_set(dir, {"task 3 b 2\ncpu 5\nendtask\ntask 4 c 1\ncpu 7\nendtask\n"}, true)));
+  for (const auto& t : traces) {
+    const trace::TraceHeader& h = t->header();
+    for (int task = 0; task < h.tasks(); ++task)
+      for (int thread = 0; thread < h.threads[static_cast<std::size_t>(task)]; ++thread) {
+        std::string which = h.path + " " + std::to_string(task) + "." + std::to_string(thread);
+        auto stream = t->open(task, thread);
+        std::optional<trace::RecordCursor> at = t->cursor(task, thread);
+        ASSERT_TRUE(at) << which;
+        EXPECT_EQ(at->mark, stream->mark()) << which;
+        Record a, b;
+        while (stream->next(a)) {
+          ASSERT_TRUE(t->next(task, *at, b)) << which;
+          EXPECT_EQ(fields(b), fields(a)) << which;
+          EXPECT_EQ(at->mark, stream->mark()) << which;
+        }
+        trace::RecordCursor end = *at;
+        EXPECT_FALSE(t->next(task, *at, b)) << which;
+        EXPECT_EQ(at->offset, end.offset) << which;
+      }
+  }
+  auto made_up = traces.back()->open(0, 1);  // instance 2: its spawn of 3
+  Record r;
+  ASSERT_TRUE(made_up->next(r));
+  EXPECT_EQ(r.type, RecordType::Spawn);
+  EXPECT_EQ(r.peer, 3);
+  EXPECT_FALSE(made_up->next(r));
+  // Streams read from files have no cursors.
+  auto dim = trace::open_dimemas(dir.write("t.dim", testing::dim_header(1) + "1:0:0:1.5\n"));
+  EXPECT_FALSE(dim->cursor(0, 0));
+}
+
+TEST(TasksReader, WithoutTheUses) {
+  trace::OpenOptions lean;
+  lean.task_uses = false;
+  auto all = open_tasks(fixture("tasks/diamond"));
+  auto without = trace::open_traces(fixture("tasks/diamond"), {"tasks"}, lean);
+  const trace::TaskSet& a = all->header().task_sets[0];
+  const trace::TaskSet& b = without.front()->header().task_sets[0];
+  ASSERT_EQ(b.instances.size(), a.instances.size());
+  EXPECT_EQ(a.uses(a.instance(5)).size(), 2u);
+  for (const trace::TaskInstance& in : b.instances) {
+    EXPECT_TRUE(b.uses(in).empty());
+    const trace::TaskInstance& same = a.instance(in.id);
+    EXPECT_EQ(as_vector(b.children(in)), as_vector(a.children(same)));
+    EXPECT_EQ(b.after(in).size(), a.after(same).size());
+    EXPECT_EQ(b.steps(in).size(), a.steps(same).size());
+  }
+  // Its `uses` lines are checked all the same.
+  TempDir dir;
+  std::string set = tasks_set(dir, {"task 1 main 0\nuses 9 8 8\nendtask\nend\n"});
+  EXPECT_THROW(trace::open_traces(set, {}, lean), trace::FormatError);
+}
+
 // ---- The replay -----------------------------------------------------------------------------
 
 TEST(TaskReplay, DiamondOnOneAndTwoCores) {
@@ -651,6 +723,59 @@ TEST(TaskReplay, CriticalPathPolicyIsListScheduling) {
       EXPECT_DOUBLE_EQ(one / r.total_time, one / expected);  // the speedups agree
     }
   }
+}
+
+// A trace read through its streams only: its instances never park (Engine::park).
+class StreamsOnly final : public trace::Trace {
+ public:
+  explicit StreamsOnly(const trace::Trace& trace) : trace_(trace) {}
+  const trace::TraceHeader& header() const override { return trace_.header(); }
+  std::unique_ptr<trace::RecordStream> open(int task, int thread) const override {
+    return trace_.open(task, thread);
+  }
+  std::uint64_t size_bytes() const override { return trace_.size_bytes(); }
+
+ private:
+  const trace::Trace& trace_;
+};
+
+// Everything a replay shows: its summary, timeline and dependency arcs, or its deadlock.
+std::string replay_shown(const trace::Trace& t, int cores, TaskPolicy policy) {
+  Recorder sink;
+  std::ostringstream out;
+  try {
+    replay::Result r = replay_tasks(t, cores, policy, &sink);
+    out << r.total_time << " " << r.records << " " << r.tasks->busy << "\n";
+  } catch (const replay::DeadlockError& e) {
+    out << e.what() << "\n";
+  }
+  for (const Recorder::Run& run : sink.runs)
+    out << "run " << run.task << " " << run.core << " " << run.time << " " << run.instance << "\n";
+  for (const Recorder::Span& s : sink.states)
+    out << "state " << s.task << " " << s.core << " " << s.begin << " " << s.end << " "
+        << static_cast<int>(s.state) << "\n";
+  for (const replay::TaskDependencyArc& a : sink.arcs)
+    out << "arc " << a.src_instance << " " << a.dst_instance << " " << a.src_core << " "
+        << a.dst_core << " " << a.src_end << " " << a.resumed << " " << a.bytes << "\n";
+  return out.str();
+}
+
+TEST(TaskReplay, ParkedInstancesReplayAsIfNeverParked) {
+  // Instances waiting for a core or another instance give their state back and read their
+  // record again when they go on: the same replay as with a stream each throughout.
+  std::vector<std::unique_ptr<trace::Trace>> traces;
+  for (const char* name : {"diamond", "cpwins", "chain", "nested", "mpi_preempt", "mpi_requests"})
+    traces.push_back(open_tasks(fixture(std::string("tasks/") + name)));
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    TempDir dir;
+    traces.push_back(open_tasks(tasks_set(dir, {random_graph(seed, 40)})));
+  }
+  for (const auto& t : traces)
+    for (TaskPolicy policy : {TaskPolicy::Fifo, TaskPolicy::CriticalPath, TaskPolicy::Mpi})
+      for (int cores = 1; cores <= 3; ++cores)
+        EXPECT_EQ(replay_shown(*t, cores, policy), replay_shown(StreamsOnly(*t), cores, policy))
+            << t->header().path << ", " << replay::task_policy_name(policy) << ", " << cores
+            << " core(s)";
 }
 
 }  // namespace
