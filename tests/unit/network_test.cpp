@@ -137,6 +137,23 @@ TEST(Matching, MessagesAndReceivesMeetInOrderOnTheirChannel) {
   EXPECT_EQ(table.receive(channel(0, 1, 7), 6), 11);
 }
 
+TEST(Matching, PeekingAndTakingLeaveTheOtherKindAlone) {
+  MatchTable table;
+  EXPECT_FALSE(table.has_receives(channel(0, 1, 7)));  // an unknown channel
+  EXPECT_EQ(table.take_message(channel(0, 1, 7)), MatchTable::kNone);
+  table.receive(channel(0, 1, 7), 3);
+  table.receive(channel(0, 1, 7), 4);
+  EXPECT_TRUE(table.has_receives(channel(0, 1, 7)));                   // still there
+  EXPECT_EQ(table.take_message(channel(0, 1, 7)), MatchTable::kNone);  // receives wait there
+  EXPECT_EQ(table.take_receive(channel(0, 1, 7)), 3);                  // the oldest
+  EXPECT_EQ(table.send(channel(0, 1, 7), 10), 4);
+  EXPECT_FALSE(table.has_receives(channel(0, 1, 7)));
+  EXPECT_EQ(table.take_receive(channel(0, 1, 7)), MatchTable::kNone);
+  table.send(channel(0, 1, 7), 11);
+  EXPECT_FALSE(table.has_receives(channel(0, 1, 7)));  // messages wait there
+  EXPECT_EQ(table.take_message(channel(0, 1, 7)), 11);
+}
+
 TEST(Matching, PendingSaysWhatNoOneMatched) {
   MatchTable table;
   table.send(channel(0, 1, 1), 0);
