@@ -73,7 +73,7 @@ TEST(Engine, EagerSendCostsTheSenderOneLatencyAndDoesNotWait) {
   EXPECT_EQ(rec.calls, 2);
 }
 
-TEST(Engine, BlockingRendezvousSenderResumesWhenTheTransferStarts) {
+TEST(Engine, BlockingRendezvousSenderWaitsUntilItsReceiveIsPosted) {
   TempDir dir;
   auto r = simulate_dim(dir, 2,
                         "2:0:0:1:-1:1000000:1:1:1\n1:0:0:0.0001\n"
@@ -105,6 +105,60 @@ TEST(Engine, WaitBlocksUntilTheMessageArrives) {
                         machine(2, BW, L));
   EXPECT_NEAR(r.ranks[1].end, 0.002 + L + transfer(1e6, BW), kNs);
   EXPECT_NEAR(r.ranks[1].waiting, 0.002 + transfer(1e6, BW) - 0.001, kNs);
+}
+
+// Dimemas does not pair a message with a receive when either is posted: a blocking receive
+// takes the first message arrived on its channel, even one an earlier immediate receive would
+// take in MPI.
+TEST(Engine, AReceiveTakesTheFirstMessageArrivedOnItsChannel) {
+  TempDir dir;
+  Recorder rec;
+  // Rank 0: an immediate receive, a blocking receive and the wait, all from rank 1 with one
+  // tag; rank 1 sends 8 bytes, then 1 MB.
+  auto r = simulate_dim(dir, 2,
+                        "1:0:0:0.001\n3:0:0:1:-1:8:2:1:1\n3:0:0:1:-1:1000000:2:1:0\n"
+                        "3:0:0:1:-1:8:2:1:2\n"
+                        "1:1:0:0.0001\n2:1:0:0:-1:8:2:1:0\n2:1:0:0:-1:1000000:2:1:0\n",
+                        machine(2, BW, L), &rec);
+  // The blocking receive takes the 8 bytes (there since 0.1 ms) at 1 ms + L; the wait, at
+  // 1 ms + 2L, waits for the 1 MB.
+  double megabyte_arrives = 0.0001 + 2 * L + transfer(1e6, BW);
+  EXPECT_NEAR(r.ranks[0].end, megabyte_arrives, kNs);
+  EXPECT_NEAR(r.ranks[0].waiting, megabyte_arrives - (0.001 + 2 * L), kNs);
+  ASSERT_EQ(rec.messages.size(), 2u);
+  EXPECT_EQ(rec.messages[0].bytes, 8);
+  EXPECT_NEAR(rec.messages[0].logical_recv, 0.001, kNs);  // the immediate receive's time
+}
+
+// A rendezvous send goes at once when a receive is blocked on its channel, even one whose own
+// message is still in flight: the second of two sends to a blocked receiver is asked for at once
+// (it waits for the link the first holds), and its sender does not wait for the second receive.
+TEST(Engine, ARendezvousSendGoesWhileItsReceiverIsStillBlocked) {
+  TempDir dir;
+  auto r = simulate_dim(dir, 2,
+                        "1:0:0:0.0001\n3:0:0:1:-1:1000000:0:1:0\n1:0:0:0.0008\n"
+                        "3:0:0:1:-1:1000000:0:1:0\n1:0:0:0.001\n"
+                        "1:1:0:0.0002\n2:1:0:0:-1:1000000:0:1:1\n2:1:0:0:-1:1000000:0:1:1\n"
+                        "1:1:0:0.0001\n",
+                        machine(2, BW, L));
+  EXPECT_NEAR(r.ranks[1].end, 0.0002 + 2 * L + 0.0001, kNs);
+  EXPECT_NEAR(r.ranks[1].waiting, 0, kNs);
+  // The second message arrives right after the first (at 0.2 ms + L + 2T), before the second
+  // receive is posted.
+  EXPECT_NEAR(r.ranks[0].end, 0.0002 + L + 2 * transfer(1e6, BW) + 0.001, kNs);
+}
+
+// A blocking rendezvous sender goes on once its transfer is asked for, not when it starts: here
+// the transfer waits for the one bus, which another transfer holds.
+TEST(Engine, ABlockingRendezvousSenderGoesOnOnceItsTransferIsAskedFor) {
+  TempDir dir;
+  auto r = simulate_dim(dir, 4,
+                        "3:0:0:1:-1:1000000:1:1:0\n"
+                        "1:1:0:0.0001\n2:1:0:0:-1:1000000:1:1:1\n1:1:0:0.0001\n"
+                        "2:2:0:3:-1:1000000:1:1:0\n3:3:0:2:-1:1000000:1:1:0\n",
+                        machine(4, BW, L, 1));
+  EXPECT_NEAR(r.ranks[1].end, 0.0001 + L + 0.0001, kNs);
+  EXPECT_NEAR(r.ranks[0].end, L + 2 * transfer(1e6, BW), kNs);
 }
 
 const char* kTwoPairs =
