@@ -82,8 +82,8 @@ struct ThreadSim {
   double state_begin = 0;
   double call_begin = 0;
   bool in_call = false;  // between call_begin and the end of its MPI call
-  // When its last blocking receive was posted: the logical receive of a message no immediate
-  // receive announced (Dimemas keeps it per thread, so a wait without one shows an older time).
+  // When its last blocking receive began: the logical receive of a message no immediate receive
+  // announced (Dimemas keeps it per thread, so a wait without one shows an older time).
   double logical_recv = 0;
   // Where threads outnumber the cores of their node, each piece of CPU work (a burst, a
   // latency, or the empty one after an MPI call) waits for a core (SharedCores).

@@ -97,7 +97,7 @@ bool Engine::issue_recv(std::uint32_t ti) {
   std::uint32_t rid = requests_.add(request);
   bool rendezvous_send = receive_reached(request.channel, r.immediate());
   if (!r.immediate()) {  // (whatever it paired with: Dimemas ignores it)
-    t.logical_recv = now_;
+    t.logical_recv = t.call_begin;
     return receive_message(ti, rid);
   }
   add_request(ti, r.request, rid);
@@ -215,8 +215,8 @@ void Engine::transfer_done(std::uint32_t mid) {
 
 // Receive `rid` takes message `mid`: the sink sees the message, both are done. Its logical
 // receive is when the first immediate receive on the channel not yet delivered to was posted
-// (whatever receive takes it, as Dimemas), else when the receiver's last blocking receive was
-// posted.
+// (whatever receive takes it, as Dimemas), else when the receiver's last blocking receive began
+// (its call, before its latency).
 void Engine::deliver(std::uint32_t mid, std::uint32_t rid) {
   MessageSim& m = messages_[mid];
   const ThreadSim& receiver = threads_[static_cast<std::uint32_t>(requests_[rid].waiter)];
