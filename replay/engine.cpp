@@ -127,12 +127,17 @@ void Engine::advance(std::uint32_t ti) {
       case Phase::Done:
         return;
       case Phase::Resume:
-        end_call(t);
+        if (task_mode_) {
+          end_call(t);
+          t.phase = Phase::Fetch;
+          continue;
+        }
         if (shares_cores(t)) {
+          end_call(t);
           queue_next_work(ti, true);
           return;
         }
-        t.phase = Phase::Fetch;
+        if (double at = ready_again(ti); at < 0 || !continue_at(ti, at)) return;
         continue;
       case Phase::Issue:
         if (!issue(ti)) return;
@@ -310,7 +315,8 @@ bool Engine::compute(std::uint32_t ti, double seconds, State state, Phase next, 
     queue_work(ti, seconds, state, front || !burst);
     return false;
   }
-  if (seconds <= 0) return true;
+  // An empty burst is a piece of work all the same (Dimemas queues it with the others).
+  if (seconds <= 0 && (!burst || task_mode_)) return true;
   set_state(t, state);
   return continue_at(ti, now_ + seconds);
 }
@@ -409,7 +415,27 @@ void Engine::wake(std::uint32_t ti) {
     queue_next_work(ti, front);
     return;
   }
-  queue_.push(now_, EventKind::ThreadReady, ti);
+  if (double at = ready_again(ti); at >= 0) queue_.push(at, EventKind::ThreadReady, ti);
+}
+
+// Thread `ti` goes on after an MPI call, as Dimemas readies a thread (SCHEDULER_thread_to_ready):
+// its next piece of work enters the agenda now, its next burst or, before a record that is not
+// a burst, an empty piece; so that record acts after what else happens at this instant. Returns
+// when the piece ends (the thread's phase says what then), or -1 when the thread is done.
+double Engine::ready_again(std::uint32_t ti) {
+  ThreadSim& t = threads_[ti];
+  end_call(t);
+  do {
+    if (!take_record(ti)) return -1;
+  } while (skip_send_wait(t));
+  if (t.record.type != RecordType::Burst) {
+    t.phase = Phase::Start;
+    return now_;
+  }
+  t.phase = Phase::Fetch;
+  t.after_call = false;
+  set_state(t, State::Running);
+  return checked(now_ + burst_seconds(t), ti);
 }
 
 void Engine::end_call(ThreadSim& t) {

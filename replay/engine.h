@@ -26,7 +26,11 @@
 //    nothing, as in Dimemas (whose traces have no wait for sends). So turning a blocking send
 //    into an immediate one with a wait where it was cannot make a run slower;
 //  * collectives start when the last member arrives and last the model's fan-in + fan-out;
-//  * threads that outnumber the cores of their node take turns burst by burst (SharedCores).
+//  * threads that outnumber the cores of their node take turns burst by burst (SharedCores);
+//  * simultaneous events go in Dimemas' order: the agenda is FIFO among equal times, and a
+//    thread that goes on after an MPI call queues its next piece of work at once (its next
+//    burst, even an empty one, or an empty piece before any other record), so its next call
+//    comes after what else happens at that instant.
 // Tasks traces (kind "tasks") run in task mode: each thread is a task instance, which holds a
 // core of its node from its start to its end (docs/replay-tasks.md); everything else is the same.
 #pragma once
@@ -226,6 +230,7 @@ class Engine {
   bool continue_at(std::uint32_t ti, double time);
   void block(ThreadSim& t, Waiting waiting, State state, std::int32_t on);
   void wake(std::uint32_t ti);
+  double ready_again(std::uint32_t ti);
   void end_call(ThreadSim& t);
   int row(const ThreadSim& t) const;
   void report_safe_time();

@@ -161,6 +161,25 @@ TEST(Engine, ABlockingRendezvousSenderGoesOnOnceItsTransferIsAskedFor) {
   EXPECT_NEAR(r.ranks[0].end, L + 2 * transfer(1e6, BW), kNs);
 }
 
+// Simultaneous events go in Dimemas' order. A thread that goes on after an MPI call takes its
+// next call after what else happens at that instant (Dimemas queues an empty piece of work
+// first): rank 0's message arrives at once, so rank 1 goes on at the instant rank 0 does, and
+// rank 0's irecv lets rank 1's send get to the one bus first.
+TEST(Engine, AThreadTakesItsNextCallAfterWhatElseHappensAtTheSameInstant) {
+  TempDir dir;
+  auto r = simulate_dim(dir, 4,
+                        "1:0:0:0.001\n2:0:0:1:-1:0:1:1:0\n3:0:0:3:-1:8:9:1:1\n"
+                        "2:0:0:2:-1:1000000:1:1:0\n3:0:0:3:-1:8:9:1:2\n"
+                        "3:1:0:0:-1:0:1:1:0\n2:1:0:3:-1:1000000:1:1:0\n"
+                        "3:2:0:0:-1:1000000:1:1:0\n"
+                        "3:3:0:1:-1:1000000:1:1:0\n2:3:0:0:-1:8:9:1:0\n",
+                        machine(4, BW, L, 1));
+  double both_send = 0.001 + 2 * L, megabyte = transfer(1e6, BW);
+  EXPECT_NEAR(r.ranks[3].end, both_send + megabyte + L, kNs);  // rank 1's message went first
+  EXPECT_NEAR(r.ranks[2].end, both_send + 2 * megabyte, kNs);
+  EXPECT_NEAR(r.ranks[0].end, both_send + 2 * megabyte + transfer(8, BW), kNs);
+}
+
 const char* kTwoPairs =
     "2:0:0:1:-1:1000000:1:1:0\n"
     "3:1:0:0:-1:1000000:1:1:0\n"
