@@ -110,6 +110,7 @@ Result Engine::run() {
         break;
       }
     }
+    if (!readied_.empty()) ready_readied();
   }
   check_finished();
   return summarize();
@@ -381,7 +382,7 @@ bool Engine::continue_at(std::uint32_t ti, double time) {
     schedule(ti, time);
     return false;
   }
-  if (time < queue_.next_time() && !cores_pending_) {
+  if (time < queue_.next_time() && !cores_pending_ && readied_.empty()) {
     now_ = time;
     return true;
   }
@@ -399,7 +400,11 @@ void Engine::block(ThreadSim& t, Waiting waiting, State state, std::int32_t on) 
   if (task_mode_ && t.core >= 0 && options_.policy == TaskPolicy::Mpi) release_task_core(t);
 }
 
-void Engine::wake(std::uint32_t ti) {
+// Blocked thread `ti` goes on: at once (Dimemas readies a receiver when its message arrives), or,
+// if `later`, once the event being handled is over, with the others readied during it in the
+// order of their nodes (Dimemas' reload_events: a rendezvous sender its receive lets go, the
+// members of a collective that ends).
+void Engine::wake(std::uint32_t ti, bool later) {
   ThreadSim& t = threads_[ti];
   // On shared cores a rendezvous sender goes on at the front, the others at the back.
   bool front = t.waiting == Waiting::SendStart;
@@ -415,7 +420,20 @@ void Engine::wake(std::uint32_t ti) {
     queue_next_work(ti, front);
     return;
   }
+  if (later) {
+    readied_.push_back(ti);
+    return;
+  }
   if (double at = ready_again(ti); at >= 0) queue_.push(at, EventKind::ThreadReady, ti);
+}
+
+void Engine::ready_readied() {
+  std::stable_sort(readied_.begin(), readied_.end(), [this](std::uint32_t a, std::uint32_t b) {
+    return threads_[a].node < threads_[b].node;
+  });
+  for (std::uint32_t ti : readied_)
+    if (double at = ready_again(ti); at >= 0) queue_.push(at, EventKind::ThreadReady, ti);
+  readied_.clear();
 }
 
 // Thread `ti` goes on after an MPI call, as Dimemas readies a thread (SCHEDULER_thread_to_ready):

@@ -30,7 +30,10 @@
 //  * simultaneous events go in Dimemas' order: the agenda is FIFO among equal times, and a
 //    thread that goes on after an MPI call queues its next piece of work at once (its next
 //    burst, even an empty one, or an empty piece before any other record), so its next call
-//    comes after what else happens at that instant.
+//    comes after what else happens at that instant; a thread another's call wakes (a
+//    rendezvous sender let go, the members of a collective that ends) queues its piece once
+//    that event is over, with the others it woke in the order of their nodes; a receiver its
+//    message wakes, at once.
 // Tasks traces (kind "tasks") run in task mode: each thread is a task instance, which holds a
 // core of its node from its start to its end (docs/replay-tasks.md); everything else is the same.
 #pragma once
@@ -229,7 +232,8 @@ class Engine {
   void release_core(ThreadSim& t);
   bool continue_at(std::uint32_t ti, double time);
   void block(ThreadSim& t, Waiting waiting, State state, std::int32_t on);
-  void wake(std::uint32_t ti);
+  void wake(std::uint32_t ti, bool later = false);
+  void ready_readied();
   double ready_again(std::uint32_t ti);
   void end_call(ThreadSim& t);
   int row(const ThreadSim& t) const;
@@ -316,6 +320,7 @@ class Engine {
   std::vector<std::string> truncation_notes_;      // what a truncated trace left unfinished
   std::vector<std::vector<double>> type_speedup_;  // [rank][type]: --accelerate; empty: none
   std::vector<ThreadSim> threads_;
+  std::vector<std::uint32_t> readied_;  // woken to go on once the current event is over
   EventQueue queue_;
   double now_ = 0;
   Pool<RequestSim> requests_;

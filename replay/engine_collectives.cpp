@@ -83,7 +83,8 @@ void Engine::start_collective(std::uint32_t cid, std::uint32_t last) {
 }
 
 // The blocking members go on in the order they arrived, the representative last (as Dimemas
-// releases them).
+// releases them), once this event is over (wake: in the order of their nodes, unless they share
+// cores).
 void Engine::collective_done(std::uint32_t cid) {
   CollectiveSim& c = collectives_[cid];
   c.done = true;
@@ -91,10 +92,10 @@ void Engine::collective_done(std::uint32_t cid) {
   for (std::size_t i = 0; i < c.members.size(); ++i) {
     if (!c.blocking[i]) continue;
     if (c.members[i] == c.representative) representative = static_cast<std::int32_t>(c.members[i]);
-    else wake(c.members[i]);
+    else wake(c.members[i], true);
   }
-  if (representative != kNone) wake(static_cast<std::uint32_t>(representative));
-  for (std::int32_t w : c.waiters) wake(static_cast<std::uint32_t>(w));
+  if (representative != kNone) wake(static_cast<std::uint32_t>(representative), true);
+  for (std::int32_t w : c.waiters) wake(static_cast<std::uint32_t>(w), true);
   c.waiters.clear();
   release_collective(cid);
 }

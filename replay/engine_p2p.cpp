@@ -131,7 +131,7 @@ void Engine::start_rendezvous(const trace::Channel& channel) {
   MessageSim& m = messages_[mid];
   if (m.sender_blocked) {
     m.sender_blocked = false;
-    wake(m.sender);
+    wake(m.sender, true);
   }
 }
 

@@ -180,6 +180,22 @@ TEST(Engine, AThreadTakesItsNextCallAfterWhatElseHappensAtTheSameInstant) {
   EXPECT_NEAR(r.ranks[0].end, both_send + 2 * megabyte + transfer(8, BW), kNs);
 }
 
+// A thread woken by another's call (a rendezvous sender a receive lets go) goes on once that
+// call's event is over (Dimemas' reload_events): after the receiver, which sends first.
+TEST(Engine, ARendezvousSenderLetGoGoesOnAfterItsReceiver) {
+  TempDir dir;
+  auto r = simulate_dim(dir, 4,
+                        "1:0:0:0.001\n3:0:0:1:-1:10:1:1:1\n2:0:0:2:-1:1000000:2:1:0\n"
+                        "3:0:0:1:-1:10:1:1:2\n"
+                        "2:1:0:0:-1:10:1:1:1\n2:1:0:3:-1:2000000:2:1:0\n"
+                        "3:2:0:0:-1:1000000:2:1:0\n1:2:0:0.01\n"
+                        "3:3:0:1:-1:2000000:2:1:0\n",
+                        machine(4, BW, L, 1));
+  double megabyte = transfer(1e6, BW);
+  EXPECT_NEAR(r.ranks[2].end, 0.001 + L + megabyte + 0.01, kNs);
+  EXPECT_NEAR(r.ranks[3].end, 0.001 + L + 3 * megabyte, kNs);
+}
+
 const char* kTwoPairs =
     "2:0:0:1:-1:1000000:1:1:0\n"
     "3:1:0:0:-1:1000000:1:1:0\n"
