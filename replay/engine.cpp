@@ -31,8 +31,10 @@ Engine::Engine(const trace::Trace& trace, const Machine& machine, const Simulati
       machine_(machine),
       options_(options),
       sink_(options.sink),
-      network_(machine, task_nodes(machine, trace.header().tasks()),
-               [this](std::uint32_t mid) { transfer_started(mid); }) {
+      network_(
+          machine, task_nodes(machine, trace.header().tasks()),
+          [this](std::uint32_t mid) { transfer_started(mid); },
+          [this](std::uint32_t cid) { collective_claimed(cid); }) {
   task_mode_ = header_.kind == "tasks";
   if (task_mode_ && header_.task_sets.size() != static_cast<std::size_t>(header_.tasks()))
     throw std::invalid_argument("a tasks trace without its task model");

@@ -25,7 +25,9 @@
 //  * an immediate send never blocks its sender: a wait for it completes at once and costs
 //    nothing, as in Dimemas (whose traces have no wait for sends). So turning a blocking send
 //    into an immediate one with a wait where it was cannot make a run slower;
-//  * collectives start when the last member arrives and last the model's fan-in + fan-out;
+//  * a collective starts when its last member has arrived and it holds every bus of the
+//    network (network.h: it waits for the transfers that hold them, and holds them while it
+//    lasts), and lasts the model's fan-in + fan-out;
 //  * threads that outnumber the cores of their node take turns burst by burst (SharedCores);
 //  * simultaneous events go in Dimemas' order: the agenda is FIFO among equal times, and a
 //    thread that goes on after an MPI call queues its next piece of work at once (its next
@@ -266,6 +268,7 @@ class Engine {
   // ---- Collectives (engine_collectives.cpp) ----
   bool issue_collective(std::uint32_t ti);
   void start_collective(std::uint32_t cid, std::uint32_t last);
+  void collective_claimed(std::uint32_t cid);
   void collective_done(std::uint32_t cid);
   void release_collective(std::uint32_t cid);
 

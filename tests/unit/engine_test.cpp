@@ -288,6 +288,22 @@ std::string collective_all(int tasks, int op, long bytes, int root) {
   return body;
 }
 
+// Dimemas 5.5: a collective holds every bus while it lasts, so with one bus it waits for a
+// transfer that holds it (and a transfer asking after it waits for it).
+TEST(Engine, ACollectiveWaitsForTheBusesATransferHolds) {
+  TempDir dir;
+  auto r = simulate_dim(dir, 4,
+                        "10:0:0:0:1:0:0:0:0\n"
+                        "10:1:0:0:1:0:0:0:0\n"
+                        "2:2:0:3:-1:1000000:1:1:0\n10:2:0:0:1:0:0:0:0\n"
+                        "3:3:0:2:-1:1000000:1:1:1\n10:3:0:0:1:0:0:0:0\n3:3:0:2:-1:1000000:1:1:2\n",
+                        machine(4, BW, L, 1));
+  // The last member arrives at L; the transfer holds the bus from L to L + T.
+  double bus_free = L + transfer(1e6, BW);
+  EXPECT_NEAR(r.ranks[0].end, bus_free + 2 * L, kNs);
+  EXPECT_NEAR(r.ranks[3].end, bus_free + 3 * L, kNs);  // then the wait's latency
+}
+
 replay::Machine with_model(replay::Machine m, replay::CollectiveModel model) {
   for (auto& c : m.collectives) c.fan_in.model = c.fan_out.model = model;
   return m;
