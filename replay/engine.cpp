@@ -31,8 +31,10 @@ Engine::Engine(const trace::Trace& trace, const Machine& machine, const Simulati
       machine_(machine),
       options_(options),
       sink_(options.sink),
-      network_(machine, task_nodes(machine, trace.header().tasks()),
-               [this](std::uint32_t mid) { transfer_started(mid); }) {
+      network_(
+          machine, task_nodes(machine, trace.header().tasks()),
+          [this](std::uint32_t mid) { transfer_started(mid); },
+          [this](std::uint32_t cid) { collective_claimed(cid); }) {
   task_mode_ = header_.kind == "tasks";
   if (task_mode_ && header_.task_sets.size() != static_cast<std::size_t>(header_.tasks()))
     throw std::invalid_argument("a tasks trace without its task model");
@@ -115,6 +117,7 @@ Result Engine::run() {
         break;
       }
     }
+    if (!readied_.empty()) ready_readied();
   }
   check_finished();
   return summarize();
@@ -133,12 +136,17 @@ void Engine::advance(std::uint32_t ti) {
       case Phase::Done:
         return;
       case Phase::Resume:
-        end_call(t);
+        if (task_mode_) {
+          end_call(t);
+          t.phase = Phase::Fetch;
+          continue;
+        }
         if (shares_cores(t)) {
+          end_call(t);
           queue_next_work(ti, true);
           return;
         }
-        t.phase = Phase::Fetch;
+        if (double at = ready_again(ti); at < 0 || !continue_at(ti, at)) return;
         continue;
       case Phase::Issue:
         if (!issue(ti)) return;
@@ -327,7 +335,8 @@ bool Engine::compute(std::uint32_t ti, double seconds, State state, Phase next, 
     queue_work(ti, seconds, state, front || !burst);
     return false;
   }
-  if (seconds <= 0) return true;
+  // An empty burst is a piece of work all the same (Dimemas queues it with the others).
+  if (seconds <= 0 && (!burst || task_mode_)) return true;
   set_state(t, state);
   return continue_at(ti, now_ + seconds);
 }
@@ -394,7 +403,7 @@ bool Engine::continue_at(std::uint32_t ti, double time) {
     schedule(ti, time);
     return false;
   }
-  if (time < queue_.next_time() && !cores_pending_) {
+  if (time < queue_.next_time() && !cores_pending_ && readied_.empty()) {
     now_ = time;
     return true;
   }
@@ -412,7 +421,11 @@ void Engine::block(ThreadSim& t, Waiting waiting, State state, std::int32_t on) 
   if (task_mode_ && t.core >= 0 && options_.policy == TaskPolicy::Mpi) release_task_core(t);
 }
 
-void Engine::wake(std::uint32_t ti) {
+// Blocked thread `ti` goes on: at once (Dimemas readies a receiver when its message arrives), or,
+// if `later`, once the event being handled is over, with the others readied during it in the
+// order of their nodes (Dimemas' reload_events: a rendezvous sender its receive lets go, the
+// members of a collective that ends).
+void Engine::wake(std::uint32_t ti, bool later) {
   ThreadSim& t = threads_[ti];
   // On shared cores a rendezvous sender goes on at the front, the others at the back.
   bool front = t.waiting == Waiting::SendStart;
@@ -428,7 +441,40 @@ void Engine::wake(std::uint32_t ti) {
     queue_next_work(ti, front);
     return;
   }
-  queue_.push(now_, EventKind::ThreadReady, ti);
+  if (later) {
+    readied_.push_back(ti);
+    return;
+  }
+  if (double at = ready_again(ti); at >= 0) queue_.push(at, EventKind::ThreadReady, ti);
+}
+
+void Engine::ready_readied() {
+  std::stable_sort(readied_.begin(), readied_.end(), [this](std::uint32_t a, std::uint32_t b) {
+    return threads_[a].node < threads_[b].node;
+  });
+  for (std::uint32_t ti : readied_)
+    if (double at = ready_again(ti); at >= 0) queue_.push(at, EventKind::ThreadReady, ti);
+  readied_.clear();
+}
+
+// Thread `ti` goes on after an MPI call, as Dimemas readies a thread (SCHEDULER_thread_to_ready):
+// its next piece of work enters the agenda now, its next burst or, before a record that is not
+// a burst, an empty piece; so that record acts after what else happens at this instant. Returns
+// when the piece ends (the thread's phase says what then), or -1 when the thread is done.
+double Engine::ready_again(std::uint32_t ti) {
+  ThreadSim& t = threads_[ti];
+  end_call(t);
+  do {
+    if (!take_record(ti)) return -1;
+  } while (skip_send_wait(t));
+  if (run_of(t).record.type != RecordType::Burst) {
+    t.phase = Phase::Start;
+    return now_;
+  }
+  t.phase = Phase::Fetch;
+  t.after_call = false;
+  set_state(t, State::Running);
+  return checked(now_ + burst_seconds(t), ti);
 }
 
 void Engine::end_call(ThreadSim& t) {

@@ -11,17 +11,31 @@
 //
 // The semantics, in short:
 //  * a send costs the sender the startup (network.h) on its CPU; so does a blocking receive,
-//    and a wait for each receive it waits for (before the receive is posted); an immediate
-//    receive costs nothing;
+//    and a wait for each receive it waits for (before it receives); an immediate receive costs
+//    nothing;
+//  * a message is not matched with a receive when either is posted (Dimemas 5.5): a blocking
+//    receive or a wait takes the first message arrived on its channel, and a message that
+//    arrives goes to the first receive blocked on its channel;
+//  * eager sends ask for their transfer at once; a rendezvous send once its receive is ready: an
+//    immediate receive reached before it (sends and receives, not waits, pair in FIFO order per
+//    channel), a receive blocked on its channel (even one whose own message is still in
+//    flight), or later a receive or wait that finds no message there, or an immediate receive
+//    that pairs with it. A blocking rendezvous sender waits until then, not until its transfer
+//    starts; sends between the threads of a rank are always rendezvous;
 //  * an immediate send never blocks its sender: a wait for it completes at once and costs
-//    nothing, as in Dimemas (whose traces have no wait for sends, and whose blocking rendezvous
-//    send waits only until its transfer starts). So turning a blocking send into an immediate
-//    one with a wait where it was cannot make a run slower;
-//  * eager sends start their transfer at once; rendezvous sends when the receive is posted, and
-//    a blocking rendezvous sender waits until its transfer starts; sends between the threads of a
-//    rank are always rendezvous;
-//  * collectives start when the last member arrives and last the model's fan-in + fan-out;
-//  * threads that outnumber the cores of their node take turns burst by burst (SharedCores).
+//    nothing, as in Dimemas (whose traces have no wait for sends). So turning a blocking send
+//    into an immediate one with a wait where it was cannot make a run slower;
+//  * a collective starts when its last member has arrived and it holds every bus of the
+//    network (network.h: it waits for the transfers that hold them, and holds them while it
+//    lasts), and lasts the model's fan-in + fan-out;
+//  * threads that outnumber the cores of their node take turns burst by burst (SharedCores);
+//  * simultaneous events go in Dimemas' order: the agenda is FIFO among equal times, and a
+//    thread that goes on after an MPI call queues its next piece of work at once (its next
+//    burst, even an empty one, or an empty piece before any other record), so its next call
+//    comes after what else happens at that instant; a thread another's call wakes (a
+//    rendezvous sender let go, the members of a collective that ends) queues its piece once
+//    that event is over, with the others it woke in the order of their nodes; a receiver its
+//    message wakes, at once.
 // Tasks traces (kind "tasks") run in task mode: each thread is a task instance, which holds a
 // core of its node from its start to its end (docs/replay-tasks.md); everything else is the same.
 #pragma once
@@ -112,6 +126,9 @@ struct ThreadRun {
   trace::RecordCursor at, next;                 // before and after `record`
   double call_begin = 0;
   bool in_call = false;  // between call_begin and the end of its MPI call
+  // When its last blocking receive began: the logical receive of a message no immediate receive
+  // announced (Dimemas keeps it per thread, so a wait without one shows an older time).
+  double logical_recv = 0;
   // Task mode: a wish to take a core out of turn (woken from MPI under the MPI policy), and the
   // time left until its timer when it lost its core to such a wish.
   bool wants_preempt = false;
@@ -134,28 +151,32 @@ struct TaskTimer {
   std::uint32_t generation = 0;
 };
 
-// A request a thread may wait for: a receive's (its id is the receive's in the MatchTable), or
-// an immediate send's (complete at once).
+// A receive (its channel, and the thread blocked in it), or the request of an immediate send
+// (complete at once: a wait for it costs nothing). An immediate receive's lives until its wait
+// has received a message: the wait receives on its channel.
 struct RequestSim {
-  bool complete = false;
   bool receive = false;
-  std::int32_t waiter = kNone;  // thread blocked on it
-  int peer_task = 0, comm = 0;
-  std::int64_t tag = 0;
-  double startup = 0;        // what a wait for a receive costs
-  std::uint32_t poster = 0;  // the thread that posted the receive
-  double posted = 0;         // when
+  trace::Channel channel{};
+  std::int32_t waiter = kNone;  // thread blocked in it
+  double startup = 0;           // what a wait for it costs
 };
 
 struct MessageSim {
   Message info{};
+  trace::Channel channel{};
   std::uint32_t sender = 0;
-  std::int32_t recv_request = kNone;  // the matched receive
-  bool rendezvous = false, matched = false, requested = false, started = false;
-  bool arrived = false, sender_blocked = false;
+  bool rendezvous = false, requested = false, sender_blocked = false;
   std::uint64_t send_mark = 0;  // the sender's record (RecordStream::mark), for reports
   std::uint64_t serial = 0;     // unique while undelivered; 0 once delivered
   double marshalling = 0;       // s added to its transfer (the cache-aware model)
+};
+
+// A send or a receive (blocking or immediate) that has been reached, until the other half of its
+// channel reaches it (Dimemas' send_without_recv and recv_without_send queues).
+struct ReachedSim {
+  bool rendezvous_or_immediate = false;  // a send: rendezvous; a receive: immediate
+  std::uint32_t sender = 0;              // a send's thread and record, for reports
+  std::uint64_t send_mark = 0;
 };
 
 // A message not yet delivered, in the heap that finds the earliest of them.
@@ -235,7 +256,9 @@ class Engine {
   void release_core(ThreadSim& t);
   bool continue_at(std::uint32_t ti, double time);
   void block(ThreadSim& t, Waiting waiting, State state, std::int32_t on);
-  void wake(std::uint32_t ti);
+  void wake(std::uint32_t ti, bool later = false);
+  void ready_readied();
+  double ready_again(std::uint32_t ti);
   void end_call(ThreadSim& t);
   int row(const ThreadSim& t) const;
   void report_safe_time();
@@ -256,22 +279,22 @@ class Engine {
   bool issue_recv(std::uint32_t ti);
   bool issue_wait(std::uint32_t ti);
   bool skip_send_wait(ThreadSim& t);
-  void match(std::uint32_t mid, std::uint32_t rid);
+  bool send_reached(const MessageSim& m);
+  bool receive_reached(const trace::Channel& channel, bool immediate);
+  bool receive_message(std::uint32_t ti, std::uint32_t rid);
+  void start_rendezvous(const trace::Channel& channel);
   static RequestList::iterator find_request(RequestList& list, std::uint64_t id);
   RequestList& requests_of(ThreadSim& t);
   void add_request(std::uint32_t ti, std::uint64_t id, std::uint32_t rid);
-  bool wait_for(std::uint32_t ti, std::uint32_t rid);
-  void complete_request(std::int32_t rid);
   void request_transfer(std::uint32_t mid);
   void transfer_started(std::uint32_t mid);
   void transfer_done(std::uint32_t mid);
-  void deliver(std::uint32_t mid);
-  void arrive(std::uint32_t mid);
-  void forget(std::uint32_t mid);
+  void deliver(std::uint32_t mid, std::uint32_t rid);
 
   // ---- Collectives (engine_collectives.cpp) ----
   bool issue_collective(std::uint32_t ti);
   void start_collective(std::uint32_t cid, std::uint32_t last);
+  void collective_claimed(std::uint32_t cid);
   void collective_done(std::uint32_t cid);
   void release_collective(std::uint32_t cid);
 
@@ -319,7 +342,13 @@ class Engine {
   const SimulationOptions& options_;
   TimelineSink* sink_;
   Network network_;
-  MatchTable match_;
+  // Point to point, Dimemas 5.5's queues, each per channel in FIFO order (engine_p2p.cpp):
+  MatchTable reached_;  // sends and receives reached (ReachedSim ids) pair
+  Pool<ReachedSim> reached_sims_;
+  MatchTable rendezvous_;          // rendezvous messages waiting for their receive to be ready
+  MatchTable immediate_receives_;  // the times of immediate receives not yet delivered to
+  Pool<double> immediate_times_;
+  MatchTable arrivals_;  // messages arrived, and receives (RequestSim ids) waiting
   double mips_ = 0;
   std::vector<std::optional<SharedCores>> shared_cores_;  // per node: where threads outnumber
   bool cores_pending_ = false;                     // a core was freed or a thread queued for one
@@ -329,6 +358,7 @@ class Engine {
   // Runs are taken only where the event loop enters a thread (advance) or gives it a core
   // (grant), never below: a ThreadRun& stays valid until the engine is back in its loop.
   Pool<ThreadRun> runs_;
+  std::vector<std::uint32_t> readied_;  // woken to go on once the current event is over
   EventQueue queue_;
   double now_ = 0;
   Pool<RequestSim> requests_;

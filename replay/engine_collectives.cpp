@@ -1,5 +1,6 @@
 // engine_collectives.cpp — collectives: members meet (by communicator and call count), the
-// collective starts when the last arrives and lasts what collectives.h says (engine.h).
+// collective starts when the last arrives and it holds the network's buses, and lasts what
+// collectives.h says (engine.h).
 #include <algorithm>
 #include <string>
 
@@ -66,12 +67,19 @@ bool Engine::issue_collective(std::uint32_t ti) {
   return immediate;
 }
 
+// The last member has arrived: the collective claims the network's buses (network.h), and
+// starts once it holds them.
 void Engine::start_collective(std::uint32_t cid, std::uint32_t last) {
   CollectiveSim& c = collectives_[cid];
   open_collectives_.erase(std::make_pair(c.comm, c.sequence));
+  c.representative = c.root != kNone ? static_cast<std::uint32_t>(c.root) : last;
+  network_.claim_buses(cid);
+}
+
+void Engine::collective_claimed(std::uint32_t cid) {
+  CollectiveSim& c = collectives_[cid];
   c.started = true;
   c.start = now_;
-  c.representative = c.root != kNone ? static_cast<std::uint32_t>(c.root) : last;
   std::uint32_t representative = c.representative;
   const Record& r = run_of(threads_[representative]).record;
   std::vector<int> member_nodes;
@@ -80,22 +88,24 @@ void Engine::start_collective(std::uint32_t cid, std::uint32_t last) {
                                     threads_[representative].node);
   for (std::size_t i = 0; i < c.members.size(); ++i)
     if (c.blocking[i]) set_state(threads_[c.members[i]], State::Collective);
-  queue_.push(checked(now_ + duration, last), EventKind::CollectiveDone, cid);
+  queue_.push(checked(now_ + duration, representative), EventKind::CollectiveDone, cid);
 }
 
 // The blocking members go on in the order they arrived, the representative last (as Dimemas
-// releases them).
+// releases them), once this event is over (wake: in the order of their nodes, unless they share
+// cores).
 void Engine::collective_done(std::uint32_t cid) {
   CollectiveSim& c = collectives_[cid];
   c.done = true;
+  network_.release_buses(cid);  // first, as Dimemas (its resources event comes first)
   std::int32_t representative = kNone;
   for (std::size_t i = 0; i < c.members.size(); ++i) {
     if (!c.blocking[i]) continue;
     if (c.members[i] == c.representative) representative = static_cast<std::int32_t>(c.members[i]);
-    else wake(c.members[i]);
+    else wake(c.members[i], true);
   }
-  if (representative != kNone) wake(static_cast<std::uint32_t>(representative));
-  for (std::int32_t w : c.waiters) wake(static_cast<std::uint32_t>(w));
+  if (representative != kNone) wake(static_cast<std::uint32_t>(representative), true);
+  for (std::int32_t w : c.waiters) wake(static_cast<std::uint32_t>(w), true);
   c.waiters.clear();
   release_collective(cid);
 }

@@ -94,11 +94,11 @@ void Engine::check_finished() {
   throw DeadlockError(report);
 }
 
-// What waits on a channel for its other half: receives no send matched, messages no receive
+// What waits on a channel for its other half: receives no send matched, sends no receive
 // matched (with the file:line of the first).
 std::vector<std::string> Engine::unmatched() const {
   std::vector<std::string> problems;
-  for (const MatchTable::Pending& p : match_.pending()) {
+  for (const MatchTable::Pending& p : reached_.pending()) {
     const trace::Channel& key = p.channel;
     std::string what =
         "(tag " + std::to_string(key.tag) + ", comm " + std::to_string(key.comm) + ")";
@@ -110,10 +110,10 @@ std::vector<std::string> Engine::unmatched() const {
                          " that no send matched");
       continue;
     }
-    const MessageSim& m = messages_[p.ids.front()];
+    const ReachedSim& send = reached_sims_[p.ids.front()];
     problems.push_back(src + " sent " + count + " message(s) to " + dst + " " + what +
                        " that no receive matched (the first at " +
-                       where(threads_[m.sender], m.send_mark) + ")");
+                       where(threads_[send.sender], send.send_mark) + ")");
   }
   return problems;
 }
@@ -149,8 +149,8 @@ std::string Engine::blocked_reason(const ThreadSim& t, const trace::Record& reco
   switch (t.waiting) {
     case Waiting::Request: {  // (only receives block)
       const RequestSim& r = requests_[static_cast<std::uint32_t>(t.blocked_on)];
-      return "waiting for a message from rank " + std::to_string(r.peer_task) + " (tag " +
-             std::to_string(r.tag) + ", comm " + std::to_string(r.comm) + ")";
+      return "waiting for a message from rank " + std::to_string(r.channel.src_task) + " (tag " +
+             std::to_string(r.channel.tag) + ", comm " + std::to_string(r.channel.comm) + ")";
     }
     case Waiting::SendStart:
       return "waiting for rank " + std::to_string(record.peer) +

@@ -12,6 +12,15 @@ namespace tareador::replay {
 using trace::Record;
 using trace::RecordType;
 
+// Point to point follows Dimemas 5.5 (model/communic.c). A message is not matched with a
+// receive when either is posted: a receive takes the first message of its channel that has
+// arrived, and a message that arrives goes to the first receive blocked on its channel. What
+// the posting order decides is when a rendezvous message may go: sends and receives (blocking
+// or immediate, not waits) are "reached" in FIFO pairs per channel, and a rendezvous send goes
+// at once if its pair is an immediate receive reached before it, or if a receive is blocked on
+// its channel; else it waits until a receive or a wait finds no message there, or until an
+// immediate receive pairs with it.
+
 bool Engine::issue_send(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
   const ThreadRun& run = run_of(t);
@@ -19,6 +28,7 @@ bool Engine::issue_send(std::uint32_t ti) {
   MessageSim m;
   m.sender = ti;
   m.info = Message{t.task, row(t), r.peer, 0, run.call_begin, 0, 0, 0, r.bytes, r.tag, r.comm};
+  m.channel = trace::channel_of(r, t.task, t.thread);
   m.marshalling = marshalling_seconds(machine_, r);
   bool rendezvous = r.flags & trace::kRendezvous;
   if (machine_.eager_limit >= 0 && !(r.flags & trace::kProtocolFixed))
@@ -29,10 +39,7 @@ bool Engine::issue_send(std::uint32_t ti) {
   m.send_mark = mark(run);
   if (r.immediate() && r.request != 0) {  // complete at once: see skip_send_wait
     RequestSim request;
-    request.complete = true;
-    request.peer_task = r.peer;
-    request.tag = r.tag;
-    request.comm = r.comm;
+    request.channel = m.channel;
     add_request(ti, r.request, requests_.add(request));
   }
   m.serial = ++message_count_;
@@ -42,53 +49,92 @@ bool Engine::issue_send(std::uint32_t ti) {
     std::push_heap(undelivered_.begin(), undelivered_.end(), std::greater<>());
   }
 
-  std::int32_t rid = match_.send(trace::channel_of(r, t.task, t.thread), mid);
-  if (rid != kNone) match(mid, static_cast<std::uint32_t>(rid));
-  MessageSim& sent = messages_[mid];
-  if (!sent.rendezvous || sent.matched) request_transfer(mid);
-  if (r.immediate() || !sent.rendezvous || sent.started) return true;
-  sent.sender_blocked = true;
+  bool immediate_receive = send_reached(messages_[mid]);
+  if (!rendezvous || immediate_receive || arrivals_.has_receives(m.channel)) {
+    request_transfer(mid);
+    return true;  // a blocking rendezvous send, too, goes on once its transfer is asked for
+  }
+  rendezvous_.send(m.channel, mid);
+  if (r.immediate()) return true;
+  messages_[mid].sender_blocked = true;
   block(t, Waiting::SendStart, State::BlockedSend, static_cast<std::int32_t>(mid));
   return false;
 }
 
-// Pairs message `mid` with the posted receive `rid`.
-void Engine::match(std::uint32_t mid, std::uint32_t rid) {
-  MessageSim& m = messages_[mid];
-  const RequestSim& receive = requests_[rid];
-  m.matched = true;
-  m.recv_request = static_cast<std::int32_t>(rid);
-  m.info.logical_recv = receive.posted;
-  m.info.dst_thread = row(threads_[receive.poster]);
+// Send `m` is reached: it pairs with the first receive reached on its channel that no send
+// has paired. True if that is an immediate receive (a rendezvous send may go).
+bool Engine::send_reached(const MessageSim& m) {
+  ReachedSim self{m.rendezvous, m.sender, m.send_mark};
+  std::uint32_t id = reached_sims_.add(self);
+  std::int32_t pair = reached_.send(m.channel, id);
+  if (pair == kNone) return false;
+  reached_sims_.remove(id);
+  auto receive = static_cast<std::uint32_t>(pair);
+  bool immediate = reached_sims_[receive].rendezvous_or_immediate;
+  reached_sims_.remove(receive);
+  return immediate;
+}
+
+// A receive is reached on `channel`: it pairs with the first send reached there that no
+// receive has paired. True if that is a rendezvous send.
+bool Engine::receive_reached(const trace::Channel& channel, bool immediate) {
+  std::uint32_t id = reached_sims_.add(ReachedSim{immediate, 0, 0});
+  std::int32_t pair = reached_.receive(channel, id);
+  if (pair == kNone) return false;
+  reached_sims_.remove(id);
+  auto send = static_cast<std::uint32_t>(pair);
+  bool rendezvous = reached_sims_[send].rendezvous_or_immediate;
+  reached_sims_.remove(send);
+  return rendezvous;
 }
 
 bool Engine::issue_recv(std::uint32_t ti) {
   ThreadSim& t = threads_[ti];
-  const Record& r = run_of(t).record;
+  ThreadRun& run = run_of(t);
+  const Record& r = run.record;
   RequestSim request;
   request.receive = true;
-  request.peer_task = r.peer;
-  request.tag = r.tag;
-  request.comm = r.comm;
+  request.channel = trace::channel_of(r, t.task, t.thread);
   request.startup = network_.startup(r.peer, t.task);
-  request.poster = ti;
-  request.posted = now_;
   std::uint32_t rid = requests_.add(request);
-  if (r.immediate()) add_request(ti, r.request, rid);
-
-  std::int32_t found = match_.receive(trace::channel_of(r, t.task, t.thread), rid);
-  if (found != kNone) {
-    auto mid = static_cast<std::uint32_t>(found);
-    match(mid, rid);
-    MessageSim& m = messages_[mid];
-    if (m.arrived) {
-      deliver(mid);
-    } else if (!m.requested) {
-      request_transfer(mid);  // a rendezvous message waited for this receive
-    }
+  bool rendezvous_send = receive_reached(request.channel, r.immediate());
+  if (!r.immediate()) {  // (whatever it paired with: Dimemas ignores it)
+    run.logical_recv = run.call_begin;
+    return receive_message(ti, rid);
   }
-  if (r.immediate()) return true;
-  return wait_for(ti, rid);
+  add_request(ti, r.request, rid);
+  if (sink_) immediate_receives_.receive(request.channel, immediate_times_.add(now_));
+  if (rendezvous_send) start_rendezvous(request.channel);
+  return true;
+}
+
+// Receive `rid` of thread `ti` (a blocking receive, or the wait of an immediate one) takes the
+// first message arrived on its channel; without one it lets the first rendezvous message
+// waiting there go, and blocks until a message arrives. False if it blocks.
+bool Engine::receive_message(std::uint32_t ti, std::uint32_t rid) {
+  RequestSim& request = requests_[rid];
+  request.waiter = static_cast<std::int32_t>(ti);
+  std::int32_t mid = arrivals_.receive(request.channel, rid);
+  if (mid != kNone) {
+    deliver(static_cast<std::uint32_t>(mid), rid);
+    return true;
+  }
+  start_rendezvous(request.channel);
+  block(threads_[ti], Waiting::Request, State::WaitingMessage, static_cast<std::int32_t>(rid));
+  return false;
+}
+
+// The first rendezvous message waiting on `channel` goes; its blocking sender goes on.
+void Engine::start_rendezvous(const trace::Channel& channel) {
+  std::int32_t found = rendezvous_.take_message(channel);
+  if (found == kNone) return;
+  auto mid = static_cast<std::uint32_t>(found);
+  request_transfer(mid);
+  MessageSim& m = messages_[mid];
+  if (m.sender_blocked) {
+    m.sender_blocked = false;
+    wake(m.sender, true);
+  }
 }
 
 // A wait for an immediate send: its request is complete from the start (Dimemas' immediate
@@ -116,7 +162,7 @@ bool Engine::issue_wait(std::uint32_t ti) {
   std::uint32_t rid = it->second;
   *it = list.back();
   list.pop_back();
-  return wait_for(ti, rid);
+  return receive_message(ti, rid);
 }
 
 Engine::RequestList::iterator Engine::find_request(RequestList& list, std::uint64_t id) {
@@ -137,39 +183,15 @@ void Engine::add_request(std::uint32_t ti, std::uint64_t id, std::uint32_t rid) 
   if (task_mode_) request_posted(t.task, id);
 }
 
-// Blocks thread `ti` until request `rid` completes (frees it then). False if it blocks.
-bool Engine::wait_for(std::uint32_t ti, std::uint32_t rid) {
-  RequestSim& request = requests_[rid];
-  if (request.complete) {
-    requests_.remove(rid);
-    return true;
-  }
-  request.waiter = static_cast<std::int32_t>(ti);
-  block(threads_[ti], Waiting::Request, State::WaitingMessage, static_cast<std::int32_t>(rid));
-  return false;
-}
-
-void Engine::complete_request(std::int32_t rid) {
-  if (rid == kNone) return;
-  RequestSim& request = requests_[static_cast<std::uint32_t>(rid)];
-  request.complete = true;
-  if (request.waiter != kNone) {
-    wake(static_cast<std::uint32_t>(request.waiter));
-    requests_.remove(static_cast<std::uint32_t>(rid));
-  }
-}
-
 void Engine::request_transfer(std::uint32_t mid) {
   MessageSim& m = messages_[mid];
   m.requested = true;
   network_.request(mid, m.info.src_task, m.info.dst_task);
 }
 
-// The network gave message `mid` its links: its transfer starts, and a blocking rendezvous
-// sender goes on.
+// The network gave message `mid` its links and bus: its transfer starts.
 void Engine::transfer_started(std::uint32_t mid) {
   MessageSim& m = messages_[mid];
-  m.started = true;
   m.info.physical_send = now_;
   double arrival =
       now_ + network_.duration(m.info.src_task, m.info.dst_task, m.info.bytes) + m.marshalling;
@@ -177,38 +199,42 @@ void Engine::transfer_started(std::uint32_t mid) {
     time_limit(where(threads_[m.sender], m.send_mark),
                "a transfer of " + std::to_string(m.info.bytes) + " bytes");
   queue_.push(arrival, EventKind::TransferDone, mid);
-  if (m.sender_blocked) {
-    m.sender_blocked = false;
-    wake(m.sender);
-  }
 }
 
-// The transfer ends: the message arrives (and is delivered, if its receive is posted), then
-// it frees its links and bus (Network::finish).
+// The transfer ends: it frees its links and bus (Network::finish; Dimemas frees them first),
+// then the message arrives: the first receive blocked on its channel takes it, else it waits
+// for one.
 void Engine::transfer_done(std::uint32_t mid) {
   MessageSim& m = messages_[mid];
-  m.arrived = true;
   m.info.physical_recv = now_;
-  bool matched = m.matched;
-  if (matched) arrive(mid);
   network_.finish(mid);
-  if (matched) forget(mid);
+  std::int32_t rid = arrivals_.send(m.channel, mid);
+  if (rid == kNone) return;
+  auto receive = static_cast<std::uint32_t>(rid);
+  auto waiter = static_cast<std::uint32_t>(requests_[receive].waiter);
+  deliver(mid, receive);
+  wake(waiter);
 }
 
-// The message has arrived and its receive is posted: the receive completes.
-void Engine::deliver(std::uint32_t mid) {
-  arrive(mid);
-  forget(mid);
-}
-
-void Engine::arrive(std::uint32_t mid) {
+// Receive `rid` takes message `mid`: the sink sees the message, both are done. Its logical
+// receive is when the first immediate receive on the channel not yet delivered to was posted
+// (whatever receive takes it, as Dimemas), else when the receiver's last blocking receive began
+// (its call, before its latency).
+void Engine::deliver(std::uint32_t mid, std::uint32_t rid) {
   MessageSim& m = messages_[mid];
-  if (sink_) sink_->message(m.info);
-  complete_request(m.recv_request);
-}
-
-void Engine::forget(std::uint32_t mid) {
-  messages_[mid].serial = 0;
+  const ThreadSim& receiver = threads_[static_cast<std::uint32_t>(requests_[rid].waiter)];
+  if (sink_) {
+    std::int32_t posted = immediate_receives_.take_receive(m.channel);
+    m.info.logical_recv = run_of(receiver).logical_recv;
+    if (posted != kNone) {
+      m.info.logical_recv = immediate_times_[static_cast<std::uint32_t>(posted)];
+      immediate_times_.remove(static_cast<std::uint32_t>(posted));
+    }
+    m.info.dst_thread = row(receiver);
+    sink_->message(m.info);
+  }
+  requests_.remove(rid);
+  m.serial = 0;
   messages_.remove(mid);
 }
 

@@ -44,6 +44,14 @@ MatchTable::Queue& MatchTable::queue(const trace::Channel& channel) {
   return slots_[i].queue;
 }
 
+std::size_t MatchTable::find(const trace::Channel& channel) const {
+  if (slots_.empty()) return kNoSlot;
+  std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = channel_hash(channel) & mask; slots_[i].used; i = (i + 1) & mask)
+    if (slots_[i].channel == channel) return i;
+  return kNoSlot;
+}
+
 void MatchTable::rebuild(std::size_t slots) {
   std::vector<Slot> old(slots);
   old.swap(slots_);
@@ -58,17 +66,27 @@ void MatchTable::rebuild(std::size_t slots) {
   }
 }
 
+std::int32_t MatchTable::pop(Queue& q) {
+  std::int32_t head = q.head;
+  q.head = links(q.receives)[static_cast<std::size_t>(head)];
+  if (q.head == kNone) q.tail = kNone;
+  return head;
+}
+
+// The head of `channel`'s queue if it holds `receives`, out of the table; kNone if none.
+std::int32_t MatchTable::take(const trace::Channel& channel, bool receives) {
+  std::size_t i = find(channel);
+  if (i == kNoSlot) return kNone;
+  Queue& q = slots_[i].queue;
+  return q.head != kNone && q.receives == receives ? pop(q) : kNone;
+}
+
 // `id` (a receive if `receive`, else a message) takes the head of the other kind's queue on
 // `channel`, or joins the tail of its own.
 std::int32_t MatchTable::take_or_append(const trace::Channel& channel, std::uint32_t id,
                                         bool receive) {
   Queue& q = queue(channel);
-  if (q.head != kNone && q.receives != receive) {
-    std::int32_t matched = q.head;
-    q.head = links(q.receives)[static_cast<std::size_t>(matched)];
-    if (q.head == kNone) q.tail = kNone;
-    return matched;
-  }
+  if (q.head != kNone && q.receives != receive) return pop(q);
   std::vector<std::int32_t>& next = links(receive);
   if (next.size() <= id) next.resize(id + 1, kNone);
   next[id] = kNone;
@@ -85,6 +103,11 @@ std::int32_t MatchTable::send(const trace::Channel& channel, std::uint32_t messa
 
 std::int32_t MatchTable::receive(const trace::Channel& channel, std::uint32_t receive) {
   return take_or_append(channel, receive, true);
+}
+
+bool MatchTable::has_receives(const trace::Channel& channel) const {
+  std::size_t i = find(channel);
+  return i != kNoSlot && slots_[i].queue.head != kNone && slots_[i].queue.receives;
 }
 
 std::vector<MatchTable::Pending> MatchTable::pending() const {

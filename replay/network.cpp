@@ -1,6 +1,7 @@
 #include "replay/network.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 namespace tareador::replay {
@@ -18,10 +19,12 @@ double transfer_seconds(double bytes, double bandwidth_mbs) {
 double startup_seconds(double latency) { return latency < 1e-9 ? 0.0 : latency; }
 
 Network::Network(const Machine& machine, std::vector<int> task_node,
-                 std::function<void(std::uint32_t)> started)
+                 std::function<void(std::uint32_t)> started,
+                 std::function<void(std::uint32_t)> claimed)
     : machine_(machine),
       task_node_(std::move(task_node)),
       started_(std::move(started)),
+      claimed_(std::move(claimed)),
       network_bus_(machine.buses) {
   for (const Node& node : machine_.nodes)
     nodes_.push_back(NodeLinks{FifoResource(node.output_links),
@@ -137,13 +140,58 @@ void Network::release(std::uint32_t id, int stage) {
     auto& holders = nodes_[static_cast<std::size_t>(node_of(t.src_task))].output_holders;
     holders.erase(std::find(holders.begin(), holders.end(), id));
   }
-  if (auto next = r.release()) {
-    Transfer& n = transfers_[*next];
-    n.queued = kNotQueued;
-    took(*next, n.held);
-    ++n.held;
-    acquire(*next);
+  if (&r == &network_bus_) {
+    release_bus();
+    return;
   }
+  if (auto next = r.release()) hand_over(*next);
+}
+
+// Queued transfer `id` now holds the resource it waited for, and goes on.
+void Network::hand_over(std::uint32_t id) {
+  Transfer& t = transfers_[id];
+  t.queued = kNotQueued;
+  took(id, t.held);
+  ++t.held;
+  acquire(id);
+}
+
+// A bus of the network comes free: the first queued for one takes it, a transfer or a claim
+// (which stays first until it holds them all).
+void Network::release_bus() {
+  std::optional<std::uint32_t> next = network_bus_.release();
+  if (!next) return;
+  if (!(*next & kClaim)) {
+    hand_over(*next);
+    return;
+  }
+  if (!claim_took_bus(*next & ~kClaim)) network_bus_.enqueue(*next, true);
+}
+
+// Collective `id` holds one more bus; true if it holds them all now (then it is claimed).
+bool Network::claim_took_bus(std::uint32_t id) {
+  if (++claim_buses_[id] < machine_.buses) return false;
+  claimed_(id);
+  return true;
+}
+
+void Network::claim_buses(std::uint32_t id) {
+  if (!network_bus_.limited()) {
+    claimed_(id);
+    return;
+  }
+  if (claim_buses_.size() <= id) claim_buses_.resize(id + 1);
+  claim_buses_[id] = 0;
+  // (A bus is free only while no one is queued for one.)
+  while (network_bus_.try_acquire())
+    if (claim_took_bus(id)) return;
+  network_bus_.enqueue(id | kClaim);
+}
+
+void Network::release_buses(std::uint32_t id) {
+  if (!network_bus_.limited()) return;
+  claim_buses_[id] = 0;
+  for (int bus = 0; bus < machine_.buses; ++bus) release_bus();
 }
 
 void Network::finish(std::uint32_t id) {

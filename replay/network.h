@@ -11,6 +11,10 @@
 // input link, then its bus, and whoever each goes to goes on at once. Inside a node the links
 // are each rank's own (never taken from another transfer); a transfer between threads of one
 // rank needs none.
+//
+// A collective holds every bus of the network while it lasts (Dimemas 5.5's
+// global_op_get_all_buses): queued FIFO with the transfers, it takes each bus as it comes free
+// and starts once it holds them all.
 #pragma once
 
 #include <cstdint>
@@ -32,9 +36,11 @@ double startup_seconds(double latency);
 class Network {
  public:
   // `task_node`: the node of each rank. `started(id)` is called when transfer `id` holds all
-  // its resources (from request() or, later, from finish() of another transfer).
+  // its resources (from request() or, later, from finish() of another transfer), and
+  // `claimed(id)` when collective `id` holds every bus.
   Network(const Machine& machine, std::vector<int> task_node,
-          std::function<void(std::uint32_t)> started);
+          std::function<void(std::uint32_t)> started,
+          std::function<void(std::uint32_t)> claimed = {});
 
   int node_of(int task) const { return task_node_[static_cast<std::size_t>(task)]; }
   bool intra_node(int src_task, int dst_task) const {
@@ -53,9 +59,19 @@ class Network {
   // Transfer `id` ends: it frees its resources, in order; whoever each goes to goes on.
   void finish(std::uint32_t id);
 
+  // Collective `id` (its own numbering, apart from transfers') claims every bus: it takes the
+  // free ones, and each one freed after while it is first in the queue, until it holds them all
+  // (at once when buses are unlimited).
+  void claim_buses(std::uint32_t id);
+
+  // Collective `id`, which holds every bus, gives them back; whoever each goes to goes on.
+  void release_buses(std::uint32_t id);
+
  private:
   static constexpr std::uint8_t kNotQueued = 0xff;
   static constexpr int kStages = 3;  // output link, input link, bus
+  // A collective's claim among the transfers queued for a bus.
+  static constexpr std::uint32_t kClaim = 1u << 31;
 
   struct Transfer {
     int src_task = 0, dst_task = 0;
@@ -86,15 +102,19 @@ class Network {
   void took(std::uint32_t id, int stage);
   bool take_output_link(std::uint32_t id);
   void release(std::uint32_t id, int stage);
+  void hand_over(std::uint32_t id);
+  void release_bus();
+  bool claim_took_bus(std::uint32_t id);
 
   const Machine& machine_;
   std::vector<int> task_node_;
-  std::function<void(std::uint32_t)> started_;
+  std::function<void(std::uint32_t)> started_, claimed_;
   std::vector<NodeLinks> nodes_;
   std::vector<MemoryLinks> memory_links_;  // per rank
   FifoResource network_bus_;
   FifoResource no_link_;  // unlimited
   std::vector<Transfer> transfers_;
+  std::vector<int> claim_buses_;  // per collective claiming them: the buses it holds
 };
 
 }  // namespace tareador::replay

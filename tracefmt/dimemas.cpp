@@ -519,7 +519,10 @@ class DimemasStream final : public LineRecordStream {
         if (std::find(c->tasks.begin(), c->tasks.end(), task_) == c->tasks.end())
           fail("task " + std::to_string(task_) + " is not in communicator " +
                std::to_string(out.comm));
-        out.peer = f_.value[5] == 1 ? task_ : -1;  // the root field is a flag: 1 = this task
+        // The root field is a flag (1 = this task), but MPI_Reduce's is the root's task id: so
+        // Dimemas 5.5 reads it (communic.c, GLOBAL_operation).
+        std::int64_t root = out.op == kReduce ? task_ : 1;
+        out.peer = f_.value[5] == root ? task_ : -1;
         out.bytes = count(kGlobal, 7);
         out.bytes_recv = count(kGlobal, 8);
         std::int64_t synch = f_.count == 10 ? f_.value[9] : 1;
@@ -663,7 +666,7 @@ class DimemasWriter final : public TraceWriter {
       }
       case RecordType::GlobalOp:
         std::fprintf(file_, "10:%d:%d:%d:%d:%d:0:%" PRId64 ":%" PRId64 ":%d\n", task_, thread_,
-                     r.op, comm(r.comm), r.peer == task_ ? 1 : 0, r.bytes, r.bytes_recv,
+                     r.op, comm(r.comm), root_field(r), r.bytes, r.bytes_recv,
                      (r.flags & kImmediate)        ? 0
                      : (r.flags & kCollectiveWait) ? 2
                                                    : 1);
@@ -724,6 +727,14 @@ class DimemasWriter final : public TraceWriter {
   }
 
   int comm(int id) const { return id == 0 ? zero_as_ : id; }
+
+  // A collective's root field as Dimemas 5.5 reads it: a flag, but MPI_Reduce's root task id
+  // (-1 on the other members: only whether it is this task is known).
+  int root_field(const Record& r) const {
+    bool root = r.peer == task_;
+    if (r.op == kReduce) return root ? task_ : -1;
+    return root ? 1 : 0;
+  }
 
   // A thread without records still needs a record where its offset points.
   void close_block() {

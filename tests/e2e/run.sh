@@ -616,7 +616,8 @@ t_missing_config() {
   assert_contains "$ERR" "--config" "message"
 }
 
-# 2. Expected times of the fixtures (without -q: stdout must be the JSON alone)
+# 2. Expected times of the fixtures (without -q: stdout must be the JSON alone), and the
+# communication records Dimemas writes for some
 t_expected_time() {  # TRACE CONFIG SECONDS
   replay --config "$FIX/$2.cfg" "$FIX/$1.dim" --json -
   assert_rc 0 || return
@@ -625,6 +626,15 @@ t_expected_time() {  # TRACE CONFIG SECONDS
   got=$(json "$WORK/expected.json" 'd["traces"][0]["total_time_s"]') ||
     { fail "stdout is not JSON with traces[0].total_time_s: $(head -c 200 <<<"$OUT")"; return; }
   assert_near "$got" "$3" 1e-9 "total_time_s"
+}
+
+t_expected_comms() {  # TRACE CONFIG
+  local out=$WORK/comms.$1.$2 want got
+  replay -q --config "$FIX/$2.cfg" "$FIX/$1.dim" --prv "$out.prv"
+  assert_rc 0 || return
+  want=$(awk -v t="$1" -v c="$2" '$1 == t && $2 == c { print $3 }' "$FIX/expected_comms.txt" | sort)
+  got=$(grep '^3:' "$out.prv" | sort)
+  assert_eq "$got" "$want" "communication records"
 }
 
 # 3. --dim round trip
@@ -888,6 +898,11 @@ while read -r trace cfg seconds; do
   [ -n "${seconds:-}" ] || continue
   case_ "expected time: $trace on $cfg" t_expected_time "$trace" "$cfg" "$seconds"
 done <"$FIX/expected_times.txt"
+
+awk '!/^#/ && NF == 3 { print $1, $2 }' "$FIX/expected_comms.txt" | sort -u >"$WORK/comm_cases"
+while read -r trace cfg; do
+  case_ "Dimemas' communication records: $trace on $cfg" t_expected_comms "$trace" "$cfg"
+done <"$WORK/comm_cases"
 
 for trace in $(fixtures); do case_ "--dim round trip: $trace" t_dim_roundtrip "$trace"; done
 for trace in $(fixtures); do case_ "--native round trip: $trace" t_native_roundtrip "$trace"; done

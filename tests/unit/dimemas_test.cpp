@@ -97,6 +97,24 @@ TEST(Dimemas, GlobalOpRootIsAFlagAndSynchronismIsOptional) {
   EXPECT_EQ(r1[1].flags, trace::kCollectiveWait);
 }
 
+// Dimemas 5.5 reads MPI_Reduce's root field as the root's task id, not a flag.
+TEST(Dimemas, ReduceRootIsATaskId) {
+  TempDir dir;
+  std::string body = "10:0:0:10:1:1:0:16:16\n10:1:0:10:1:1:0:16:0\n";
+  auto t = trace::open_dimemas(dir.write("t.dim", dim_header(2) + body));
+  EXPECT_EQ(records(*t, 0)[0].peer, -1);
+  EXPECT_EQ(records(*t, 1)[0].peer, 1);  // root
+  // Written back so: the root's task id, and -1 on the other members.
+  std::string path = dir.path("copy.dim");
+  trace::copy_trace(*t, *trace::make_dimemas_writer(path, t->header()));
+  auto copy = trace::open_dimemas(path);
+  EXPECT_EQ(records(*copy, 0)[0].peer, -1);
+  EXPECT_EQ(records(*copy, 1)[0].peer, 1);
+  std::string text = read_file(path);
+  EXPECT_NE(text.find("10:0:0:10:1:-1:0:16:16:1"), std::string::npos) << text;
+  EXPECT_NE(text.find("10:1:0:10:1:1:0:16:0:1"), std::string::npos) << text;
+}
+
 struct BadCase {
   const char* name;
   std::string text;

@@ -68,12 +68,12 @@ TEST(Engine, EagerSendCostsTheSenderOneLatencyAndDoesNotWait) {
   ASSERT_EQ(rec.messages.size(), 1u);
   EXPECT_NEAR(rec.messages[0].logical_send, 0.001, kNs);
   EXPECT_NEAR(rec.messages[0].physical_send, 0.001 + L, kNs);
-  EXPECT_NEAR(rec.messages[0].logical_recv, L, kNs);
+  EXPECT_NEAR(rec.messages[0].logical_recv, 0, kNs);  // when the receive began
   EXPECT_NEAR(rec.messages[0].physical_recv, 0.001 + L + transfer(1000, BW), kNs);
   EXPECT_EQ(rec.calls, 2);
 }
 
-TEST(Engine, BlockingRendezvousSenderResumesWhenTheTransferStarts) {
+TEST(Engine, BlockingRendezvousSenderWaitsUntilItsReceiveIsPosted) {
   TempDir dir;
   auto r = simulate_dim(dir, 2,
                         "2:0:0:1:-1:1000000:1:1:1\n1:0:0:0.0001\n"
@@ -105,6 +105,95 @@ TEST(Engine, WaitBlocksUntilTheMessageArrives) {
                         machine(2, BW, L));
   EXPECT_NEAR(r.ranks[1].end, 0.002 + L + transfer(1e6, BW), kNs);
   EXPECT_NEAR(r.ranks[1].waiting, 0.002 + transfer(1e6, BW) - 0.001, kNs);
+}
+
+// Dimemas does not pair a message with a receive when either is posted: a blocking receive
+// takes the first message arrived on its channel, even one an earlier immediate receive would
+// take in MPI.
+TEST(Engine, AReceiveTakesTheFirstMessageArrivedOnItsChannel) {
+  TempDir dir;
+  Recorder rec;
+  // Rank 0: an immediate receive, a blocking receive and the wait, all from rank 1 with one
+  // tag; rank 1 sends 8 bytes, then 1 MB.
+  auto r = simulate_dim(dir, 2,
+                        "1:0:0:0.001\n3:0:0:1:-1:8:2:1:1\n3:0:0:1:-1:1000000:2:1:0\n"
+                        "3:0:0:1:-1:8:2:1:2\n"
+                        "1:1:0:0.0001\n2:1:0:0:-1:8:2:1:0\n2:1:0:0:-1:1000000:2:1:0\n",
+                        machine(2, BW, L), &rec);
+  // The blocking receive takes the 8 bytes (there since 0.1 ms) at 1 ms + L; the wait, at
+  // 1 ms + 2L, waits for the 1 MB.
+  double megabyte_arrives = 0.0001 + 2 * L + transfer(1e6, BW);
+  EXPECT_NEAR(r.ranks[0].end, megabyte_arrives, kNs);
+  EXPECT_NEAR(r.ranks[0].waiting, megabyte_arrives - (0.001 + 2 * L), kNs);
+  ASSERT_EQ(rec.messages.size(), 2u);
+  EXPECT_EQ(rec.messages[0].bytes, 8);
+  EXPECT_NEAR(rec.messages[0].logical_recv, 0.001, kNs);  // the immediate receive's time
+}
+
+// A rendezvous send goes at once when a receive is blocked on its channel, even one whose own
+// message is still in flight: the second of two sends to a blocked receiver is asked for at once
+// (it waits for the link the first holds), and its sender does not wait for the second receive.
+TEST(Engine, ARendezvousSendGoesWhileItsReceiverIsStillBlocked) {
+  TempDir dir;
+  auto r = simulate_dim(dir, 2,
+                        "1:0:0:0.0001\n3:0:0:1:-1:1000000:0:1:0\n1:0:0:0.0008\n"
+                        "3:0:0:1:-1:1000000:0:1:0\n1:0:0:0.001\n"
+                        "1:1:0:0.0002\n2:1:0:0:-1:1000000:0:1:1\n2:1:0:0:-1:1000000:0:1:1\n"
+                        "1:1:0:0.0001\n",
+                        machine(2, BW, L));
+  EXPECT_NEAR(r.ranks[1].end, 0.0002 + 2 * L + 0.0001, kNs);
+  EXPECT_NEAR(r.ranks[1].waiting, 0, kNs);
+  // The second message arrives right after the first (at 0.2 ms + L + 2T), before the second
+  // receive is posted.
+  EXPECT_NEAR(r.ranks[0].end, 0.0002 + L + 2 * transfer(1e6, BW) + 0.001, kNs);
+}
+
+// A blocking rendezvous sender goes on once its transfer is asked for, not when it starts: here
+// the transfer waits for the one bus, which another transfer holds.
+TEST(Engine, ABlockingRendezvousSenderGoesOnOnceItsTransferIsAskedFor) {
+  TempDir dir;
+  auto r = simulate_dim(dir, 4,
+                        "3:0:0:1:-1:1000000:1:1:0\n"
+                        "1:1:0:0.0001\n2:1:0:0:-1:1000000:1:1:1\n1:1:0:0.0001\n"
+                        "2:2:0:3:-1:1000000:1:1:0\n3:3:0:2:-1:1000000:1:1:0\n",
+                        machine(4, BW, L, 1));
+  EXPECT_NEAR(r.ranks[1].end, 0.0001 + L + 0.0001, kNs);
+  EXPECT_NEAR(r.ranks[0].end, L + 2 * transfer(1e6, BW), kNs);
+}
+
+// Simultaneous events go in Dimemas' order. A thread that goes on after an MPI call takes its
+// next call after what else happens at that instant (Dimemas queues an empty piece of work
+// first): rank 0's message arrives at once, so rank 1 goes on at the instant rank 0 does, and
+// rank 0's irecv lets rank 1's send get to the one bus first.
+TEST(Engine, AThreadTakesItsNextCallAfterWhatElseHappensAtTheSameInstant) {
+  TempDir dir;
+  auto r = simulate_dim(dir, 4,
+                        "1:0:0:0.001\n2:0:0:1:-1:0:1:1:0\n3:0:0:3:-1:8:9:1:1\n"
+                        "2:0:0:2:-1:1000000:1:1:0\n3:0:0:3:-1:8:9:1:2\n"
+                        "3:1:0:0:-1:0:1:1:0\n2:1:0:3:-1:1000000:1:1:0\n"
+                        "3:2:0:0:-1:1000000:1:1:0\n"
+                        "3:3:0:1:-1:1000000:1:1:0\n2:3:0:0:-1:8:9:1:0\n",
+                        machine(4, BW, L, 1));
+  double both_send = 0.001 + 2 * L, megabyte = transfer(1e6, BW);
+  EXPECT_NEAR(r.ranks[3].end, both_send + megabyte + L, kNs);  // rank 1's message went first
+  EXPECT_NEAR(r.ranks[2].end, both_send + 2 * megabyte, kNs);
+  EXPECT_NEAR(r.ranks[0].end, both_send + 2 * megabyte + transfer(8, BW), kNs);
+}
+
+// A thread woken by another's call (a rendezvous sender a receive lets go) goes on once that
+// call's event is over (Dimemas' reload_events): after the receiver, which sends first.
+TEST(Engine, ARendezvousSenderLetGoGoesOnAfterItsReceiver) {
+  TempDir dir;
+  auto r = simulate_dim(dir, 4,
+                        "1:0:0:0.001\n3:0:0:1:-1:10:1:1:1\n2:0:0:2:-1:1000000:2:1:0\n"
+                        "3:0:0:1:-1:10:1:1:2\n"
+                        "2:1:0:0:-1:10:1:1:1\n2:1:0:3:-1:2000000:2:1:0\n"
+                        "3:2:0:0:-1:1000000:2:1:0\n1:2:0:0.01\n"
+                        "3:3:0:1:-1:2000000:2:1:0\n",
+                        machine(4, BW, L, 1));
+  double megabyte = transfer(1e6, BW);
+  EXPECT_NEAR(r.ranks[2].end, 0.001 + L + megabyte + 0.01, kNs);
+  EXPECT_NEAR(r.ranks[3].end, 0.001 + L + 3 * megabyte, kNs);
 }
 
 const char* kTwoPairs =
@@ -197,6 +286,22 @@ std::string collective_all(int tasks, int op, long bytes, int root) {
             ":1:" + (t == root ? "1" : "0") + ":0:" + std::to_string(bytes) + ":" +
             std::to_string(bytes) + "\n";
   return body;
+}
+
+// Dimemas 5.5: a collective holds every bus while it lasts, so with one bus it waits for a
+// transfer that holds it (and a transfer asking after it waits for it).
+TEST(Engine, ACollectiveWaitsForTheBusesATransferHolds) {
+  TempDir dir;
+  auto r = simulate_dim(dir, 4,
+                        "10:0:0:0:1:0:0:0:0\n"
+                        "10:1:0:0:1:0:0:0:0\n"
+                        "2:2:0:3:-1:1000000:1:1:0\n10:2:0:0:1:0:0:0:0\n"
+                        "3:3:0:2:-1:1000000:1:1:1\n10:3:0:0:1:0:0:0:0\n3:3:0:2:-1:1000000:1:1:2\n",
+                        machine(4, BW, L, 1));
+  // The last member arrives at L; the transfer holds the bus from L to L + T.
+  double bus_free = L + transfer(1e6, BW);
+  EXPECT_NEAR(r.ranks[0].end, bus_free + 2 * L, kNs);
+  EXPECT_NEAR(r.ranks[3].end, bus_free + 3 * L, kNs);  // then the wait's latency
 }
 
 replay::Machine with_model(replay::Machine m, replay::CollectiveModel model) {

@@ -31,11 +31,13 @@ Machine machine(int nodes) {
   return m;
 }
 
-// A network whose started transfers are noted in order.
+// A network whose started transfers and claimed collectives are noted in order.
 struct Recorded {
   explicit Recorded(const Machine& m, std::vector<int> task_node)
-      : network(m, std::move(task_node), [this](std::uint32_t id) { started.push_back(id); }) {}
-  std::vector<std::uint32_t> started;
+      : network(
+            m, std::move(task_node), [this](std::uint32_t id) { started.push_back(id); },
+            [this](std::uint32_t id) { claimed.push_back(id); }) {}
+  std::vector<std::uint32_t> started, claimed;
   Network network;
 };
 
@@ -102,6 +104,48 @@ TEST(Network, LimitedBusesSerialiseTransfersOfDifferentLinks) {
   EXPECT_EQ(r.started, (std::vector<std::uint32_t>{0, 1}));
 }
 
+// Dimemas 5.5: a collective holds every bus while it lasts; it takes the free ones and waits,
+// first in line, for the others (a transfer asking after it waits behind it).
+TEST(Network, ACollectiveHoldsEveryBusWhileItLasts) {
+  Machine m = machine(6);
+  m.buses = 2;
+  Recorded r(m, {0, 1, 2, 3, 4, 5});
+  r.network.request(0, 0, 1);
+  r.network.claim_buses(7);  // takes the other bus, waits for transfer 0's
+  r.network.request(1, 2, 3);
+  EXPECT_TRUE(r.claimed.empty());
+  r.network.finish(0);
+  EXPECT_EQ(r.claimed, (std::vector<std::uint32_t>{7}));
+  EXPECT_EQ(r.started, (std::vector<std::uint32_t>{0}));
+  r.network.release_buses(7);
+  r.network.request(2, 4, 5);  // both buses are back
+  EXPECT_EQ(r.started, (std::vector<std::uint32_t>{0, 1, 2}));
+}
+
+TEST(Network, ACollectiveWaitsForTheBusInLineWithTransfers) {
+  Machine m = machine(4);
+  m.buses = 1;
+  Recorded r(m, {0, 1, 2, 3});
+  r.network.request(0, 0, 1);
+  r.network.request(1, 2, 3);  // first in line for the bus
+  r.network.claim_buses(0);    // (collectives have their own numbering)
+  r.network.finish(0);
+  EXPECT_EQ(r.started, (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_TRUE(r.claimed.empty());
+  r.network.finish(1);
+  EXPECT_EQ(r.claimed, (std::vector<std::uint32_t>{0}));
+}
+
+TEST(Network, WithUnlimitedBusesACollectiveHoldsNothing) {
+  Machine m = machine(4);
+  Recorded r(m, {0, 1, 2, 3});
+  r.network.request(0, 0, 1);
+  r.network.claim_buses(3);
+  r.network.request(1, 2, 3);
+  EXPECT_EQ(r.claimed, (std::vector<std::uint32_t>{3}));
+  EXPECT_EQ(r.started, (std::vector<std::uint32_t>{0, 1}));
+}
+
 TEST(Network, InsideANodeEachRankHasItsOwnLinksAndOneRankNeedsNone) {
   Machine m = machine(1);
   for (auto& node : m.nodes) node.intra.input_links = node.intra.output_links = 1;
@@ -135,6 +179,23 @@ TEST(Matching, MessagesAndReceivesMeetInOrderOnTheirChannel) {
   EXPECT_EQ(table.receive(channel(0, 1, 9), 5), MatchTable::kNone);
   EXPECT_EQ(table.send(channel(0, 1, 9), 13), 4);
   EXPECT_EQ(table.receive(channel(0, 1, 7), 6), 11);
+}
+
+TEST(Matching, PeekingAndTakingLeaveTheOtherKindAlone) {
+  MatchTable table;
+  EXPECT_FALSE(table.has_receives(channel(0, 1, 7)));  // an unknown channel
+  EXPECT_EQ(table.take_message(channel(0, 1, 7)), MatchTable::kNone);
+  table.receive(channel(0, 1, 7), 3);
+  table.receive(channel(0, 1, 7), 4);
+  EXPECT_TRUE(table.has_receives(channel(0, 1, 7)));                   // still there
+  EXPECT_EQ(table.take_message(channel(0, 1, 7)), MatchTable::kNone);  // receives wait there
+  EXPECT_EQ(table.take_receive(channel(0, 1, 7)), 3);                  // the oldest
+  EXPECT_EQ(table.send(channel(0, 1, 7), 10), 4);
+  EXPECT_FALSE(table.has_receives(channel(0, 1, 7)));
+  EXPECT_EQ(table.take_receive(channel(0, 1, 7)), MatchTable::kNone);
+  table.send(channel(0, 1, 7), 11);
+  EXPECT_FALSE(table.has_receives(channel(0, 1, 7)));  // messages wait there
+  EXPECT_EQ(table.take_message(channel(0, 1, 7)), 11);
 }
 
 TEST(Matching, PendingSaysWhatNoOneMatched) {
