@@ -1,7 +1,11 @@
 /* tr_memory.c — the shadow memory of task dependencies.
 
-   Layout: leaves of tr_shadow.h, each holding per byte of 64 KB the last writer (an instance
-   id) and the readers since that write.
+   Layout: leaves of tr_shadow.h, each covering 64 KB of memory in 8-byte granules. A granule
+   whose bytes share one state (the instance that wrote them last, and the readers since) holds
+   that state; one whose bytes differ is split: it names a detail, the state of each of its
+   bytes, which is given back when they agree again. Memory is mostly used by whole granules
+   (doubles, pointers, an instance's block of an array), so the shadow takes a byte per byte of
+   memory, not eight, and a task's first touch of its data misses the cache an eighth as often.
 
    Readers: with read-after-write only, one id (the last instance that read the byte since it
    was written: enough to count each byte once per reader). With write-after-read, every reader
@@ -24,10 +28,18 @@
 #include "tr_tasks.h"
 
 #define LEAF_SIZE TR_SHADOW_LEAF_SPAN
+#define GRANULE 8
+
+/* The state of a byte, or of every byte of a granule. */
+typedef struct {
+   UInt writer;   /* SPLIT: the granule's bytes differ, `readers` is their detail */
+   UInt readers;
+} Byte;
+
+#define SPLIT 0xFFFFFFFFu  /* never an instance id */
 
 typedef struct {
-   UInt writer[LEAF_SIZE];
-   UInt readers[LEAF_SIZE];
+   Byte granule[LEAF_SIZE / GRANULE];
 } Leaf;
 
 static TrShadow shadow = TR_SHADOW_INIT("tareador.shadow", Leaf);
@@ -55,6 +67,107 @@ static Leaf* leaf_of(Addr a, Bool make)
 {
    Leaf* leaf = tr_shadow_find(&shadow, a);
    return leaf || !make ? leaf : tr_shadow_leaf(&shadow, a, True);
+}
+
+/* ---- Split granules ---------------------------------------------------------------------- */
+
+typedef struct {
+   Byte byte[GRANULE];
+} Detail;
+
+/* Details live in chunks that never move; a free one is listed through its first reader. */
+#define DETAIL_CHUNK_BITS 12
+#define DETAIL_CHUNK (1u << DETAIL_CHUNK_BITS)
+
+static Detail** detail_chunks;
+static UInt n_chunks, max_chunks;
+static UInt n_details = 1;  /* detail 0 unused: the end of the free list */
+static UInt free_details;
+
+static inline Detail* detail(UInt id)
+{
+   return &detail_chunks[id >> DETAIL_CHUNK_BITS][id & (DETAIL_CHUNK - 1)];
+}
+
+/* Gives uniform granule `g` a detail, each byte in the granule's state. */
+static Detail* split(Byte* g)
+{
+   UInt id, k;
+   Detail* d;
+   if (free_details) {
+      id = free_details;
+      free_details = detail(id)->byte[0].readers;
+   } else {
+      if ((n_details >> DETAIL_CHUNK_BITS) == n_chunks) {
+         if (n_chunks == max_chunks) {
+            max_chunks = max_chunks ? 2 * max_chunks : 16;
+            detail_chunks = VG_(realloc)("tareador.shadow.details", detail_chunks,
+                                         max_chunks * sizeof(Detail*));
+         }
+         detail_chunks[n_chunks++] =
+            VG_(malloc)("tareador.shadow.details", DETAIL_CHUNK * sizeof(Detail));
+      }
+      id = n_details++;
+   }
+   d = detail(id);
+   for (k = 0; k < GRANULE; k++) d->byte[k] = *g;
+   g->writer = SPLIT;
+   g->readers = id;
+   return d;
+}
+
+/* Granule `g` in state `value` for all its bytes. */
+static void make_uniform(Byte* g, Byte value)
+{
+   if (g->writer == SPLIT) {
+      detail(g->readers)->byte[0].readers = free_details;
+      free_details = g->readers;
+   }
+   *g = value;
+}
+
+/* Split granule `g` made uniform again if its bytes agree. */
+static void join(Byte* g)
+{
+   const Detail* d = detail(g->readers);
+   UInt k;
+   for (k = 1; k < GRANULE; k++)
+      if (d->byte[k].writer != d->byte[0].writer || d->byte[k].readers != d->byte[0].readers)
+         return;
+   make_uniform(g, d->byte[0]);
+}
+
+/* The state of byte `at` of `leaf`, and how many of the `n` bytes from it share it: the rest
+   of its granule when that is uniform, else the byte alone. */
+static inline Byte* piece(const Leaf* leaf, UInt at, UInt n, UInt* length)
+{
+   Byte* g = (Byte*)&leaf->granule[at / GRANULE];
+   UInt left = GRANULE - at % GRANULE;
+   if (g->writer != SPLIT) {
+      *length = n < left ? n : left;
+      return g;
+   }
+   *length = 1;
+   return &detail(g->readers)->byte[at % GRANULE];
+}
+
+/* Bytes [at, at+n) of `leaf` in state `value`. */
+static void assign(Leaf* leaf, UInt at, UInt n, Byte value)
+{
+   while (n > 0) {
+      Byte* g = &leaf->granule[at / GRANULE];
+      UInt k = at % GRANULE, length = GRANULE - k, j;
+      if (length > n) length = n;
+      if (length == GRANULE) {
+         make_uniform(g, value);
+      } else if (g->writer == SPLIT || g->writer != value.writer || g->readers != value.readers) {
+         Detail* d = g->writer == SPLIT ? detail(g->readers) : split(g);
+         for (j = k; j < k + length; j++) d->byte[j] = value;
+         join(g);
+      }
+      at += length;
+      n -= length;
+   }
 }
 
 /* ---- Reader lists ------------------------------------------------------------------------ */
@@ -189,41 +302,70 @@ static const Range* disabled_in(Addr a, SizeT n)
    return NULL;
 }
 
+/* What a load of the running instance found: its inputs, the run of them from one writer (a
+   dependency), and the last reader list it extended. */
+typedef struct {
+   UInt current, inputs;
+   UInt run_writer, run_start, run_bytes;
+   UInt last_readers, last_result;
+} Load;
+
+/* The readers of a byte once the running instance has read it. */
+static UInt read_by_current(Load* l, UInt readers)
+{
+   if (!state.war) return l->current;
+   if (readers != l->last_readers || l->last_result == 0) {
+      l->last_result = add_reader(readers, l->current);
+      l->last_readers = readers;
+   }
+   return l->last_result;
+}
+
 /* A byte counts once per instance between two writes: the first time the instance reads it.
    It is an input of the instance (a `uses` read, and a dependency on its writer) unless the
-   instance wrote it itself. */
+   instance wrote it itself. `b` is the state of the `length` bytes from byte `i` of the access
+   at `a` (which must all change alike). */
+static void load_bytes(Load* l, Byte* b, UInt i, UInt length, Addr a)
+{
+   UInt result;
+   if (b->readers == l->current) return;
+   result = read_by_current(l, b->readers);
+   if (result == b->readers) return;
+   b->readers = result;
+   if (b->writer == l->current) return;
+   l->inputs += length;
+   if (b->writer != l->run_writer || l->run_start + l->run_bytes != i) {
+      if (l->run_bytes) depend(l->run_writer, TR_DEP_RAW, a + l->run_start, l->run_bytes);
+      l->run_writer = b->writer;
+      l->run_start = i;
+      l->run_bytes = 0;
+   }
+   l->run_bytes += length;
+}
+
 static void load_in_leaf(Leaf* leaf, UInt at, UInt n, Addr a)
 {
-   UInt current = tr_task_current, i, inputs = 0;
-   UInt run_writer = 0, run_start = 0, run_bytes = 0;
-   UInt last_readers = 0, last_result = 0;
-   for (i = 0; i < n; i++) {
-      UInt readers = leaf->readers[at + i], writer, result;
-      if (readers == current) continue;
-      if (!state.war) {
-         result = current;
-      } else if (readers == last_readers && last_result != 0) {
-         result = last_result;
+   Load l = {.current = tr_task_current};
+   UInt i = 0, length, k;
+   while (i < n) {
+      Byte* g = &leaf->granule[(at + i) / GRANULE];
+      UInt first = (at + i) % GRANULE;
+      length = GRANULE - first < n - i ? GRANULE - first : n - i;
+      /* Part of a uniform granule read for the first time: its bytes are no longer alike. */
+      if (g->writer != SPLIT && length < GRANULE && g->readers != l.current &&
+          read_by_current(&l, g->readers) != g->readers)
+         split(g);
+      if (g->writer != SPLIT) {
+         load_bytes(&l, g, i, length, a);
       } else {
-         result = add_reader(readers, current);
-         last_readers = readers;
-         last_result = result;
+         Detail* d = detail(g->readers);
+         for (k = 0; k < length; k++) load_bytes(&l, &d->byte[first + k], i + k, 1, a);
+         join(g);
       }
-      if (result == readers) continue;
-      leaf->readers[at + i] = result;
-      writer = leaf->writer[at + i];
-      if (writer == current) continue;
-      inputs++;
-      if (writer != run_writer || run_start + run_bytes != i) {
-         if (run_bytes) depend(run_writer, TR_DEP_RAW, a + run_start, run_bytes);
-         run_writer = writer;
-         run_start = i;
-         run_bytes = 0;
-      }
-      run_bytes++;
+      i += length;
    }
-   if (run_bytes) depend(run_writer, TR_DEP_RAW, a + run_start, run_bytes);
-   if (inputs) used(a, n, inputs, 0, False);
+   if (l.run_bytes) depend(l.run_writer, TR_DEP_RAW, a + l.run_start, l.run_bytes);
+   if (l.inputs) used(a, n, l.inputs, 0, False);
 }
 
 /* Every reader in `readers` other than the running instance precedes a write of `bytes` bytes. */
@@ -240,29 +382,31 @@ static void depend_on_readers(UInt readers, Addr a, ULong bytes)
 /* A write makes the instance the bytes' writer and leaves them with no readers. Overwriting
    the stack makes no write-after-read or write-after-write dependency: the compiler reuses the
    slots of a frame for its own purposes (spills, the annotations' request blocks), so such a
-   pair would say nothing of the program's data. */
+   pair would say nothing of the program's data. Each dependency covers a run of bytes with one
+   earlier writer (or reader list). */
 static void store_in_leaf(Leaf* leaf, UInt at, UInt n, Addr a)
 {
-   UInt current = tr_task_current, i = 0, j, k, fresh = 0;
+   UInt current = tr_task_current, i = 0, j, length, fresh = 0;
    Bool stack = a >= state.stack_bottom && a < state.stack_end;
    Bool war = state.war && !stack, waw = state.waw && !stack;
+   Byte written = {current, 0};
    while (i < n) {
-      UInt writer = leaf->writer[at + i];
-      for (j = i + 1; j < n && leaf->writer[at + j] == writer; j++) {}
+      UInt writer = piece(leaf, at + i, n - i, &length)->writer;
+      for (j = i + length; j < n && piece(leaf, at + j, n - j, &length)->writer == writer;
+           j += length) {}
       if (writer != current) {
          if (waw && writer != 0) depend(writer, TR_DEP_WAW, a + i, j - i);
-         for (k = i; k < j; k++) leaf->writer[at + k] = current;
          fresh += j - i;
       }
       i = j;
    }
-   i = 0;
-   while (i < n) {
-      UInt readers = leaf->readers[at + i];
-      for (j = i + 1; j < n && leaf->readers[at + j] == readers; j++) {}
-      if (readers != 0 && war) depend_on_readers(readers, a + i, j - i);
-      for (; i < j; i++) leaf->readers[at + i] = 0;
+   for (i = 0; war && i < n; i = j) {
+      UInt readers = piece(leaf, at + i, n - i, &length)->readers;
+      for (j = i + length; j < n && piece(leaf, at + j, n - j, &length)->readers == readers;
+           j += length) {}
+      if (readers != 0) depend_on_readers(readers, a + i, j - i);
    }
+   assign(leaf, at, n, written);
    if (fresh) used(a, n, 0, fresh, False);
 }
 
@@ -311,12 +455,13 @@ static void access(Addr a, SizeT n, Bool write)
 static inline Bool nothing_new(Addr a, UWord n, Bool write)
 {
    const Leaf* leaf = tr_shadow_find(&shadow, a);
-   UInt at = tr_shadow_offset(a), current = tr_task_current, i;
+   UInt at = tr_shadow_offset(a), current = tr_task_current, i, length;
    if (leaf == NULL || at + n > LEAF_SIZE || state.potential) return False;
-   for (i = 0; i < n; i++) {
-      UInt writer = leaf->writer[at + i], readers = leaf->readers[at + i];
-      Bool same = write ? writer == current && (readers == 0 || (readers == current && !state.war))
-                        : readers == current || (writer == current && !state.war);
+   for (i = 0; i < n; i += length) {
+      const Byte* b = piece(leaf, at + i, n - i, &length);
+      Bool same = write ? b->writer == current &&
+                             (b->readers == 0 || (b->readers == current && !state.war))
+                        : b->readers == current || (b->writer == current && !state.war);
       if (!same) return False;
    }
    return True;
@@ -342,33 +487,17 @@ void tr_memory_write(Addr a, SizeT size)
    if (state.on && size > 0) access(a, size, True);
 }
 
-/* ---- Forgetting and copying -------------------------------------------------------------- */
+/* ---- Forgetting -------------------------------------------------------------------------- */
 
 void tr_memory_forget(Addr a, SizeT n)
 {
+   static const Byte nothing = {0, 0};
    while (n > 0) {
       UInt at = tr_shadow_offset(a), k = tr_shadow_run(a, n);
       Leaf* leaf = leaf_of(a, False);
-      if (leaf) {
-         VG_(memset)(&leaf->writer[at], 0, k * sizeof(UInt));
-         VG_(memset)(&leaf->readers[at], 0, k * sizeof(UInt));
-      }
+      if (leaf) assign(leaf, at, k, nothing);
       a += k;
       n -= k;
-   }
-}
-
-void tr_memory_copy(Addr to, Addr from, SizeT n)
-{
-   for (; n > 0; n--, to++, from++) {
-      Leaf* source = leaf_of(from, False);
-      UInt s = tr_shadow_offset(from), d = tr_shadow_offset(to);
-      UInt writer = source ? source->writer[s] : 0, readers = source ? source->readers[s] : 0;
-      Leaf* target = leaf_of(to, writer != 0 || readers != 0);
-      if (target) {
-         target->writer[d] = writer;
-         target->readers[d] = readers;
-      }
    }
 }
 

@@ -29,11 +29,10 @@ VG_REGPARM(2) void tr_memory_load(Addr a, UWord size);
 VG_REGPARM(2) void tr_memory_store(Addr a, UWord size);
 
 /* Accesses of any size (MPI buffers), and forgetting what memory held (freed and reused blocks,
-   dead stack frames, disabled objects), and copying it (realloc). */
+   dead stack frames, disabled objects). */
 void tr_memory_read(Addr a, SizeT size);
 void tr_memory_write(Addr a, SizeT size);
 void tr_memory_forget(Addr a, SizeT size);
-void tr_memory_copy(Addr to, Addr from, SizeT size);
 
 /* The object at [start, start+size) makes no dependency from now on (what it held is
    forgotten), until it is enabled again. */
