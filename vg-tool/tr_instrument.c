@@ -17,7 +17,6 @@
 #include "tr_memory.h"
 #include "tr_overlap.h"
 #include "tr_potential.h"
-#include "tr_program.h"
 #include "tr_threadcomm.h"
 
 /* The helpers one analysis calls before loads and stores, and their third argument: none, the
@@ -211,8 +210,6 @@ static void add_call_report(IRSB* sb, IRExpr* target, Int offset_sp)
    addStmtToIRSB(sb, IRStmt_Dirty(di));
 }
 
-static Bool translated_before;
-
 IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
                     const VexGuestExtents* vge, const VexArchInfo* archinfo_host,
                     IRType gWordTy, IRType hWordTy)
@@ -227,11 +224,6 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
    Int i, last_mark = -1;
    tl_assert(gWordTy == hWordTy);
    tr_count_use_layout(layout);
-   /* The first translation: the program and the dynamic linker are loaded, no library yet. */
-   if (!translated_before) {
-      translated_before = True;
-      tr_program_stop_reading_variables();
-   }
    for (i = 0; i < sb_in->stmts_used; i++)
       if (sb_in->stmts[i] && sb_in->stmts[i]->tag == Ist_IMark) last_mark = i;
    for (i = 0; i < sb_in->stmts_used; i++) {
