@@ -452,11 +452,9 @@ static void access(Addr a, SizeT n, Bool write)
    read the bytes already or (when no write-after-read is sought, which needs every reader)
    wrote them; a store, when the instance wrote them and nobody read them since (with
    read-after-write only: or only the instance itself, which reads its own writes freely). */
-static inline Bool nothing_new(Addr a, UWord n, Bool write)
+static inline Bool nothing_new(const Leaf* leaf, Addr a, UWord n, Bool write)
 {
-   const Leaf* leaf = tr_shadow_find(&shadow, a);
    UInt at = tr_shadow_offset(a), current = tr_task_current, i, length;
-   if (leaf == NULL || at + n > LEAF_SIZE || state.potential) return False;
    for (i = 0; i < n; i += length) {
       const Byte* b = piece(leaf, at + i, n - i, &length);
       Bool same = write ? b->writer == current &&
@@ -467,14 +465,33 @@ static inline Bool nothing_new(Addr a, UWord n, Bool write)
    return True;
 }
 
+/* What the helpers do: an access within a leaf there is (all but the first of a leaf and the
+   rare one across two) that changes something goes straight to it when no object is disabled,
+   as access() and track() would take it. */
+static inline void helper_access(Addr a, UWord n, Bool write)
+{
+   Leaf* leaf = tr_shadow_find(&shadow, a);
+   UInt at = tr_shadow_offset(a);
+   if (leaf == NULL || at + n > LEAF_SIZE || state.potential) {
+      access(a, n, write);
+   } else if (!nothing_new(leaf, a, n, write)) {
+      if (state.n_disabled > 0 || in_own_frames(a, n) || VG_(get_running_tid)() != state.tid)
+         access(a, n, write);
+      else if (write)
+         store_in_leaf(leaf, at, n, a);
+      else
+         load_in_leaf(leaf, at, n, a);
+   }
+}
+
 VG_REGPARM(2) void tr_memory_load(Addr a, UWord size)
 {
-   if (state.tracking && !nothing_new(a, size, False)) access(a, size, False);
+   if (state.tracking) helper_access(a, size, False);
 }
 
 VG_REGPARM(2) void tr_memory_store(Addr a, UWord size)
 {
-   if (state.tracking && !nothing_new(a, size, True)) access(a, size, True);
+   if (state.tracking) helper_access(a, size, True);
 }
 
 void tr_memory_read(Addr a, SizeT size)
