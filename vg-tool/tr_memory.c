@@ -260,19 +260,24 @@ static UInt add_reader(UInt readers, UInt reader)
 
 /* `bytes` bytes from `a` make the running instance depend on `from` (not through the
    compiler's own stack slots, nor through the runtime libraries' state, which is counted). */
-static void depend(UInt from, TrDepKind kind, Addr a, ULong bytes)
+static void depend_on(UInt from, TrDepKind kind, Addr a, ULong bytes)
 {
-   UInt current = tr_task_current, object;
-   const TrObject* o;
-   if (from == 0 || from == current || tr_task_is_open(from)) return;
-   object = tr_object_at(state.tid, a);
-   o = tr_object(object);
+   UInt object = tr_object_at(state.tid, a);
+   const TrObject* o = tr_object(object);
    if (o && o->temporary) return;
    if (o && o->runtime) {
       tr_tasks_runtime_dependency(from);
       return;
    }
    tr_tasks_depends(from, kind, object, bytes);
+}
+
+/* The same, checked inline first: most bytes read first were written before tasks were traced,
+   by the instance itself or by one still open (whose dependants come after it anyway). */
+static inline void depend(UInt from, TrDepKind kind, Addr a, ULong bytes)
+{
+   if (from != 0 && from != tr_task_current && !tr_task_is_open(from))
+      depend_on(from, kind, a, bytes);
 }
 
 /* Whether [a, a+n) is in the stack frames of the running instance (below the frame that
@@ -282,6 +287,23 @@ static Bool in_own_frames(Addr a, SizeT n)
    return a >= state.stack_bottom && a + n <= tr_task_stack_top;
 }
 
+/* The running instance's uses of one object not told to tr_tasks.c yet: accesses come in runs
+   on one object, whose sums and span are the same told at once. */
+static struct {
+   UInt object;  /* 0: none */
+   Bool disabled;
+   Addr low, high;
+   ULong read, written;
+} pending;
+
+void tr_memory_tell_uses(void)
+{
+   if (pending.object)
+      tr_tasks_uses(pending.object, pending.low, pending.high - pending.low, pending.read,
+                    pending.written, pending.disabled);
+   pending.object = 0;
+}
+
 /* Bytes read or written for the first time by the running instance (its own frames are not
    among what it uses); `disabled`: of a disabled object. */
 static void used(Addr a, SizeT n, ULong read, ULong written, Bool disabled)
@@ -289,8 +311,20 @@ static void used(Addr a, SizeT n, ULong read, ULong written, Bool disabled)
    UInt object;
    if (in_own_frames(a, n)) return;
    object = tr_object_at(state.tid, a);
-   if (tr_object(object) && tr_object(object)->temporary) return;
-   tr_tasks_uses(object, a, n, read, written, disabled);
+   if (object != pending.object || disabled != pending.disabled) {
+      if (tr_object(object) && tr_object(object)->temporary) return;
+      tr_memory_tell_uses();
+      if (object == 0) return;
+      pending.object = object;
+      pending.disabled = disabled;
+      pending.low = a;
+      pending.high = a + n;
+      pending.read = pending.written = 0;
+   }
+   if (a < pending.low) pending.low = a;
+   if (a + n > pending.high) pending.high = a + n;
+   pending.read += read;
+   pending.written += written;
 }
 
 /* The first disabled range that [a, a+n) overlaps, or NULL. */

@@ -24,6 +24,10 @@ Bool tr_memory_own_frames(Addr* low, const Addr** top);
    program's; the buffers of a call are accounted with tr_memory_read/write instead). */
 void tr_memory_pause(Bool paused);
 
+/* The uses the running instance made of objects (tr_tasks_uses) are told in runs on one
+   object: all of them now (before another instance runs, and before one is written). */
+void tr_memory_tell_uses(void);
+
 /* The helpers the instrumented code calls before each access. */
 VG_REGPARM(2) void tr_memory_load(Addr a, UWord size);
 VG_REGPARM(2) void tr_memory_store(Addr a, UWord size);
