@@ -126,11 +126,14 @@ static void make_uniform(Byte* g, Byte value)
    *g = value;
 }
 
-/* Split granule `g` made uniform again if its bytes agree. */
-static void join(Byte* g)
+/* Split granule `g` made uniform again if its bytes agree, after an access to bytes [first,
+   end) of it: tried when the access reaches an end of the granule (a run of accesses through
+   it, or a half of it, is then complete). */
+static void join(Byte* g, UInt first, UInt end)
 {
    const Detail* d = detail(g->readers);
    UInt k;
+   if (first > 0 && end < GRANULE) return;
    for (k = 1; k < GRANULE; k++)
       if (d->byte[k].writer != d->byte[0].writer || d->byte[k].readers != d->byte[0].readers)
          return;
@@ -163,7 +166,7 @@ static void assign(Leaf* leaf, UInt at, UInt n, Byte value)
       } else if (g->writer == SPLIT || g->writer != value.writer || g->readers != value.readers) {
          Detail* d = g->writer == SPLIT ? detail(g->readers) : split(g);
          for (j = k; j < k + length; j++) d->byte[j] = value;
-         join(g);
+         join(g, k, k + length);
       }
       at += length;
       n -= length;
@@ -258,18 +261,75 @@ static UInt add_reader(UInt readers, UInt reader)
 
 /* ---- Accesses ---------------------------------------------------------------------------- */
 
+/* What the accesses found is told to tr_tasks.c in runs: accesses come in runs on one object
+   (or alternate between two, in a copy), whose sums and spans are the same told at once. A
+   dependency is told at once when it is new (it may start a wait record), its repeats' bytes
+   later. Everything is told before another instance runs (tr_memory_tell). */
+
+/* A use of an object by the running instance not told yet. */
+typedef struct {
+   UInt object;  /* 0: none */
+   Bool disabled;
+   Addr low, high;
+   ULong read, written;
+} PendingUse;
+
+#define PENDING_USES 2
+
+static PendingUse pending_uses[PENDING_USES];  /* the most recent first */
+
+/* The last dependency told, and the bytes of its repeats since. */
+static struct {
+   UInt from, object;
+   TrDepKind kind;
+   ULong bytes;
+} pending_dependency;
+
+static void tell_use(PendingUse* u)
+{
+   if (u->object)
+      tr_tasks_uses(u->object, u->low, u->high - u->low, u->read, u->written, u->disabled);
+   u->object = 0;
+}
+
+static void tell_dependency(void)
+{
+   if (pending_dependency.bytes)
+      tr_tasks_depends(pending_dependency.from, pending_dependency.kind,
+                       pending_dependency.object, pending_dependency.bytes);
+   pending_dependency.from = 0;
+   pending_dependency.bytes = 0;
+}
+
+void tr_memory_tell(void)
+{
+   UInt i;
+   for (i = 0; i < PENDING_USES; i++) tell_use(&pending_uses[i]);
+   tell_dependency();
+}
+
 /* `bytes` bytes from `a` make the running instance depend on `from` (not through the
    compiler's own stack slots, nor through the runtime libraries' state, which is counted). */
 static void depend_on(UInt from, TrDepKind kind, Addr a, ULong bytes)
 {
    UInt object = tr_object_at(state.tid, a);
-   const TrObject* o = tr_object(object);
+   const TrObject* o;
+   if (from == pending_dependency.from && kind == pending_dependency.kind &&
+       object == pending_dependency.object) {
+      pending_dependency.bytes += bytes;
+      return;
+   }
+   o = tr_object(object);
    if (o && o->temporary) return;
    if (o && o->runtime) {
       tr_tasks_runtime_dependency(from);
       return;
    }
+   tell_dependency();
    tr_tasks_depends(from, kind, object, bytes);
+   pending_dependency.from = from;
+   pending_dependency.kind = kind;
+   pending_dependency.object = object;
 }
 
 /* The same, checked inline first: most bytes read first were written before tasks were traced,
@@ -287,44 +347,32 @@ static Bool in_own_frames(Addr a, SizeT n)
    return a >= state.stack_bottom && a + n <= tr_task_stack_top;
 }
 
-/* The running instance's uses of one object not told to tr_tasks.c yet: accesses come in runs
-   on one object, whose sums and span are the same told at once. */
-static struct {
-   UInt object;  /* 0: none */
-   Bool disabled;
-   Addr low, high;
-   ULong read, written;
-} pending;
-
-void tr_memory_tell_uses(void)
-{
-   if (pending.object)
-      tr_tasks_uses(pending.object, pending.low, pending.high - pending.low, pending.read,
-                    pending.written, pending.disabled);
-   pending.object = 0;
-}
-
 /* Bytes read or written for the first time by the running instance (its own frames are not
    among what it uses); `disabled`: of a disabled object. */
 static void used(Addr a, SizeT n, ULong read, ULong written, Bool disabled)
 {
-   UInt object;
+   PendingUse* u = &pending_uses[0];
+   UInt object, i;
    if (in_own_frames(a, n)) return;
    object = tr_object_at(state.tid, a);
-   if (object != pending.object || disabled != pending.disabled) {
+   for (i = 0; i < PENDING_USES && (u->object != object || u->disabled != disabled); i++, u++) {}
+   if (i == PENDING_USES) {
       if (tr_object(object) && tr_object(object)->temporary) return;
-      tr_memory_tell_uses();
       if (object == 0) return;
-      pending.object = object;
-      pending.disabled = disabled;
-      pending.low = a;
-      pending.high = a + n;
-      pending.read = pending.written = 0;
+      u = &pending_uses[PENDING_USES - 1];
+      tell_use(u);
+      for (i = PENDING_USES - 1; i > 0; i--) pending_uses[i] = pending_uses[i - 1];
+      u = &pending_uses[0];
+      u->object = object;
+      u->disabled = disabled;
+      u->low = a;
+      u->high = a + n;
+      u->read = u->written = 0;
    }
-   if (a < pending.low) pending.low = a;
-   if (a + n > pending.high) pending.high = a + n;
-   pending.read += read;
-   pending.written += written;
+   if (a < u->low) u->low = a;
+   if (a + n > u->high) u->high = a + n;
+   u->read += read;
+   u->written += written;
 }
 
 /* The first disabled range that [a, a+n) overlaps, or NULL. */
@@ -394,7 +442,7 @@ static void load_in_leaf(Leaf* leaf, UInt at, UInt n, Addr a)
       } else {
          Detail* d = detail(g->readers);
          for (k = 0; k < length; k++) load_bytes(&l, &d->byte[first + k], i + k, 1, a);
-         join(g);
+         join(g, first, first + length);
       }
       i += length;
    }

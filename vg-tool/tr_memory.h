@@ -24,9 +24,9 @@ Bool tr_memory_own_frames(Addr* low, const Addr** top);
    program's; the buffers of a call are accounted with tr_memory_read/write instead). */
 void tr_memory_pause(Bool paused);
 
-/* The uses the running instance made of objects (tr_tasks_uses) are told in runs on one
-   object: all of them now (before another instance runs, and before one is written). */
-void tr_memory_tell_uses(void);
+/* What the running instance's accesses found (tr_tasks_uses, tr_tasks_depends) is told in
+   runs: all of it now (before another instance runs, and before one is written). */
+void tr_memory_tell(void);
 
 /* The helpers the instrumented code calls before each access. */
 VG_REGPARM(2) void tr_memory_load(Addr a, UWord size);

@@ -44,13 +44,15 @@ UInt tr_objects_new(TrObjectKind kind, Addr start, SizeT size)
 
 TrObject* tr_object(UInt id) { return id > 0 && id < n_objects ? &objects[id] : NULL; }
 
-TrObjectCache tr_object_cache;
+TrObjectCache tr_object_cache[TR_OBJECT_CACHED];
 
 /* Object `id` is no longer an answer of tr_object_at without a lookup (it died). */
 static void forget_cached(UInt id)
 {
    static const TrObjectCache nothing;
-   if (tr_object_cache.id == id) tr_object_cache = nothing;
+   UInt i;
+   for (i = 0; i < TR_OBJECT_CACHED; i++)
+      if (tr_object_cache[i].id == id) tr_object_cache[i] = nothing;
 }
 
 void tr_objects_died(UInt id)
@@ -296,11 +298,12 @@ UInt tr_object_lookup(ThreadId tid, Addr a)
 {
    UInt id = lookup(tid, a);
    const TrObject* o = tr_object(id);
-   forget_cached(tr_object_cache.id);
+   UInt i;
    if (o && !o->dead && !o->frame && o->kind != TR_OBJ_OTHER && o->first_access == 0) {
-      tr_object_cache.start = o->start;
-      tr_object_cache.end = o->start + o->size;
-      tr_object_cache.id = id;
+      for (i = TR_OBJECT_CACHED - 1; i > 0; i--) tr_object_cache[i] = tr_object_cache[i - 1];
+      tr_object_cache[0].start = o->start;
+      tr_object_cache[0].end = o->start + o->size;
+      tr_object_cache[0].id = id;
    }
    return id;
 }

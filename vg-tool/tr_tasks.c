@@ -169,7 +169,7 @@ static Addr site_in_frame(Addr stack_top)
 static void open_instance(UInt type)
 {
    Instance* in = VG_(calloc)("tareador.instance", 1, sizeof(Instance));
-   tr_memory_tell_uses();
+   tr_memory_tell();
    in->id = ++tasks.instances;
    in->type = type;
    in->parent = tasks.n_open ? running()->id : 0;
@@ -197,7 +197,7 @@ static void write_ready(void);
 static void close_instance(void)
 {
    Instance* in = running();
-   tr_memory_tell_uses();
+   tr_memory_tell();
    if (in->pending > 0) add_record(in, REC_CPU, in->pending, NULL);
    tr_task_open_flags[in->id] = 0;
    tasks.n_open--;
