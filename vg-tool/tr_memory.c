@@ -1,11 +1,5 @@
-/* tr_memory.c — the shadow memory of task dependencies.
-
-   Layout: leaves of tr_shadow.h, each covering 64 KB of memory in 8-byte granules. A granule
-   whose bytes share one state (the instance that wrote them last, and the readers since) holds
-   that state; one whose bytes differ is split: it names a detail, the state of each of its
-   bytes, which is given back when they agree again. Memory is mostly used by whole granules
-   (doubles, pointers, an instance's block of an array), so the shadow takes a byte per byte of
-   memory, not eight, and a task's first touch of its data misses the cache an eighth as often.
+/* tr_memory.c — the shadow memory of task dependencies: what loads and stores of the running
+   instance do with who owns each byte (tr_owners.h).
 
    Readers: with read-after-write only, one id (the last instance that read the byte since it
    was written: enough to count each byte once per reader). With write-after-read, every reader
@@ -21,28 +15,11 @@
 #include "pub_tool_threadstate.h"
 
 #include "tr_memory.h"
-#include "tr_shadow.h"
 #include "tr_objects.h"
+#include "tr_owners.h"
 #include "tr_potential.h"
 #include "tr_stack.h"
 #include "tr_tasks.h"
-
-#define LEAF_SIZE TR_SHADOW_LEAF_SPAN
-#define GRANULE 8
-
-/* The state of a byte, or of every byte of a granule. */
-typedef struct {
-   UInt writer;   /* SPLIT: the granule's bytes differ, `readers` is their detail */
-   UInt readers;
-} Byte;
-
-#define SPLIT 0xFFFFFFFFu  /* never an instance id */
-
-typedef struct {
-   Byte granule[LEAF_SIZE / GRANULE];
-} Leaf;
-
-static TrShadow shadow = TR_SHADOW_INIT("tareador.shadow", Leaf);
 
 #define RED_ZONE 128  /* the amd64 ABI's: a leaf function's locals below its stack pointer */
 
@@ -62,116 +39,6 @@ static struct {
    Addr stack_bottom;    /* the lowest address the traced thread's stack may reach */
    Addr stack_end;       /* and the highest, plus one */
 } state;
-
-static Leaf* leaf_of(Addr a, Bool make)
-{
-   Leaf* leaf = tr_shadow_find(&shadow, a);
-   return leaf || !make ? leaf : tr_shadow_leaf(&shadow, a, True);
-}
-
-/* ---- Split granules ---------------------------------------------------------------------- */
-
-typedef struct {
-   Byte byte[GRANULE];
-} Detail;
-
-/* Details live in chunks that never move; a free one is listed through its first reader. */
-#define DETAIL_CHUNK_BITS 12
-#define DETAIL_CHUNK (1u << DETAIL_CHUNK_BITS)
-
-static Detail** detail_chunks;
-static UInt n_chunks, max_chunks;
-static UInt n_details = 1;  /* detail 0 unused: the end of the free list */
-static UInt free_details;
-
-static inline Detail* detail(UInt id)
-{
-   return &detail_chunks[id >> DETAIL_CHUNK_BITS][id & (DETAIL_CHUNK - 1)];
-}
-
-/* Gives uniform granule `g` a detail, each byte in the granule's state. */
-static Detail* split(Byte* g)
-{
-   UInt id, k;
-   Detail* d;
-   if (free_details) {
-      id = free_details;
-      free_details = detail(id)->byte[0].readers;
-   } else {
-      if ((n_details >> DETAIL_CHUNK_BITS) == n_chunks) {
-         if (n_chunks == max_chunks) {
-            max_chunks = max_chunks ? 2 * max_chunks : 16;
-            detail_chunks = VG_(realloc)("tareador.shadow.details", detail_chunks,
-                                         max_chunks * sizeof(Detail*));
-         }
-         detail_chunks[n_chunks++] =
-            VG_(malloc)("tareador.shadow.details", DETAIL_CHUNK * sizeof(Detail));
-      }
-      id = n_details++;
-   }
-   d = detail(id);
-   for (k = 0; k < GRANULE; k++) d->byte[k] = *g;
-   g->writer = SPLIT;
-   g->readers = id;
-   return d;
-}
-
-/* Granule `g` in state `value` for all its bytes. */
-static void make_uniform(Byte* g, Byte value)
-{
-   if (g->writer == SPLIT) {
-      detail(g->readers)->byte[0].readers = free_details;
-      free_details = g->readers;
-   }
-   *g = value;
-}
-
-/* Split granule `g` made uniform again if its bytes agree, after an access to bytes [first,
-   end) of it: tried when the access reaches an end of the granule (a run of accesses through
-   it, or a half of it, is then complete). */
-static void join(Byte* g, UInt first, UInt end)
-{
-   const Detail* d = detail(g->readers);
-   UInt k;
-   if (first > 0 && end < GRANULE) return;
-   for (k = 1; k < GRANULE; k++)
-      if (d->byte[k].writer != d->byte[0].writer || d->byte[k].readers != d->byte[0].readers)
-         return;
-   make_uniform(g, d->byte[0]);
-}
-
-/* The state of byte `at` of `leaf`, and how many of the `n` bytes from it share it: the rest
-   of its granule when that is uniform, else the byte alone. */
-static inline Byte* piece(const Leaf* leaf, UInt at, UInt n, UInt* length)
-{
-   Byte* g = (Byte*)&leaf->granule[at / GRANULE];
-   UInt left = GRANULE - at % GRANULE;
-   if (g->writer != SPLIT) {
-      *length = n < left ? n : left;
-      return g;
-   }
-   *length = 1;
-   return &detail(g->readers)->byte[at % GRANULE];
-}
-
-/* Bytes [at, at+n) of `leaf` in state `value`. */
-static void assign(Leaf* leaf, UInt at, UInt n, Byte value)
-{
-   while (n > 0) {
-      Byte* g = &leaf->granule[at / GRANULE];
-      UInt k = at % GRANULE, length = GRANULE - k, j;
-      if (length > n) length = n;
-      if (length == GRANULE) {
-         make_uniform(g, value);
-      } else if (g->writer == SPLIT || g->writer != value.writer || g->readers != value.readers) {
-         Detail* d = g->writer == SPLIT ? detail(g->readers) : split(g);
-         for (j = k; j < k + length; j++) d->byte[j] = value;
-         join(g, k, k + length);
-      }
-      at += length;
-      n -= length;
-   }
-}
 
 /* ---- Reader lists ------------------------------------------------------------------------ */
 
@@ -407,7 +274,7 @@ static UInt read_by_current(Load* l, UInt readers)
    It is an input of the instance (a `uses` read, and a dependency on its writer) unless the
    instance wrote it itself. `b` is the state of the `length` bytes from byte `i` of the access
    at `a` (which must all change alike). */
-static void load_bytes(Load* l, Byte* b, UInt i, UInt length, Addr a)
+static void load_bytes(Load* l, TrOwners* b, UInt i, UInt length, Addr a)
 {
    UInt result;
    if (b->readers == l->current) return;
@@ -425,24 +292,24 @@ static void load_bytes(Load* l, Byte* b, UInt i, UInt length, Addr a)
    l->run_bytes += length;
 }
 
-static void load_in_leaf(Leaf* leaf, UInt at, UInt n, Addr a)
+static void load_in_leaf(TrOwnersLeaf* leaf, UInt at, UInt n, Addr a)
 {
    Load l = {.current = tr_task_current};
    UInt i = 0, length, k;
    while (i < n) {
-      Byte* g = &leaf->granule[(at + i) / GRANULE];
-      UInt first = (at + i) % GRANULE;
-      length = GRANULE - first < n - i ? GRANULE - first : n - i;
+      TrOwners* g = &leaf->granule[(at + i) / TR_GRANULE];
+      UInt first = (at + i) % TR_GRANULE;
+      length = TR_GRANULE - first < n - i ? TR_GRANULE - first : n - i;
       /* Part of a uniform granule read for the first time: its bytes are no longer alike. */
-      if (g->writer != SPLIT && length < GRANULE && g->readers != l.current &&
+      if (g->writer != TR_SPLIT && length < TR_GRANULE && g->readers != l.current &&
           read_by_current(&l, g->readers) != g->readers)
-         split(g);
-      if (g->writer != SPLIT) {
+         tr_owners_split(g);
+      if (g->writer != TR_SPLIT) {
          load_bytes(&l, g, i, length, a);
       } else {
-         Detail* d = detail(g->readers);
+         TrOwnersDetail* d = tr_owners_detail(g->readers);
          for (k = 0; k < length; k++) load_bytes(&l, &d->byte[first + k], i + k, 1, a);
-         join(g, first, first + length);
+         tr_owners_join(g, first, first + length);
       }
       i += length;
    }
@@ -466,16 +333,16 @@ static void depend_on_readers(UInt readers, Addr a, ULong bytes)
    slots of a frame for its own purposes (spills, the annotations' request blocks), so such a
    pair would say nothing of the program's data. Each dependency covers a run of bytes with one
    earlier writer (or reader list). */
-static void store_in_leaf(Leaf* leaf, UInt at, UInt n, Addr a)
+static void store_in_leaf(TrOwnersLeaf* leaf, UInt at, UInt n, Addr a)
 {
    UInt current = tr_task_current, i = 0, j, length, fresh = 0;
    Bool stack = a >= state.stack_bottom && a < state.stack_end;
    Bool war = state.war && !stack, waw = state.waw && !stack;
-   Byte written = {current, 0};
+   TrOwners written = {current, 0};
    while (i < n) {
-      UInt writer = piece(leaf, at + i, n - i, &length)->writer;
-      for (j = i + length; j < n && piece(leaf, at + j, n - j, &length)->writer == writer;
-           j += length) {}
+      UInt writer = tr_owners_piece(leaf, at + i, n - i, &length)->writer;
+      for (j = i + length; j < n; j += length)
+         if (tr_owners_piece(leaf, at + j, n - j, &length)->writer != writer) break;
       if (writer != current) {
          if (waw && writer != 0) depend(writer, TR_DEP_WAW, a + i, j - i);
          fresh += j - i;
@@ -483,19 +350,19 @@ static void store_in_leaf(Leaf* leaf, UInt at, UInt n, Addr a)
       i = j;
    }
    for (i = 0; war && i < n; i = j) {
-      UInt readers = piece(leaf, at + i, n - i, &length)->readers;
-      for (j = i + length; j < n && piece(leaf, at + j, n - j, &length)->readers == readers;
-           j += length) {}
+      UInt readers = tr_owners_piece(leaf, at + i, n - i, &length)->readers;
+      for (j = i + length; j < n; j += length)
+         if (tr_owners_piece(leaf, at + j, n - j, &length)->readers != readers) break;
       if (readers != 0) depend_on_readers(readers, a + i, j - i);
    }
-   assign(leaf, at, n, written);
+   tr_owners_assign(leaf, at, n, written);
    if (fresh) used(a, n, 0, fresh, False);
 }
 
 static void track(Addr a, SizeT n, Bool write)
 {
    while (n > 0) {
-      Leaf* leaf = leaf_of(a, True);
+      TrOwnersLeaf* leaf = tr_owners_leaf(a, True);
       UInt at = tr_shadow_offset(a), k = tr_shadow_run(a, n);
       if (leaf == NULL) return;
       if (write) store_in_leaf(leaf, at, k, a);
@@ -534,11 +401,11 @@ static void access(Addr a, SizeT n, Bool write)
    read the bytes already or (when no write-after-read is sought, which needs every reader)
    wrote them; a store, when the instance wrote them and nobody read them since (with
    read-after-write only: or only the instance itself, which reads its own writes freely). */
-static inline Bool nothing_new(const Leaf* leaf, Addr a, UWord n, Bool write)
+static inline Bool nothing_new(const TrOwnersLeaf* leaf, Addr a, UWord n, Bool write)
 {
    UInt at = tr_shadow_offset(a), current = tr_task_current, i, length;
    for (i = 0; i < n; i += length) {
-      const Byte* b = piece(leaf, at + i, n - i, &length);
+      const TrOwners* b = tr_owners_piece(leaf, at + i, n - i, &length);
       Bool same = write ? b->writer == current &&
                              (b->readers == 0 || (b->readers == current && !state.war))
                         : b->readers == current || (b->writer == current && !state.war);
@@ -552,9 +419,9 @@ static inline Bool nothing_new(const Leaf* leaf, Addr a, UWord n, Bool write)
    as access() and track() would take it. */
 static inline void helper_access(Addr a, UWord n, Bool write)
 {
-   Leaf* leaf = tr_shadow_find(&shadow, a);
+   TrOwnersLeaf* leaf = tr_shadow_find(&tr_owners, a);
    UInt at = tr_shadow_offset(a);
-   if (leaf == NULL || at + n > LEAF_SIZE || state.potential) {
+   if (leaf == NULL || at + n > TR_SHADOW_LEAF_SPAN || state.potential) {
       access(a, n, write);
    } else if (!nothing_new(leaf, a, n, write)) {
       if (state.n_disabled > 0 || in_own_frames(a, n) || VG_(get_running_tid)() != state.tid)
@@ -590,11 +457,11 @@ void tr_memory_write(Addr a, SizeT size)
 
 void tr_memory_forget(Addr a, SizeT n)
 {
-   static const Byte nothing = {0, 0};
+   static const TrOwners nothing = {0, 0};
    while (n > 0) {
       UInt at = tr_shadow_offset(a), k = tr_shadow_run(a, n);
-      Leaf* leaf = leaf_of(a, False);
-      if (leaf) assign(leaf, at, k, nothing);
+      TrOwnersLeaf* leaf = tr_owners_leaf(a, False);
+      if (leaf) tr_owners_assign(leaf, at, k, nothing);
       a += k;
       n -= k;
    }
