@@ -417,10 +417,41 @@ static inline Bool nothing_new(const TrOwnersLeaf* leaf, Addr a, UWord n, Bool w
 /* What the helpers do: an access within a leaf there is (all but the first of a leaf and the
    rare one across two) that changes something goes straight to it when no object is disabled,
    as access() and track() would take it. */
+/* An access of one byte of a split granule, with read-after-write only and no object
+   disabled, as load_in_leaf and store_in_leaf would take it, when it is the running instance's
+   (False: not done). Copies of more than a few KB (glibc's memcpy: `rep movsb`, a byte per
+   iteration) and loops over chars go through granules a byte at a time: the first byte splits
+   the granule, the others come here, and the last one joins it. */
+static inline Bool byte_of_split(TrOwnersLeaf* leaf, UInt at, Addr a, Bool write)
+{
+   TrOwners* g = &leaf->granule[at / TR_GRANULE];
+   UInt current = tr_task_current, k = at % TR_GRANULE;
+   TrOwners* b;
+   if (g->writer != TR_SPLIT || state.war || state.waw || state.n_disabled > 0) return False;
+   b = &tr_owners_detail(g->readers)->byte[k];
+   if (write ? b->writer == current && (b->readers == 0 || b->readers == current)
+             : b->readers == current || b->writer == current)
+      return True;
+   if (in_own_frames(a, 1) || VG_(get_running_tid)() != state.tid) return False;
+   if (write) {
+      Bool fresh = b->writer != current;
+      b->writer = current;
+      b->readers = 0;
+      if (fresh) used(a, 1, 0, 1, False);
+   } else {
+      b->readers = current;
+      depend(b->writer, TR_DEP_RAW, a, 1);
+      used(a, 1, 1, 0, False);
+   }
+   tr_owners_join(g, k, k + 1);
+   return True;
+}
+
 static inline void helper_access(Addr a, UWord n, Bool write)
 {
    TrOwnersLeaf* leaf = tr_shadow_find(&tr_owners, a);
    UInt at = tr_shadow_offset(a);
+   if (leaf && n == 1 && !state.potential && byte_of_split(leaf, at, a, write)) return;
    if (leaf == NULL || at + n > TR_SHADOW_LEAF_SPAN || state.potential) {
       access(a, n, write);
    } else if (!nothing_new(leaf, a, n, write)) {
