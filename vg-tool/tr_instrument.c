@@ -9,7 +9,9 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_tooliface.h"
+#include "libvex_guest_amd64.h"
 
 #include "tr_comm.h"
 #include "tr_count.h"
@@ -33,26 +35,68 @@ typedef struct {
    IRExpr* (*guard)(IRSB* sb, Bool store, IRExpr* addr, Int size);
 } Helpers;
 
+IRExpr* tr_ir_op(IRSB* sb, IRType type, IROp operation, IRExpr* a, IRExpr* b)
+{
+   IRTemp t = newIRTemp(sb->tyenv, type);
+   addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Binop(operation, a, b)));
+   return IRExpr_RdTmp(t);
+}
+
+/* A new temporary holding "not `condition`". */
+static IRExpr* negation(IRSB* sb, IRExpr* condition)
+{
+   IRTemp t = newIRTemp(sb->tyenv, Ity_I1);
+   addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Unop(Iop_Not1, condition)));
+   return IRExpr_RdTmp(t);
+}
+
+/* The temporaries of the superblock being instrumented that hold the stack or frame pointer,
+   or an offset from one: an address made of them is a local variable's. */
+static Bool* stack_temps;
+static UInt max_stack_temps;
+
+static Bool from_stack(const IRExpr* e)
+{
+   return e->tag == Iex_RdTmp && e->Iex.RdTmp.tmp < max_stack_temps && stack_temps[e->Iex.RdTmp.tmp];
+}
+
+/* Notes whether statement `st` of the input superblock defines such a temporary. */
+static void note_stack_temp(const IRStmt* st, const VexGuestLayout* layout)
+{
+   const IRExpr* e;
+   if (st->tag != Ist_WrTmp) return;
+   e = st->Ist.WrTmp.data;
+   stack_temps[st->Ist.WrTmp.tmp] =
+      from_stack(e) ||
+      (e->tag == Iex_Get && e->Iex.Get.ty == Ity_I64 &&
+       (e->Iex.Get.offset == layout->offset_SP ||
+        e->Iex.Get.offset == offsetof(VexGuestAMD64State, guest_RBP))) ||
+      (e->tag == Iex_Binop && (e->Iex.Binop.op == Iop_Add64 || e->Iex.Binop.op == Iop_Sub64) &&
+       from_stack(e->Iex.Binop.arg1) && e->Iex.Binop.arg2->tag == Iex_Const);
+}
+
 /* Whether to call the task helpers: not for the running instance's own frames, which make no
-   dependency (tr_memory_own_frames). At -O0 most accesses are there, and the inline check costs
-   a fraction of a helper call. */
+   dependency (tr_memory_own_frames), nor for an access that would change nothing in the shadow
+   (tr_memory_unchanged_ir: in a loop most accesses repeat an earlier one). At -O0 most
+   accesses are to local variables, most in the own frames: those are not checked inline
+   against the shadow, which would cost them more than it saves. */
 static IRExpr* task_guard(IRSB* sb, Bool store, IRExpr* addr, Int size)
 {
    Addr low;
    const Addr* top;
-   IRTemp above_low = newIRTemp(sb->tyenv, Ity_I1), end = newIRTemp(sb->tyenv, Ity_I64);
-   IRTemp limit = newIRTemp(sb->tyenv, Ity_I64), below_top = newIRTemp(sb->tyenv, Ity_I1);
-   IRTemp own = newIRTemp(sb->tyenv, Ity_I1), call = newIRTemp(sb->tyenv, Ity_I1);
+   IRExpr* above_low;
+   IRExpr* below_top;
+   IRExpr* outside;
+   IRExpr* unchanged;
+   IRTemp end = newIRTemp(sb->tyenv, Ity_I64), limit = newIRTemp(sb->tyenv, Ity_I64);
    if (!tr_memory_own_frames(&low, &top)) return NULL;
-   addStmtToIRSB(sb, IRStmt_WrTmp(above_low, IRExpr_Binop(Iop_CmpLE64U, mkIRExpr_HWord(low), addr)));
+   above_low = tr_ir_op(sb, Ity_I1, Iop_CmpLE64U, mkIRExpr_HWord(low), addr);
    addStmtToIRSB(sb, IRStmt_WrTmp(end, IRExpr_Binop(Iop_Add64, addr, mkIRExpr_HWord((HWord)size))));
    addStmtToIRSB(sb, IRStmt_WrTmp(limit, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)top))));
-   addStmtToIRSB(sb, IRStmt_WrTmp(below_top, IRExpr_Binop(Iop_CmpLE64U, IRExpr_RdTmp(end),
-                                                           IRExpr_RdTmp(limit))));
-   addStmtToIRSB(sb, IRStmt_WrTmp(own, IRExpr_Binop(Iop_And1, IRExpr_RdTmp(above_low),
-                                                    IRExpr_RdTmp(below_top))));
-   addStmtToIRSB(sb, IRStmt_WrTmp(call, IRExpr_Unop(Iop_Not1, IRExpr_RdTmp(own))));
-   return IRExpr_RdTmp(call);
+   below_top = tr_ir_op(sb, Ity_I1, Iop_CmpLE64U, IRExpr_RdTmp(end), IRExpr_RdTmp(limit));
+   outside = negation(sb, tr_ir_op(sb, Ity_I1, Iop_And1, above_low, below_top));
+   unchanged = from_stack(addr) ? NULL : tr_memory_unchanged_ir(sb, store, addr, size);
+   return unchanged ? tr_ir_op(sb, Ity_I1, Iop_And1, outside, negation(sb, unchanged)) : outside;
 }
 
 /* The communication recordings look at loads only while a flow is open (tr_comm_load_guard). */
@@ -226,9 +270,15 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
    tr_count_use_layout(layout);
    for (i = 0; i < sb_in->stmts_used; i++)
       if (sb_in->stmts[i] && sb_in->stmts[i]->tag == Ist_IMark) last_mark = i;
+   if ((UInt)sb_in->tyenv->types_used > max_stack_temps) {
+      max_stack_temps = 2 * sb_in->tyenv->types_used;
+      stack_temps = VG_(realloc)("tareador.instrument", stack_temps, max_stack_temps * sizeof(Bool));
+   }
+   VG_(memset)(stack_temps, 0, max_stack_temps * sizeof(Bool));
    for (i = 0; i < sb_in->stmts_used; i++) {
       IRStmt* st = sb_in->stmts[i];
       if (st == NULL) continue;
+      if (tasks) note_stack_temp(st, layout);
       if (st->tag == Ist_IMark) {
          pending++;
          instruction = (Addr)st->Ist.IMark.addr;

@@ -13,7 +13,9 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
 
+#include "tr_instrument.h"
 #include "tr_memory.h"
 #include "tr_objects.h"
 #include "tr_owners.h"
@@ -412,6 +414,52 @@ static inline Bool nothing_new(const TrOwnersLeaf* leaf, Addr a, UWord n, Bool w
       if (!same) return False;
    }
    return True;
+}
+
+/* The same check in the instrumented code (an I1; NULL: none), for an access within a granule
+   whose bytes are alike: the state of the granule XOR the running instance in both halves has
+   a zero half where the instance is the writer or the readers (a split granule's readers name
+   its detail, never an instance). */
+IRExpr* tr_memory_unchanged_ir(IRSB* sb, Bool store, IRExpr* addr, Int size)
+{
+   IRTemp current = newIRTemp(sb->tyenv, Ity_I32), both = newIRTemp(sb->tyenv, Ity_I64);
+   IRTemp x = newIRTemp(sb->tyenv, Ity_I64), mine = newIRTemp(sb->tyenv, Ity_I32);
+   IRTemp read = newIRTemp(sb->tyenv, Ity_I32), readers = newIRTemp(sb->tyenv, Ity_I32);
+   IRExpr* owners;
+   IRExpr* zero = IRExpr_Const(IRConst_U32(0));
+   IRExpr* written;
+   IRExpr* by_me;
+   IRExpr* unchanged;
+   if (size > TR_GRANULE) return NULL;
+   owners = tr_owners_granule_ir(sb, addr);
+   addStmtToIRSB(sb, IRStmt_WrTmp(current, IRExpr_Load(Iend_LE, Ity_I32,
+                                                       mkIRExpr_HWord((HWord)&tr_task_current))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(both, IRExpr_Binop(Iop_32HLto64, IRExpr_RdTmp(current),
+                                                     IRExpr_RdTmp(current))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(x, IRExpr_Binop(Iop_Xor64, owners, IRExpr_RdTmp(both))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(mine, IRExpr_Unop(Iop_64to32, IRExpr_RdTmp(x))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(read, IRExpr_Unop(Iop_64HIto32, IRExpr_RdTmp(x))));
+   written = tr_ir_op(sb, Ity_I1, Iop_CmpEQ32, IRExpr_RdTmp(mine), zero);
+   by_me = tr_ir_op(sb, Ity_I1, Iop_CmpEQ32, IRExpr_RdTmp(read), zero);
+   if (store) {
+      /* Written by the instance and read by nobody since (or by itself only, with
+         read-after-write only). */
+      IRExpr* unread;
+      addStmtToIRSB(sb, IRStmt_WrTmp(readers, IRExpr_Unop(Iop_64HIto32, owners)));
+      unread = tr_ir_op(sb, Ity_I1, Iop_CmpEQ32, IRExpr_RdTmp(readers), zero);
+      if (!state.war) unread = tr_ir_op(sb, Ity_I1, Iop_Or1, unread, by_me);
+      unchanged = tr_ir_op(sb, Ity_I1, Iop_And1, written, unread);
+   } else {
+      unchanged = state.war ? by_me : tr_ir_op(sb, Ity_I1, Iop_Or1, by_me, written);
+   }
+   if (size > 1) {
+      /* Within one granule: its offset plus the size is at most a granule. */
+      IRExpr* offset = tr_ir_op(sb, Ity_I64, Iop_And64, addr, mkIRExpr_HWord(TR_GRANULE - 1));
+      IRExpr* end = tr_ir_op(sb, Ity_I64, Iop_Add64, offset, mkIRExpr_HWord((HWord)size));
+      IRExpr* within = tr_ir_op(sb, Ity_I1, Iop_CmpLE64U, end, mkIRExpr_HWord(TR_GRANULE));
+      unchanged = tr_ir_op(sb, Ity_I1, Iop_And1, unchanged, within);
+   }
+   return unchanged;
 }
 
 /* What the helpers do: an access within a leaf there is (all but the first of a leaf and the

@@ -6,6 +6,7 @@
 #define TR_MEMORY_H
 
 #include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
 
 /* Which dependencies to find beyond read-after-write (TrDepKind bits), and the thread whose
    stack and objects the accesses are looked up in. */
@@ -28,7 +29,9 @@ void tr_memory_pause(Bool paused);
    runs: all of it now (before another instance runs, and before one is written). */
 void tr_memory_tell(void);
 
-/* The helpers the instrumented code calls before each access. */
+/* The helpers the instrumented code calls before each access, unless its inline check (an I1;
+   NULL: none) says the access of `size` bytes at `addr` changes nothing. */
+IRExpr* tr_memory_unchanged_ir(IRSB* sb, Bool store, IRExpr* addr, Int size);
 VG_REGPARM(2) void tr_memory_load(Addr a, UWord size);
 VG_REGPARM(2) void tr_memory_store(Addr a, UWord size);
 

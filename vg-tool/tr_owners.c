@@ -3,6 +3,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_mallocfree.h"
 
+#include "tr_instrument.h"
 #include "tr_owners.h"
 
 TrShadow tr_owners = TR_SHADOW_INIT("tareador.owners", TrOwnersLeaf);
@@ -44,7 +45,7 @@ TrOwnersDetail* tr_owners_split(TrOwners* g)
    d = tr_owners_detail(id);
    for (k = 0; k < TR_GRANULE; k++) d->byte[k] = *g;
    g->writer = TR_SPLIT;
-   g->readers = id;
+   g->readers = id | TR_DETAIL_BIT;
    return d;
 }
 
@@ -53,7 +54,7 @@ static void make_uniform(TrOwners* g, TrOwners value)
 {
    if (g->writer == TR_SPLIT) {
       tr_owners_detail(g->readers)->byte[0].readers = free_details;
-      free_details = g->readers;
+      free_details = g->readers & ~TR_DETAIL_BIT;
    }
    *g = value;
 }
@@ -89,4 +90,53 @@ void tr_owners_assign(TrOwnersLeaf* leaf, UInt at, UInt n, TrOwners value)
       at += length;
       n -= length;
    }
+}
+
+/* ---- The instrumented code's lookup ------------------------------------------------------- */
+
+/* Where no table is yet, the lookup reads these (zeros: no leaf, no owners): loads without
+   branches. */
+static TrShadowMiddle no_middle;
+static TrOwnersLeaf no_leaf;
+
+/* `table` itself, or `none` where it is NULL. */
+static IRExpr* or_none(IRSB* sb, IRExpr* table, const void* none)
+{
+   IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+   IRExpr* missing = tr_ir_op(sb, Ity_I1, Iop_CmpEQ64, table, mkIRExpr_HWord(0));
+   addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_ITE(missing, mkIRExpr_HWord((HWord)none), table)));
+   return IRExpr_RdTmp(t);
+}
+
+/* The 8 bytes at `table` + `index` * 8 (a slot of a table, or a granule's owners). */
+static IRExpr* slot(IRSB* sb, IRExpr* table, IRExpr* index)
+{
+   IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
+   IRExpr* offset = tr_ir_op(sb, Ity_I64, Iop_Shl64, index, IRExpr_Const(IRConst_U8(3)));
+   IRExpr* address = tr_ir_op(sb, Ity_I64, Iop_Add64, table, offset);
+   addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Load(Iend_LE, Ity_I64, address)));
+   return IRExpr_RdTmp(t);
+}
+
+/* Bits [low, low + count) of `addr`. */
+static IRExpr* bits(IRSB* sb, IRExpr* addr, UInt low, UInt count)
+{
+   IRExpr* shifted = tr_ir_op(sb, Ity_I64, Iop_Shr64, addr, IRExpr_Const(IRConst_U8((UChar)low)));
+   return tr_ir_op(sb, Ity_I64, Iop_And64, shifted, mkIRExpr_HWord(((HWord)1 << count) - 1));
+}
+
+/* A granule's owners are 8 bytes, at 8 times its index in the leaf. */
+STATIC_ASSERT(TR_GRANULE == 1 << 3 && sizeof(TrOwners) == 8);
+
+/* tr_shadow_find, then the granule. An address beyond the 48 bits of user space (whose access
+   faults) reads some granule: what the check then says makes no difference, the helper would
+   find no leaf and do nothing. */
+IRExpr* tr_owners_granule_ir(IRSB* sb, IRExpr* addr)
+{
+   IRExpr* top = mkIRExpr_HWord((HWord)&tr_owners.top[0]);
+   IRExpr* middle = slot(sb, top, bits(sb, addr, TR_SHADOW_LEAF_BITS + TR_SHADOW_MIDDLE_BITS, 16));
+   IRExpr* leaf = slot(sb, or_none(sb, middle, &no_middle),
+                       bits(sb, addr, TR_SHADOW_LEAF_BITS, TR_SHADOW_MIDDLE_BITS));
+   return slot(sb, or_none(sb, leaf, &no_leaf),
+               bits(sb, addr, 3, TR_SHADOW_LEAF_BITS - 3));
 }

@@ -11,6 +11,7 @@
 #define TR_OWNERS_H
 
 #include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
 
 #include "tr_shadow.h"
 
@@ -23,6 +24,9 @@ typedef struct {
 } TrOwners;
 
 #define TR_SPLIT 0xFFFFFFFFu  /* never an instance id */
+/* In the name of a detail: never an instance id either, so that readers equal to an instance
+   say the granule is uniform. */
+#define TR_DETAIL_BIT 0x80000000u
 
 typedef struct {
    TrOwners granule[TR_SHADOW_LEAF_SPAN / TR_GRANULE];
@@ -41,8 +45,9 @@ TrOwnersLeaf* tr_owners_leaf(Addr a, Bool make);
 #define TR_DETAIL_CHUNK_BITS 12
 extern TrOwnersDetail** tr_owners_details;
 
-static inline TrOwnersDetail* tr_owners_detail(UInt id)
+static inline TrOwnersDetail* tr_owners_detail(UInt name)
 {
+   UInt id = name & ~TR_DETAIL_BIT;
    return &tr_owners_details[id >> TR_DETAIL_CHUNK_BITS][id & ((1u << TR_DETAIL_CHUNK_BITS) - 1)];
 }
 
@@ -67,5 +72,9 @@ TrOwnersDetail* tr_owners_split(TrOwners* g);
 void tr_owners_join(TrOwners* g, UInt first, UInt end);
 /* Bytes [at, at+n) of `leaf` in state `value`. */
 void tr_owners_assign(TrOwnersLeaf* leaf, UInt at, UInt n, TrOwners value);
+
+/* For the instrumented code: the state of the granule holding `addr` (an I64, the writer in
+   its low half; 0 when there is no leaf there yet). */
+IRExpr* tr_owners_granule_ir(IRSB* sb, IRExpr* addr);
 
 #endif
