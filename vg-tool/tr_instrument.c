@@ -75,11 +75,30 @@ static void note_stack_temp(const IRStmt* st, const VexGuestLayout* layout)
        from_stack(e->Iex.Binop.arg1) && e->Iex.Binop.arg2->tag == Iex_Const);
 }
 
+/* The instruction being instrumented (for ARG_SITE), and whether it is a repeated string
+   instruction (rep movs, rep stos, ...: glibc's memcpy and memset of a few KB and more). */
+static Addr instruction;
+static Bool repeated_string;
+
+/* Whether the amd64 instruction at `at` (`length` bytes) has a rep prefix and a string
+   opcode (0xA4-0xA7, 0xAA-0xAF). */
+static Bool is_repeated_string(const UChar* at, UInt length)
+{
+   Bool rep = False;
+   UInt i = 0;
+   for (; i < length && (at[i] == 0xF2 || at[i] == 0xF3 || at[i] == 0x66 || at[i] == 0x67 ||
+                         (at[i] >= 0x40 && at[i] <= 0x4F));
+        i++)
+      rep = rep || at[i] == 0xF2 || at[i] == 0xF3;
+   return rep && i < length && ((at[i] >= 0xA4 && at[i] <= 0xA7) || (at[i] >= 0xAA && at[i] <= 0xAF));
+}
+
 /* Whether to call the task helpers: not for the running instance's own frames, which make no
    dependency (tr_memory_own_frames), nor for an access that would change nothing in the shadow
-   (tr_memory_unchanged_ir: in a loop most accesses repeat an earlier one). At -O0 most
-   accesses are to local variables, most in the own frames: those are not checked inline
-   against the shadow, which would cost them more than it saves. */
+   (tr_memory_unchanged_ir: in a loop most accesses repeat an earlier one). Accesses to local
+   variables (at -O0 most accesses, most in the own frames) and those of repeated string
+   instructions (each byte of a copy new to the instance) are not checked inline against the
+   shadow, which would cost them more than it saves. */
 static IRExpr* task_guard(IRSB* sb, Bool store, IRExpr* addr, Int size)
 {
    Addr low;
@@ -95,7 +114,8 @@ static IRExpr* task_guard(IRSB* sb, Bool store, IRExpr* addr, Int size)
    addStmtToIRSB(sb, IRStmt_WrTmp(limit, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)top))));
    below_top = tr_ir_op(sb, Ity_I1, Iop_CmpLE64U, IRExpr_RdTmp(end), IRExpr_RdTmp(limit));
    outside = negation(sb, tr_ir_op(sb, Ity_I1, Iop_And1, above_low, below_top));
-   unchanged = from_stack(addr) ? NULL : tr_memory_unchanged_ir(sb, store, addr, size);
+   unchanged = from_stack(addr) || repeated_string
+                  ? NULL : tr_memory_unchanged_ir(sb, store, addr, size);
    return unchanged ? tr_ir_op(sb, Ity_I1, Iop_And1, outside, negation(sb, unchanged)) : outside;
 }
 
@@ -115,8 +135,6 @@ static const Helpers kThreadCommHelpers = {"tr_threadcomm_access", tr_threadcomm
                                            "tr_threadcomm_access", tr_threadcomm_access, ARG_NONE,
                                            NULL};
 
-/* The instruction being instrumented, for ARG_SITE. */
-static Addr instruction;
 
 /* A call of the load or store helper on `size` bytes at `addr`, when `guard` (NULL: always);
    `pending`: the instructions of this superblock not yet in the counter. */
@@ -282,6 +300,7 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
       if (st->tag == Ist_IMark) {
          pending++;
          instruction = (Addr)st->Ist.IMark.addr;
+         repeated_string = tasks && is_repeated_string((const UChar*)instruction, st->Ist.IMark.len);
          next_instruction = (Addr)(st->Ist.IMark.addr + st->Ist.IMark.len);
       }
       if (st->tag == Ist_Exit && pending > 0) {
