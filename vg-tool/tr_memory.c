@@ -465,33 +465,40 @@ IRExpr* tr_memory_unchanged_ir(IRSB* sb, Bool store, IRExpr* addr, Int size)
 /* What the helpers do: an access within a leaf there is (all but the first of a leaf and the
    rare one across two) that changes something goes straight to it when no object is disabled,
    as access() and track() would take it. */
-/* An access of one byte of a split granule, with read-after-write only and no object
-   disabled, as load_in_leaf and store_in_leaf would take it, when it is the running instance's
-   (False: not done). Copies of more than a few KB (glibc's memcpy: `rep movsb`, a byte per
-   iteration) and loops over chars go through granules a byte at a time: the first byte splits
-   the granule, the others come here, and the last one joins it. */
-static inline Bool byte_of_split(TrOwnersLeaf* leaf, UInt at, Addr a, Bool write)
+/* An access of one piece (the whole of a uniform granule: a double, a pointer; or one byte of
+   a split granule), with read-after-write only and no object disabled, as load_in_leaf and
+   store_in_leaf would take it, when it is the running instance's (False: not done). The first
+   touches of an instance's data are mostly of whole granules; copies of more than a few KB
+   (glibc's memcpy: `rep movsb`, a byte per iteration) and loops over chars go through granules
+   a byte at a time: the first byte splits the granule, the others come here, and the last one
+   joins it. */
+static inline Bool one_piece(TrOwnersLeaf* leaf, UInt at, Addr a, UWord n, Bool write)
 {
    TrOwners* g = &leaf->granule[at / TR_GRANULE];
-   UInt current = tr_task_current, k = at % TR_GRANULE;
+   UInt current = tr_task_current;
    TrOwners* b;
-   if (g->writer != TR_SPLIT || state.war || state.waw || state.n_disabled > 0) return False;
-   b = &tr_owners_detail(g->readers)->byte[k];
+   if (state.war || state.waw || state.n_disabled > 0) return False;
+   if (n == TR_GRANULE && at % TR_GRANULE == 0 && g->writer != TR_SPLIT)
+      b = g;
+   else if (n == 1 && g->writer == TR_SPLIT)
+      b = &tr_owners_detail(g->readers)->byte[at % TR_GRANULE];
+   else
+      return False;
    if (write ? b->writer == current && (b->readers == 0 || b->readers == current)
              : b->readers == current || b->writer == current)
       return True;
-   if (in_own_frames(a, 1) || VG_(get_running_tid)() != state.tid) return False;
+   if (in_own_frames(a, n) || VG_(get_running_tid)() != state.tid) return False;
    if (write) {
       Bool fresh = b->writer != current;
       b->writer = current;
       b->readers = 0;
-      if (fresh) used(a, 1, 0, 1, False);
+      if (fresh) used(a, n, 0, n, False);
    } else {
       b->readers = current;
-      depend(b->writer, TR_DEP_RAW, a, 1);
-      used(a, 1, 1, 0, False);
+      depend(b->writer, TR_DEP_RAW, a, n);
+      used(a, n, n, 0, False);
    }
-   tr_owners_join(g, k, k + 1);
+   if (b != g) tr_owners_join(g, at % TR_GRANULE, at % TR_GRANULE + 1);
    return True;
 }
 
@@ -499,7 +506,7 @@ static inline void helper_access(Addr a, UWord n, Bool write)
 {
    TrOwnersLeaf* leaf = tr_shadow_find(&tr_owners, a);
    UInt at = tr_shadow_offset(a);
-   if (leaf && n == 1 && !state.potential && byte_of_split(leaf, at, a, write)) return;
+   if (leaf && !state.potential && one_piece(leaf, at, a, n, write)) return;
    if (leaf == NULL || at + n > TR_SHADOW_LEAF_SPAN || state.potential) {
       access(a, n, write);
    } else if (!nothing_new(leaf, a, n, write)) {
