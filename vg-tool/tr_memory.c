@@ -240,8 +240,10 @@ static void used(Addr a, SizeT n, ULong read, ULong written, Bool disabled)
    }
    if (a < u->low) u->low = a;
    if (a + n > u->high) u->high = a + n;
-   u->read += read;
-   u->written += written;
+   /* One of the two is zero: added alone, not as a pair of vector lanes, which stalled on
+      forwarding the previous access's store of the pair. */
+   if (read) u->read += read;
+   if (written) u->written += written;
 }
 
 /* The first disabled range that [a, a+n) overlaps, or NULL. */
