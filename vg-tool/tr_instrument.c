@@ -94,26 +94,17 @@ static Bool is_repeated_string(const UChar* at, UInt length)
 }
 
 /* Whether to call the task helpers: not for the running instance's own frames, which make no
-   dependency (tr_memory_own_frames), nor for an access that would change nothing in the shadow
+   dependency (tr_memory_own_ir), nor for an access that would change nothing in the shadow
    (tr_memory_unchanged_ir: in a loop most accesses repeat an earlier one). Accesses to local
    variables (at -O0 most accesses, most in the own frames) and those of repeated string
    instructions (each byte of a copy new to the instance) are not checked inline against the
    shadow, which would cost them more than it saves. */
 static IRExpr* task_guard(IRSB* sb, Bool store, IRExpr* addr, Int size)
 {
-   Addr low;
-   const Addr* top;
-   IRExpr* above_low;
-   IRExpr* below_top;
    IRExpr* outside;
    IRExpr* unchanged;
-   IRTemp end = newIRTemp(sb->tyenv, Ity_I64), limit = newIRTemp(sb->tyenv, Ity_I64);
-   if (!tr_memory_own_frames(&low, &top)) return NULL;
-   above_low = tr_ir_op(sb, Ity_I1, Iop_CmpLE64U, mkIRExpr_HWord(low), addr);
-   addStmtToIRSB(sb, IRStmt_WrTmp(end, IRExpr_Binop(Iop_Add64, addr, mkIRExpr_HWord((HWord)size))));
-   addStmtToIRSB(sb, IRStmt_WrTmp(limit, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)top))));
-   below_top = tr_ir_op(sb, Ity_I1, Iop_CmpLE64U, IRExpr_RdTmp(end), IRExpr_RdTmp(limit));
-   outside = negation(sb, tr_ir_op(sb, Ity_I1, Iop_And1, above_low, below_top));
+   if (!tr_memory_checks_inline()) return NULL;
+   outside = negation(sb, tr_memory_own_ir(sb, addr, size));
    unchanged = from_stack(addr) || repeated_string
                   ? NULL : tr_memory_unchanged_ir(sb, store, addr, size);
    return unchanged ? tr_ir_op(sb, Ity_I1, Iop_And1, outside, negation(sb, unchanged)) : outside;

@@ -572,17 +572,47 @@ void tr_memory_start(UInt kinds, ThreadId tid)
    state.stack_end = VG_(thread_get_stack_max)(tid) + 1;
    state.stack_bottom = state.stack_end - VG_(thread_get_stack_size)(tid);
    tr_objects_on_block = forget_block;
+   tr_memory_frames_moved();
 }
 
-void tr_memory_stop(void) { state.on = state.tracking = False; }
+void tr_memory_stop(void)
+{
+   state.on = state.tracking = False;
+   tr_memory_frames_moved();
+}
 
 Bool tr_memory_instrumenting(void) { return state.on || state.potential; }
 
-Bool tr_memory_own_frames(Addr* low, const Addr** top)
+Bool tr_memory_checks_inline(void) { return state.on && !state.potential; }
+
+/* The own-frame check of the instrumented code in one unsigned comparison: an access of 2^k
+   bytes at `a` is in [stack bottom, tr_task_stack_top) when a - own_low <= own_bound[k]. When
+   the own frames are too few for that (an instance started on another stack), own_low is where
+   no access can be: the helpers decide. */
+#define OWN_SIZES 6  /* 1 to 32 bytes */
+static Addr own_low = ~(Addr)0;
+static Addr own_bound[OWN_SIZES];
+
+void tr_memory_frames_moved(void)
 {
-   *low = state.stack_bottom;
-   *top = &tr_task_stack_top;
-   return state.on && !state.potential;
+   Addr top = tr_task_stack_top, low = state.stack_bottom;
+   Bool some = top >= low + 64;
+   UInt k;
+   own_low = some ? low : ~(Addr)0;
+   for (k = 0; k < OWN_SIZES; k++) own_bound[k] = some ? top - low - (1u << k) : 0;
+}
+
+IRExpr* tr_memory_own_ir(IRSB* sb, IRExpr* addr, Int size)
+{
+   IRTemp low = newIRTemp(sb->tyenv, Ity_I64), bound = newIRTemp(sb->tyenv, Ity_I64);
+   UInt k;
+   for (k = 0; k < OWN_SIZES && (1 << k) != size; k++) {}
+   if (k == OWN_SIZES) return IRExpr_Const(IRConst_U1(False));
+   addStmtToIRSB(sb, IRStmt_WrTmp(low, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&own_low))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(bound, IRExpr_Load(Iend_LE, Ity_I64,
+                                                     mkIRExpr_HWord((HWord)&own_bound[k]))));
+   return tr_ir_op(sb, Ity_I1, Iop_CmpLE64U,
+                   tr_ir_op(sb, Ity_I64, Iop_Sub64, addr, IRExpr_RdTmp(low)), IRExpr_RdTmp(bound));
 }
 
 void tr_memory_potential(void) { state.potential = state.tracking = True; }

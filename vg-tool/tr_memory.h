@@ -16,10 +16,14 @@ void tr_memory_stop(void);
 void tr_memory_potential(void);
 /* While the instrumented code should call the helpers (read when translating). */
 Bool tr_memory_instrumenting(void);
-/* Accesses to [*low, *top) (the running instance's own frames, `*top` read when the code runs)
-   need no helper call, which the instrumented code checks inline; False when every access
-   needs the call (--potential-tasks). */
-Bool tr_memory_own_frames(Addr* low, const Addr** top);
+/* While tasks are traced (not --potential-tasks), the instrumented code checks inline whether
+   an access needs the helpers: tr_memory_own_ir says whether the access of `size` bytes at
+   `addr` is in the running instance's own frames, which make no dependency (an I1, read when
+   the code runs). */
+Bool tr_memory_checks_inline(void);
+IRExpr* tr_memory_own_ir(IRSB* sb, IRExpr* addr, Int size);
+/* The running instance changed, and its own frames with it (tr_task_stack_top). */
+void tr_memory_frames_moved(void);
 
 /* Accesses are not tracked while paused (inside MPI calls: the library's own memory is not the
    program's; the buffers of a call are accounted with tr_memory_read/write instead). */
@@ -29,8 +33,8 @@ void tr_memory_pause(Bool paused);
    runs: all of it now (before another instance runs, and before one is written). */
 void tr_memory_tell(void);
 
-/* The helpers the instrumented code calls before each access, unless its inline check (an I1;
-   NULL: none) says the access of `size` bytes at `addr` changes nothing. */
+/* The helpers the instrumented code calls before each access, unless its inline checks say the
+   access is in the own frames or (an I1; NULL: no check) that it changes nothing. */
 IRExpr* tr_memory_unchanged_ir(IRSB* sb, Bool store, IRExpr* addr, Int size);
 VG_REGPARM(2) void tr_memory_load(Addr a, UWord size);
 VG_REGPARM(2) void tr_memory_store(Addr a, UWord size);

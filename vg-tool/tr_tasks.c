@@ -190,6 +190,7 @@ static void open_instance(UInt type)
    tasks.open[tasks.n_open++] = in;
    tr_task_current = in->id;
    tr_task_stack_top = in->stack_top;
+   tr_memory_frames_moved();
 }
 
 static void write_ready(void);
@@ -203,6 +204,7 @@ static void close_instance(void)
    tasks.n_open--;
    tr_task_current = tasks.n_open ? running()->id : 0;
    tr_task_stack_top = tasks.n_open ? running()->stack_top : 0;
+   tr_memory_frames_moved();
    if (tasks.n_ended == tasks.max_ended)
       tasks.ended = grow(tasks.ended, &tasks.max_ended, tasks.n_ended + 1, sizeof(Instance*));
    tasks.ended[tasks.n_ended++] = in;
