@@ -93,21 +93,19 @@ static Bool is_repeated_string(const UChar* at, UInt length)
    return rep && i < length && ((at[i] >= 0xA4 && at[i] <= 0xA7) || (at[i] >= 0xAA && at[i] <= 0xAF));
 }
 
-/* Whether to call the task helpers: not for the running instance's own frames, which make no
-   dependency (tr_memory_own_ir), nor for an access that would change nothing in the shadow
-   (tr_memory_unchanged_ir: in a loop most accesses repeat an earlier one). Accesses to local
-   variables (at -O0 most accesses, most in the own frames) and those of repeated string
-   instructions (each byte of a copy new to the instance) are not checked inline against the
-   shadow, which would cost them more than it saves. */
+/* Whether to call the task helpers: not for an access that would change nothing in the shadow
+   (tr_memory_changes_ir: in a loop most accesses repeat an earlier one), which also covers
+   the running instance's own frames (they make no dependency: the helpers find that too). An
+   access to a local variable (at -O0 most accesses, most in the own frames) or of a repeated
+   string instruction (each byte of a copy is new to the instance) is checked for the own
+   frames only (tr_memory_own_ir), which costs it less. */
 static IRExpr* task_guard(IRSB* sb, Bool store, IRExpr* addr, Int size)
 {
-   IRExpr* outside;
-   IRExpr* unchanged;
+   IRExpr* changes;
    if (!tr_memory_checks_inline()) return NULL;
-   outside = negation(sb, tr_memory_own_ir(sb, addr, size));
-   unchanged = from_stack(addr) || repeated_string
-                  ? NULL : tr_memory_unchanged_ir(sb, store, addr, size);
-   return unchanged ? tr_ir_op(sb, Ity_I1, Iop_And1, outside, negation(sb, unchanged)) : outside;
+   changes = from_stack(addr) || repeated_string ? NULL
+                                                 : tr_memory_changes_ir(sb, store, addr, size);
+   return changes ? changes : negation(sb, tr_memory_own_ir(sb, addr, size));
 }
 
 /* The communication recordings look at loads only while a flow is open (tr_comm_load_guard). */

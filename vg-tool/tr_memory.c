@@ -418,55 +418,54 @@ static inline Bool nothing_new(const TrOwnersLeaf* leaf, Addr a, UWord n, Bool w
    return True;
 }
 
-/* The same check in the instrumented code (an I1; NULL: none), for an access within a granule
-   whose bytes are alike: the state of the granule XOR the running instance in both halves has
-   a zero half where the instance is the writer or the readers (a split granule's readers name
-   its detail, never an instance). */
-IRExpr* tr_memory_unchanged_ir(IRSB* sb, Bool store, IRExpr* addr, Int size)
+/* The same check in the instrumented code, for an access within a granule whose bytes are
+   alike, as one comparison of a word with zero (the call's condition): the granule's state XOR
+   the running instance in both halves has a zero half where the instance is the writer or the
+   readers (a split granule's readers name its detail, never an instance), and the product of
+   two halves is zero where one is. */
+IRExpr* tr_memory_changes_ir(IRSB* sb, Bool store, IRExpr* addr, Int size)
 {
    IRTemp current = newIRTemp(sb->tyenv, Ity_I32), both = newIRTemp(sb->tyenv, Ity_I64);
-   IRTemp x = newIRTemp(sb->tyenv, Ity_I64), mine = newIRTemp(sb->tyenv, Ity_I32);
-   IRTemp read = newIRTemp(sb->tyenv, Ity_I32), readers = newIRTemp(sb->tyenv, Ity_I32);
+   IRTemp writer_low = newIRTemp(sb->tyenv, Ity_I32), writer = newIRTemp(sb->tyenv, Ity_I64);
    IRExpr* owners;
-   IRExpr* zero = IRExpr_Const(IRConst_U32(0));
-   IRExpr* written;
-   IRExpr* by_me;
-   IRExpr* unchanged;
+   IRExpr* x;
+   IRExpr* readers;
+   IRExpr* changes;
+   IRExpr* half = IRExpr_Const(IRConst_U8(32));
    if (size > TR_GRANULE) return NULL;
    owners = tr_owners_granule_ir(sb, addr);
    addStmtToIRSB(sb, IRStmt_WrTmp(current, IRExpr_Load(Iend_LE, Ity_I32,
                                                        mkIRExpr_HWord((HWord)&tr_task_current))));
    addStmtToIRSB(sb, IRStmt_WrTmp(both, IRExpr_Binop(Iop_32HLto64, IRExpr_RdTmp(current),
                                                      IRExpr_RdTmp(current))));
-   addStmtToIRSB(sb, IRStmt_WrTmp(x, IRExpr_Binop(Iop_Xor64, owners, IRExpr_RdTmp(both))));
-   addStmtToIRSB(sb, IRStmt_WrTmp(mine, IRExpr_Unop(Iop_64to32, IRExpr_RdTmp(x))));
-   addStmtToIRSB(sb, IRStmt_WrTmp(read, IRExpr_Unop(Iop_64HIto32, IRExpr_RdTmp(x))));
-   written = tr_ir_op(sb, Ity_I1, Iop_CmpEQ32, IRExpr_RdTmp(mine), zero);
-   by_me = tr_ir_op(sb, Ity_I1, Iop_CmpEQ32, IRExpr_RdTmp(read), zero);
-   if (store) {
-      /* Written by the instance and read by nobody since (or by itself only, with
-         read-after-write only). */
-      IRExpr* unread;
-      addStmtToIRSB(sb, IRStmt_WrTmp(readers, IRExpr_Unop(Iop_64HIto32, owners)));
-      unread = tr_ir_op(sb, Ity_I1, Iop_CmpEQ32, IRExpr_RdTmp(readers), zero);
-      if (!state.war) unread = tr_ir_op(sb, Ity_I1, Iop_Or1, unread, by_me);
-      unchanged = tr_ir_op(sb, Ity_I1, Iop_And1, written, unread);
+   x = tr_ir_op(sb, Ity_I64, Iop_Xor64, owners, IRExpr_RdTmp(both));
+   /* x's halves: not written by the instance (low), not read by it (high). */
+   addStmtToIRSB(sb, IRStmt_WrTmp(writer_low, IRExpr_Unop(Iop_64to32, x)));
+   addStmtToIRSB(sb, IRStmt_WrTmp(writer, IRExpr_Unop(Iop_32Uto64, IRExpr_RdTmp(writer_low))));
+   readers = tr_ir_op(sb, Ity_I64, Iop_Shr64, x, half);
+   if (store && state.war) {
+      /* Unless written by the instance and read by nobody since. */
+      changes = tr_ir_op(sb, Ity_I64, Iop_Xor64, owners,
+                         tr_ir_op(sb, Ity_I64, Iop_Shr64, IRExpr_RdTmp(both), half));
+   } else if (store) {
+      /* ... or by itself only. */
+      IRExpr* others = tr_ir_op(sb, Ity_I64, Iop_Mul64,
+                                tr_ir_op(sb, Ity_I64, Iop_Shr64, owners, half), readers);
+      changes = tr_ir_op(sb, Ity_I64, Iop_Or64, IRExpr_RdTmp(writer), others);
    } else {
-      unchanged = state.war ? by_me : tr_ir_op(sb, Ity_I1, Iop_Or1, by_me, written);
+      /* Unless read by the instance (or written by it, with read-after-write only). */
+      changes = state.war ? readers : tr_ir_op(sb, Ity_I64, Iop_Mul64, IRExpr_RdTmp(writer), readers);
    }
    if (size > 1) {
-      /* Within one granule: its offset plus the size is at most a granule. */
+      /* Not within one granule: its offset plus the size passes the granule. */
       IRExpr* offset = tr_ir_op(sb, Ity_I64, Iop_And64, addr, mkIRExpr_HWord(TR_GRANULE - 1));
-      IRExpr* end = tr_ir_op(sb, Ity_I64, Iop_Add64, offset, mkIRExpr_HWord((HWord)size));
-      IRExpr* within = tr_ir_op(sb, Ity_I1, Iop_CmpLE64U, end, mkIRExpr_HWord(TR_GRANULE));
-      unchanged = tr_ir_op(sb, Ity_I1, Iop_And1, unchanged, within);
+      IRExpr* last = tr_ir_op(sb, Ity_I64, Iop_Add64, offset, mkIRExpr_HWord((HWord)size - 1));
+      IRExpr* across = tr_ir_op(sb, Ity_I64, Iop_Shr64, last, IRExpr_Const(IRConst_U8(3)));
+      changes = tr_ir_op(sb, Ity_I64, Iop_Or64, changes, across);
    }
-   return unchanged;
+   return tr_ir_op(sb, Ity_I1, Iop_CmpNE64, changes, mkIRExpr_HWord(0));
 }
 
-/* What the helpers do: an access within a leaf there is (all but the first of a leaf and the
-   rare one across two) that changes something goes straight to it when no object is disabled,
-   as access() and track() would take it. */
 /* An access of one piece (the whole of a uniform granule: a double, a pointer; or one byte of
    a split granule), with read-after-write only and no object disabled, as load_in_leaf and
    store_in_leaf would take it, when it is the running instance's (False: not done). The first
@@ -504,6 +503,9 @@ static inline Bool one_piece(TrOwnersLeaf* leaf, UInt at, Addr a, UWord n, Bool 
    return True;
 }
 
+/* What the helpers do: an access within a leaf there is (all but the first of a leaf and the
+   rare one across two) that changes something goes straight to it when no object is disabled,
+   as access() and track() would take it. */
 static inline void helper_access(Addr a, UWord n, Bool write)
 {
    TrOwnersLeaf* leaf = tr_shadow_find(&tr_owners, a);

@@ -34,8 +34,9 @@ void tr_memory_pause(Bool paused);
 void tr_memory_tell(void);
 
 /* The helpers the instrumented code calls before each access, unless its inline checks say the
-   access is in the own frames or (an I1; NULL: no check) that it changes nothing. */
-IRExpr* tr_memory_unchanged_ir(IRSB* sb, Bool store, IRExpr* addr, Int size);
+   access is in the own frames, or changes nothing: tr_memory_changes_ir (an I1; NULL: no
+   check) is false only when the access of `size` bytes at `addr` changes nothing. */
+IRExpr* tr_memory_changes_ir(IRSB* sb, Bool store, IRExpr* addr, Int size);
 VG_REGPARM(2) void tr_memory_load(Addr a, UWord size);
 VG_REGPARM(2) void tr_memory_store(Addr a, UWord size);
 
