@@ -51,7 +51,8 @@ static IRExpr* negation(IRSB* sb, IRExpr* condition)
 }
 
 /* The temporaries of the superblock being instrumented that hold the stack or frame pointer,
-   or an offset from one: an address made of them is a local variable's. */
+   or that plus or minus something (an offset, an index): an address made of them is a local
+   variable's. */
 static Bool* stack_temps;
 static UInt max_stack_temps;
 
@@ -72,7 +73,7 @@ static void note_stack_temp(const IRStmt* st, const VexGuestLayout* layout)
        (e->Iex.Get.offset == layout->offset_SP ||
         e->Iex.Get.offset == offsetof(VexGuestAMD64State, guest_RBP))) ||
       (e->tag == Iex_Binop && (e->Iex.Binop.op == Iop_Add64 || e->Iex.Binop.op == Iop_Sub64) &&
-       from_stack(e->Iex.Binop.arg1) && e->Iex.Binop.arg2->tag == Iex_Const);
+       (from_stack(e->Iex.Binop.arg1) || from_stack(e->Iex.Binop.arg2)));
 }
 
 /* The instruction being instrumented (for ARG_SITE), and whether it is a repeated string
