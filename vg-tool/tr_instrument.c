@@ -58,7 +58,8 @@ static UInt max_stack_temps;
 
 static Bool from_stack(const IRExpr* e)
 {
-   return e->tag == Iex_RdTmp && e->Iex.RdTmp.tmp < max_stack_temps && stack_temps[e->Iex.RdTmp.tmp];
+   return e->tag == Iex_RdTmp && e->Iex.RdTmp.tmp < max_stack_temps &&
+          stack_temps[e->Iex.RdTmp.tmp];
 }
 
 /* Notes whether statement `st` of the input superblock defines such a temporary. */
@@ -91,7 +92,8 @@ static Bool is_repeated_string(const UChar* at, UInt length)
                          (at[i] >= 0x40 && at[i] <= 0x4F));
         i++)
       rep = rep || at[i] == 0xF2 || at[i] == 0xF3;
-   return rep && i < length && ((at[i] >= 0xA4 && at[i] <= 0xA7) || (at[i] >= 0xAA && at[i] <= 0xAF));
+   return rep && i < length &&
+          ((at[i] >= 0xA4 && at[i] <= 0xA7) || (at[i] >= 0xAA && at[i] <= 0xAF));
 }
 
 /* Whether to call the task helpers: not for an access that would change nothing in the shadow
@@ -124,7 +126,6 @@ static const Helpers kCommHelpers = {"tr_comm_load", tr_comm_load, "tr_comm_stor
 static const Helpers kThreadCommHelpers = {"tr_threadcomm_access", tr_threadcomm_access,
                                            "tr_threadcomm_access", tr_threadcomm_access, ARG_NONE,
                                            NULL};
-
 
 /* A call of the load or store helper on `size` bytes at `addr`, when `guard` (NULL: always);
    `pending`: the instructions of this superblock not yet in the counter. */
@@ -280,7 +281,8 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
       if (sb_in->stmts[i] && sb_in->stmts[i]->tag == Ist_IMark) last_mark = i;
    if ((UInt)sb_in->tyenv->types_used > max_stack_temps) {
       max_stack_temps = 2 * sb_in->tyenv->types_used;
-      stack_temps = VG_(realloc)("tareador.instrument", stack_temps, max_stack_temps * sizeof(Bool));
+      stack_temps = VG_(realloc)("tareador.instrument", stack_temps,
+                                 max_stack_temps * sizeof(Bool));
    }
    VG_(memset)(stack_temps, 0, max_stack_temps * sizeof(Bool));
    for (i = 0; i < sb_in->stmts_used; i++) {
@@ -290,7 +292,8 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
       if (st->tag == Ist_IMark) {
          pending++;
          instruction = (Addr)st->Ist.IMark.addr;
-         repeated_string = tasks && is_repeated_string((const UChar*)instruction, st->Ist.IMark.len);
+         repeated_string =
+            tasks && is_repeated_string((const UChar*)instruction, st->Ist.IMark.len);
          next_instruction = (Addr)(st->Ist.IMark.addr + st->Ist.IMark.len);
       }
       if (st->tag == Ist_Exit && pending > 0) {

@@ -454,7 +454,8 @@ IRExpr* tr_memory_changes_ir(IRSB* sb, Bool store, IRExpr* addr, Int size)
       changes = tr_ir_op(sb, Ity_I64, Iop_Or64, IRExpr_RdTmp(writer), others);
    } else {
       /* Unless read by the instance (or written by it, with read-after-write only). */
-      changes = state.war ? readers : tr_ir_op(sb, Ity_I64, Iop_Mul64, IRExpr_RdTmp(writer), readers);
+      changes = state.war ? readers
+                          : tr_ir_op(sb, Ity_I64, Iop_Mul64, IRExpr_RdTmp(writer), readers);
    }
    if (size > 1) {
       /* Not within one granule: its offset plus the size passes the granule. */
@@ -610,7 +611,8 @@ IRExpr* tr_memory_own_ir(IRSB* sb, IRExpr* addr, Int size)
    UInt k;
    for (k = 0; k < OWN_SIZES && (1 << k) != size; k++) {}
    if (k == OWN_SIZES) return IRExpr_Const(IRConst_U1(False));
-   addStmtToIRSB(sb, IRStmt_WrTmp(low, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&own_low))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(low, IRExpr_Load(Iend_LE, Ity_I64,
+                                                   mkIRExpr_HWord((HWord)&own_low))));
    addStmtToIRSB(sb, IRStmt_WrTmp(bound, IRExpr_Load(Iend_LE, Ity_I64,
                                                      mkIRExpr_HWord((HWord)&own_bound[k]))));
    return tr_ir_op(sb, Ity_I1, Iop_CmpLE64U,
