@@ -6,7 +6,8 @@
 # Cholesky of examples/tasks. Each runs under `valgrind --tool=none`, `--tool=memcheck` and
 # `--tool=tareador` (--deps=raw, the default); prints the median user+system CPU seconds of
 # REPEAT runs (default 3: CPU time, not wall time, so that other jobs on the machine matter
-# less) and the ratio to memcheck. The target: dependency tracking costs at most 1.0 x memcheck.
+# less; the three tools take turns, so that a burst of load hits them alike) and the ratio to
+# memcheck. The target: dependency tracking costs at most 1.0 x memcheck.
 #
 #   bench/tasks.sh [BUILD_DIR]        default: ./build (for its tareador)
 set -euo pipefail
@@ -26,13 +27,18 @@ programs=(
   "cholesky examples/tasks/cholesky.c 24 -lm"
 )
 
-# median COMMAND...: the median user+system CPU seconds of $repeat runs.
+# seconds TOOL COMMAND...: appends the user+system CPU seconds of one run to $scratch/TOOL.
+seconds() {
+  local tool=$1
+  shift
+  /usr/bin/time -f "%U %S" -o "$scratch/time" "$@" >/dev/null 2>"$scratch/stderr" ||
+    { echo "bench/tasks.sh: failed: $*" >&2; cat "$scratch/stderr" >&2; exit 1; }
+  awk '{ print $1 + $2 }' "$scratch/time" >>"$scratch/$tool"
+}
+
+# median TOOL: the median of the seconds in $scratch/TOOL.
 median() {
-  for _ in $(seq "$repeat"); do
-    /usr/bin/time -f "%U %S" -o "$scratch/time" "$@" >/dev/null 2>"$scratch/stderr" ||
-      { echo "bench/tasks.sh: failed: $*" >&2; cat "$scratch/stderr" >&2; exit 1; }
-    awk '{ print $1 + $2 }' "$scratch/time"
-  done | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'
+  sort -g "$scratch/$1" | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'
 }
 
 echo "dependency tracking vs memcheck: median user+system CPU seconds of $repeat runs"
@@ -44,9 +50,15 @@ for entry in "${programs[@]}"; do
     binary="$scratch/$name-$level"
     # shellcheck disable=SC2086 # the libraries are words
     "${CC:-cc}" -"$level" -g -I"$top/vg-tool" -o "$binary" "$top/$source" ${libraries:-}
-    none=$(median valgrind --tool=none "$binary" "${args[@]}")
-    memcheck=$(median valgrind --tool=memcheck "$binary" "${args[@]}")
-    traced=$(median "$tareador" --trace-dir="$scratch/set" --task-report=no "$binary" "${args[@]}")
+    rm -f "$scratch/none" "$scratch/memcheck" "$scratch/tareador"
+    for _ in $(seq "$repeat"); do
+      seconds none valgrind --tool=none "$binary" "${args[@]}"
+      seconds memcheck valgrind --tool=memcheck "$binary" "${args[@]}"
+      seconds tareador "$tareador" --trace-dir="$scratch/set" --task-report=no "$binary" "${args[@]}"
+    done
+    none=$(median none)
+    memcheck=$(median memcheck)
+    traced=$(median tareador)
     awk -v n="$name" -v l="-$level" -v o="$none" -v m="$memcheck" -v t="$traced" 'BEGIN {
       printf "  %-14s %-4s %8.2f %9.2f %9.2f %11.2f\n", n, l, o, m, t, t / m }'
   done

@@ -9,7 +9,9 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_tooliface.h"
+#include "libvex_guest_amd64.h"
 
 #include "tr_comm.h"
 #include "tr_count.h"
@@ -17,7 +19,6 @@
 #include "tr_memory.h"
 #include "tr_overlap.h"
 #include "tr_potential.h"
-#include "tr_program.h"
 #include "tr_threadcomm.h"
 
 /* The helpers one analysis calls before loads and stores, and their third argument: none, the
@@ -34,26 +35,80 @@ typedef struct {
    IRExpr* (*guard)(IRSB* sb, Bool store, IRExpr* addr, Int size);
 } Helpers;
 
-/* Whether to call the task helpers: not for the running instance's own frames, which make no
-   dependency (tr_memory_own_frames). At -O0 most accesses are there, and the inline check costs
-   a fraction of a helper call. */
+IRExpr* tr_ir_op(IRSB* sb, IRType type, IROp operation, IRExpr* a, IRExpr* b)
+{
+   IRTemp t = newIRTemp(sb->tyenv, type);
+   addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Binop(operation, a, b)));
+   return IRExpr_RdTmp(t);
+}
+
+/* A new temporary holding "not `condition`". */
+static IRExpr* negation(IRSB* sb, IRExpr* condition)
+{
+   IRTemp t = newIRTemp(sb->tyenv, Ity_I1);
+   addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Unop(Iop_Not1, condition)));
+   return IRExpr_RdTmp(t);
+}
+
+/* The temporaries of the superblock being instrumented that hold the stack or frame pointer,
+   or that plus or minus something (an offset, an index): an address made of them is a local
+   variable's. */
+static Bool* stack_temps;
+static UInt max_stack_temps;
+
+static Bool from_stack(const IRExpr* e)
+{
+   return e->tag == Iex_RdTmp && e->Iex.RdTmp.tmp < max_stack_temps &&
+          stack_temps[e->Iex.RdTmp.tmp];
+}
+
+/* Notes whether statement `st` of the input superblock defines such a temporary. */
+static void note_stack_temp(const IRStmt* st, const VexGuestLayout* layout)
+{
+   const IRExpr* e;
+   if (st->tag != Ist_WrTmp) return;
+   e = st->Ist.WrTmp.data;
+   stack_temps[st->Ist.WrTmp.tmp] =
+      from_stack(e) ||
+      (e->tag == Iex_Get && e->Iex.Get.ty == Ity_I64 &&
+       (e->Iex.Get.offset == layout->offset_SP ||
+        e->Iex.Get.offset == offsetof(VexGuestAMD64State, guest_RBP))) ||
+      (e->tag == Iex_Binop && (e->Iex.Binop.op == Iop_Add64 || e->Iex.Binop.op == Iop_Sub64) &&
+       (from_stack(e->Iex.Binop.arg1) || from_stack(e->Iex.Binop.arg2)));
+}
+
+/* The instruction being instrumented (for ARG_SITE), and whether it is a repeated string
+   instruction (rep movs, rep stos, ...: glibc's memcpy and memset of a few KB and more). */
+static Addr instruction;
+static Bool repeated_string;
+
+/* Whether the amd64 instruction at `at` (`length` bytes) has a rep prefix and a string
+   opcode (0xA4-0xA7, 0xAA-0xAF). */
+static Bool is_repeated_string(const UChar* at, UInt length)
+{
+   Bool rep = False;
+   UInt i = 0;
+   for (; i < length && (at[i] == 0xF2 || at[i] == 0xF3 || at[i] == 0x66 || at[i] == 0x67 ||
+                         (at[i] >= 0x40 && at[i] <= 0x4F));
+        i++)
+      rep = rep || at[i] == 0xF2 || at[i] == 0xF3;
+   return rep && i < length &&
+          ((at[i] >= 0xA4 && at[i] <= 0xA7) || (at[i] >= 0xAA && at[i] <= 0xAF));
+}
+
+/* Whether to call the task helpers: not for an access that would change nothing in the shadow
+   (tr_memory_changes_ir: in a loop most accesses repeat an earlier one), which also covers
+   the running instance's own frames (they make no dependency: the helpers find that too). An
+   access to a local variable (at -O0 most accesses, most in the own frames) or of a repeated
+   string instruction (each byte of a copy is new to the instance) is checked for the own
+   frames only (tr_memory_own_ir), which costs it less. */
 static IRExpr* task_guard(IRSB* sb, Bool store, IRExpr* addr, Int size)
 {
-   Addr low;
-   const Addr* top;
-   IRTemp above_low = newIRTemp(sb->tyenv, Ity_I1), end = newIRTemp(sb->tyenv, Ity_I64);
-   IRTemp limit = newIRTemp(sb->tyenv, Ity_I64), below_top = newIRTemp(sb->tyenv, Ity_I1);
-   IRTemp own = newIRTemp(sb->tyenv, Ity_I1), call = newIRTemp(sb->tyenv, Ity_I1);
-   if (!tr_memory_own_frames(&low, &top)) return NULL;
-   addStmtToIRSB(sb, IRStmt_WrTmp(above_low, IRExpr_Binop(Iop_CmpLE64U, mkIRExpr_HWord(low), addr)));
-   addStmtToIRSB(sb, IRStmt_WrTmp(end, IRExpr_Binop(Iop_Add64, addr, mkIRExpr_HWord((HWord)size))));
-   addStmtToIRSB(sb, IRStmt_WrTmp(limit, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)top))));
-   addStmtToIRSB(sb, IRStmt_WrTmp(below_top, IRExpr_Binop(Iop_CmpLE64U, IRExpr_RdTmp(end),
-                                                           IRExpr_RdTmp(limit))));
-   addStmtToIRSB(sb, IRStmt_WrTmp(own, IRExpr_Binop(Iop_And1, IRExpr_RdTmp(above_low),
-                                                    IRExpr_RdTmp(below_top))));
-   addStmtToIRSB(sb, IRStmt_WrTmp(call, IRExpr_Unop(Iop_Not1, IRExpr_RdTmp(own))));
-   return IRExpr_RdTmp(call);
+   IRExpr* changes;
+   if (!tr_memory_checks_inline()) return NULL;
+   changes = from_stack(addr) || repeated_string ? NULL
+                                                 : tr_memory_changes_ir(sb, store, addr, size);
+   return changes ? changes : negation(sb, tr_memory_own_ir(sb, addr, size));
 }
 
 /* The communication recordings look at loads only while a flow is open (tr_comm_load_guard). */
@@ -71,9 +126,6 @@ static const Helpers kCommHelpers = {"tr_comm_load", tr_comm_load, "tr_comm_stor
 static const Helpers kThreadCommHelpers = {"tr_threadcomm_access", tr_threadcomm_access,
                                            "tr_threadcomm_access", tr_threadcomm_access, ARG_NONE,
                                            NULL};
-
-/* The instruction being instrumented, for ARG_SITE. */
-static Addr instruction;
 
 /* A call of the load or store helper on `size` bytes at `addr`, when `guard` (NULL: always);
    `pending`: the instructions of this superblock not yet in the counter. */
@@ -211,8 +263,6 @@ static void add_call_report(IRSB* sb, IRExpr* target, Int offset_sp)
    addStmtToIRSB(sb, IRStmt_Dirty(di));
 }
 
-static Bool translated_before;
-
 IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
                     const VexGuestExtents* vge, const VexArchInfo* archinfo_host,
                     IRType gWordTy, IRType hWordTy)
@@ -227,19 +277,23 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
    Int i, last_mark = -1;
    tl_assert(gWordTy == hWordTy);
    tr_count_use_layout(layout);
-   /* The first translation: the program and the dynamic linker are loaded, no library yet. */
-   if (!translated_before) {
-      translated_before = True;
-      tr_program_stop_reading_variables();
-   }
    for (i = 0; i < sb_in->stmts_used; i++)
       if (sb_in->stmts[i] && sb_in->stmts[i]->tag == Ist_IMark) last_mark = i;
+   if ((UInt)sb_in->tyenv->types_used > max_stack_temps) {
+      max_stack_temps = 2 * sb_in->tyenv->types_used;
+      stack_temps = VG_(realloc)("tareador.instrument", stack_temps,
+                                 max_stack_temps * sizeof(Bool));
+   }
+   VG_(memset)(stack_temps, 0, max_stack_temps * sizeof(Bool));
    for (i = 0; i < sb_in->stmts_used; i++) {
       IRStmt* st = sb_in->stmts[i];
       if (st == NULL) continue;
+      if (tasks) note_stack_temp(st, layout);
       if (st->tag == Ist_IMark) {
          pending++;
          instruction = (Addr)st->Ist.IMark.addr;
+         repeated_string =
+            tasks && is_repeated_string((const UChar*)instruction, st->Ist.IMark.len);
          next_instruction = (Addr)(st->Ist.IMark.addr + st->Ist.IMark.len);
       }
       if (st->tag == Ist_Exit && pending > 0) {

@@ -9,4 +9,8 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
                     const VexGuestExtents* vge, const VexArchInfo* archinfo_host,
                     IRType gWordTy, IRType hWordTy);
 
+/* For the inline checks: a new temporary of type `type` holding `a` `operation` `b` (the
+   instrumented code is flat IR). */
+IRExpr* tr_ir_op(IRSB* sb, IRType type, IROp operation, IRExpr* a, IRExpr* b);
+
 #endif

@@ -464,8 +464,16 @@ static void tr_pre_deliver_signal(ThreadId tid, Int signal, Bool alt_stack)
       last_fault_signal = signal;
 }
 
+/* Valgrind tells of the memory mapped before the program runs once it has read the debug
+   information of what is mapped: the program's variables are read then. */
+static void tr_new_mem_startup(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_handle)
+{
+   tr_program_read_variables();
+}
+
 static void tr_post_clo_init(void)
 {
+   tr_program_defer_variables();
    trace_dir = VG_(expand_file_name)("--trace-dir", clo_trace_dir);
    tr_overlap_configure(clo_overlap, (UInt)clo_chunks, (ULong)clo_chunk_min, clo_overlap_shift,
                         clo_collectives);
@@ -530,12 +538,13 @@ static void tr_pre_clo_init(void)
    VG_(needs_client_requests)(tr_handle_client_request);
    VG_(needs_syscall_wrapper)(tr_pre_syscall, tr_post_syscall);
    VG_(track_pre_deliver_signal)(tr_pre_deliver_signal);
+   VG_(track_new_mem_startup)(tr_new_mem_startup);
    tr_objects_pre_clo_init();
    tr_threads_pre_clo_init();
    /* Local variables are named from the debug information's variables, which valgrind reads
       only when asked before the options (--read-var-info=yes|no overrides): asked for programs
-      compiled with -g that are not MPI programs (tasks studies; the variables of the C
-      library's debug information take seconds to read, which MPI ranks are spared). */
+      compiled with -g that are not MPI programs (tasks studies; MPI ranks are spared reading
+      them), and read for the program alone (tr_program_defer_variables). */
    tr_program_examine();
    if (tr_program_has_debug_info() && !tr_program_is_mpi()) VG_(needs_var_info)();
 }

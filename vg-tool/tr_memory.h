@@ -6,6 +6,7 @@
 #define TR_MEMORY_H
 
 #include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
 
 /* Which dependencies to find beyond read-after-write (TrDepKind bits), and the thread whose
    stack and objects the accesses are looked up in. */
@@ -15,25 +16,35 @@ void tr_memory_stop(void);
 void tr_memory_potential(void);
 /* While the instrumented code should call the helpers (read when translating). */
 Bool tr_memory_instrumenting(void);
-/* Accesses to [*low, *top) (the running instance's own frames, `*top` read when the code runs)
-   need no helper call, which the instrumented code checks inline; False when every access
-   needs the call (--potential-tasks). */
-Bool tr_memory_own_frames(Addr* low, const Addr** top);
+/* While tasks are traced (not --potential-tasks), the instrumented code checks inline whether
+   an access needs the helpers: tr_memory_own_ir says whether the access of `size` bytes at
+   `addr` is in the running instance's own frames, which make no dependency (an I1, read when
+   the code runs). */
+Bool tr_memory_checks_inline(void);
+IRExpr* tr_memory_own_ir(IRSB* sb, IRExpr* addr, Int size);
+/* The running instance changed, and its own frames with it (tr_task_stack_top). */
+void tr_memory_frames_moved(void);
 
 /* Accesses are not tracked while paused (inside MPI calls: the library's own memory is not the
    program's; the buffers of a call are accounted with tr_memory_read/write instead). */
 void tr_memory_pause(Bool paused);
 
-/* The helpers the instrumented code calls before each access. */
+/* What the running instance's accesses found (tr_tasks_uses, tr_tasks_depends) is told in
+   runs: all of it now (before another instance runs, and before one is written). */
+void tr_memory_tell(void);
+
+/* The helpers the instrumented code calls before each access, unless its inline checks say the
+   access is in the own frames, or changes nothing: tr_memory_changes_ir (an I1; NULL: no
+   check) is false only when the access of `size` bytes at `addr` changes nothing. */
+IRExpr* tr_memory_changes_ir(IRSB* sb, Bool store, IRExpr* addr, Int size);
 VG_REGPARM(2) void tr_memory_load(Addr a, UWord size);
 VG_REGPARM(2) void tr_memory_store(Addr a, UWord size);
 
 /* Accesses of any size (MPI buffers), and forgetting what memory held (freed and reused blocks,
-   dead stack frames, disabled objects), and copying it (realloc). */
+   dead stack frames, disabled objects). */
 void tr_memory_read(Addr a, SizeT size);
 void tr_memory_write(Addr a, SizeT size);
 void tr_memory_forget(Addr a, SizeT size);
-void tr_memory_copy(Addr to, Addr from, SizeT size);
 
 /* The object at [start, start+size) makes no dependency from now on (what it held is
    forgotten), until it is enabled again. */

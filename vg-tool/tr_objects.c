@@ -44,9 +44,21 @@ UInt tr_objects_new(TrObjectKind kind, Addr start, SizeT size)
 
 TrObject* tr_object(UInt id) { return id > 0 && id < n_objects ? &objects[id] : NULL; }
 
+TrObjectCache tr_object_cache[TR_OBJECT_CACHED];
+
+/* Object `id` is no longer an answer of tr_object_at without a lookup (it died). */
+static void forget_cached(UInt id)
+{
+   static const TrObjectCache nothing;
+   UInt i;
+   for (i = 0; i < TR_OBJECT_CACHED; i++)
+      if (tr_object_cache[i].id == id) tr_object_cache[i] = nothing;
+}
+
 void tr_objects_died(UInt id)
 {
    if (tr_object(id)) objects[id].dead = True;
+   forget_cached(id);
 }
 
 /* ---- The heap: malloc and friends, replaced ------------------------------------------------ */
@@ -110,6 +122,7 @@ static void free_block(ThreadId tid, void* p)
    if (p == NULL) return;
    if (VG_(delFromFM)(heap_blocks, NULL, &id, (UWord)p)) {
       objects[id].dead = True;
+      forget_cached((UInt)id);
       check_scratch(tid, &objects[id]);
       if (tr_objects_on_block) tr_objects_on_block(objects[id].start, objects[id].size);
    }
@@ -281,17 +294,18 @@ static UInt lookup(ThreadId tid, Addr a)
    return id ? (UInt)id : region_at(tid, a);
 }
 
-UInt tr_object_at(ThreadId tid, Addr a)
+UInt tr_object_lookup(ThreadId tid, Addr a)
 {
-   static UInt cached;
-   TrObject* o = tr_object(cached);
-   /* Unnamed regions are not cached (one may hold a global not met yet), nor frames (they
-      hold variables). */
-   if (o && !o->dead && !o->frame && o->kind != TR_OBJ_OTHER && o->first_access == 0 &&
-       a >= o->start && a < o->start + o->size)
-      return cached;
-   cached = lookup(tid, a);
-   return cached;
+   UInt id = lookup(tid, a);
+   const TrObject* o = tr_object(id);
+   UInt i;
+   if (o && !o->dead && !o->frame && o->kind != TR_OBJ_OTHER && o->first_access == 0) {
+      for (i = TR_OBJECT_CACHED - 1; i > 0; i--) tr_object_cache[i] = tr_object_cache[i - 1];
+      tr_object_cache[0].start = o->start;
+      tr_object_cache[0].end = o->start + o->size;
+      tr_object_cache[0].id = id;
+   }
+   return id;
 }
 
 UInt tr_object_of_variable(ThreadId tid, Addr a)

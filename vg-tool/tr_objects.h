@@ -50,9 +50,25 @@ void tr_objects_mpi_allocates(Bool initialising);
 UInt tr_objects_new(TrObjectKind kind, Addr start, SizeT size);
 void tr_objects_died(UInt id);
 
-/* The object holding address `a` accessed by thread `tid` (0 for none); cached, cheap for runs
-   of accesses to one object. */
-UInt tr_object_at(ThreadId tid, Addr a);
+/* The objects tr_object_at found last and the addresses each answers for without a lookup
+   while it lives (none for a frame, which holds variables, or unnamed memory, which may hold a
+   global not met yet): runs of accesses to one object, or alternating between two (a copy). */
+typedef struct {
+   Addr start, end;
+   UInt id;
+} TrObjectCache;
+#define TR_OBJECT_CACHED 2
+extern TrObjectCache tr_object_cache[TR_OBJECT_CACHED];
+UInt tr_object_lookup(ThreadId tid, Addr a);
+
+/* The object holding address `a` accessed by thread `tid` (0 for none). */
+static inline UInt tr_object_at(ThreadId tid, Addr a)
+{
+   UInt i;
+   for (i = 0; i < TR_OBJECT_CACHED; i++)
+      if (a >= tr_object_cache[i].start && a < tr_object_cache[i].end) return tr_object_cache[i].id;
+   return tr_object_lookup(tid, a);
+}
 TrObject* tr_object(UInt id);
 /* The object a program means by address `a` when it names one (tareador_disable_object): on
    the stack the variable there, never a whole frame. */

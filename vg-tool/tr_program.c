@@ -2,6 +2,7 @@
    (section headers, the dynamic section), laid out as in the ELF-64 specification. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacehl.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_debuginfo.h"
@@ -126,22 +127,56 @@ void tr_program_examine(void)
    VG_(close)((Int)sr_Res(opened));
 }
 
-/* Valgrind's flag for reading the variables of the debug information. It is not in the tool
-   interface (a tool asks for it with VG_(needs_var_info), for every object loaded); the tool
-   clears it once the program's own objects are read, so that the libraries' are not: the C
-   library's (libc6-dbg, which valgrind finds by itself) take seconds to read and hold location
-   expressions valgrind cannot evaluate, which it reports at every lookup of a stack address. */
+/* Valgrind's flag for reading the variables of the debug information, and how it reads an
+   object's debug information: none is in the tool interface (a tool asks for the variables with
+   VG_(needs_var_info), for every object loaded). The tool wants them for the program alone:
+   valgrind reads the program and the dynamic linker before anything of the tool runs but
+   post_clo_init, and the dynamic linker's variables (libc6-dbg, which valgrind finds by itself)
+   take a fifth of a second to read at every start; the C library's, seconds, and they hold
+   location expressions valgrind cannot evaluate, which it reports at every lookup of a stack
+   address. So no object's variables are read at first, and the program's debug information
+   is read again, with them, before it runs: its mappings are still those valgrind read it
+   from (the dynamic linker has not made its relocated data read-only yet). */
 extern Bool VG_(clo_read_var_info);
+extern ULong VG_(di_notify_mmap)(Addr a, Bool allow_SkFileV, Int use_fd);
+extern void VG_(di_notify_munmap)(Addr a, SizeT len);
 
-static Bool variables_read;
+static Bool variables_wanted;
 
-void tr_program_stop_reading_variables(void)
+void tr_program_defer_variables(void)
 {
-   variables_read = VG_(clo_read_var_info);
+   variables_wanted = VG_(clo_read_var_info);
    VG_(clo_read_var_info) = False;
 }
 
-Bool tr_program_variables_read(void) { return variables_read; }
+/* Whether `segment` maps the program's file. */
+static Bool maps_program(NSegment const* segment)
+{
+   return segment && segment->kind == SkFileC && segment->dev == program.dev &&
+          segment->ino == program.ino;
+}
+
+void tr_program_read_variables(void)
+{
+   static Bool done;
+   Addr* starts;
+   Int n, i;
+   if (done || !variables_wanted || !program.known) return;
+   done = True;
+   starts = VG_(get_segment_starts)(SkFileC, &n);
+   for (i = 0; i < n; i++) {
+      NSegment const* segment = VG_(am_find_nsegment)(starts[i]);
+      if (maps_program(segment) && segment->hasX)
+         VG_(di_notify_munmap)(segment->start, segment->end + 1 - segment->start);
+   }
+   VG_(clo_read_var_info) = True;
+   for (i = 0; i < n; i++)
+      if (maps_program(VG_(am_find_nsegment)(starts[i]))) VG_(di_notify_mmap)(starts[i], False, -1);
+   VG_(clo_read_var_info) = False;
+   VG_(free)(starts);
+}
+
+Bool tr_program_variables_read(void) { return variables_wanted; }
 
 Bool tr_program_is_mpi(void) { return program.mpi; }
 Bool tr_program_has_debug_info(void) { return program.known && program.debug_info; }

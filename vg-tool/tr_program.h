@@ -9,9 +9,11 @@
 
 /* Reads the program's file (from pre_clo_init). */
 void tr_program_examine(void);
-/* Variables of the debug information are read for the objects loaded so far (the program and
-   the dynamic linker) and no later one (called at the first translation). */
-void tr_program_stop_reading_variables(void);
+/* The variables of the debug information (asked for before the options, by the tool or by
+   --read-var-info=yes) are read for the program alone: no object's as valgrind first reads
+   them (called from post_clo_init), then the program's, before it runs. */
+void tr_program_defer_variables(void);
+void tr_program_read_variables(void);
 /* Whether the program's variables were read: then every local variable in memory is known. */
 Bool tr_program_variables_read(void);
 /* Whether it links an MPI library; whether it holds DWARF debug information. */

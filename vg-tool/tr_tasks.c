@@ -169,6 +169,7 @@ static Addr site_in_frame(Addr stack_top)
 static void open_instance(UInt type)
 {
    Instance* in = VG_(calloc)("tareador.instance", 1, sizeof(Instance));
+   tr_memory_tell();
    in->id = ++tasks.instances;
    in->type = type;
    in->parent = tasks.n_open ? running()->id : 0;
@@ -189,6 +190,7 @@ static void open_instance(UInt type)
    tasks.open[tasks.n_open++] = in;
    tr_task_current = in->id;
    tr_task_stack_top = in->stack_top;
+   tr_memory_frames_moved();
 }
 
 static void write_ready(void);
@@ -196,11 +198,13 @@ static void write_ready(void);
 static void close_instance(void)
 {
    Instance* in = running();
+   tr_memory_tell();
    if (in->pending > 0) add_record(in, REC_CPU, in->pending, NULL);
    tr_task_open_flags[in->id] = 0;
    tasks.n_open--;
    tr_task_current = tasks.n_open ? running()->id : 0;
    tr_task_stack_top = tasks.n_open ? running()->stack_top : 0;
+   tr_memory_frames_moved();
    if (tasks.n_ended == tasks.max_ended)
       tasks.ended = grow(tasks.ended, &tasks.max_ended, tasks.n_ended + 1, sizeof(Instance*));
    tasks.ended[tasks.n_ended++] = in;
