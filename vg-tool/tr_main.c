@@ -464,23 +464,8 @@ static void tr_pre_deliver_signal(ThreadId tid, Int signal, Bool alt_stack)
       last_fault_signal = signal;
 }
 
-/* Valgrind's --soname-synonyms, which the tool interface does not show. */
-extern const HChar* VG_(clo_soname_synonyms);
-
-/* The replacement malloc (tr_objects.c) follows the allocator of the C library and of
-   libstdc++. Valgrind would also match a third of its functions against every symbol of every
-   object loaded (the "somalloc" synonym, "*" unless given), in case an allocator is linked in
-   elsewhere: that was a third of the start-up's matching. Here it is matched against no object
-   (an empty pattern), unless the user names one, as valgrind documents:
-   --soname-synonyms=somalloc=*tcmalloc*, or NONE for an allocator linked into the program. */
-static void follow_standard_allocators_only(void)
-{
-   if (VG_(clo_soname_synonyms) == NULL) VG_(clo_soname_synonyms) = "somalloc=";
-}
-
 static void tr_post_clo_init(void)
 {
-   follow_standard_allocators_only();
    trace_dir = VG_(expand_file_name)("--trace-dir", clo_trace_dir);
    tr_overlap_configure(clo_overlap, (UInt)clo_chunks, (ULong)clo_chunk_min, clo_overlap_shift,
                         clo_collectives);

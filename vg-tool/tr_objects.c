@@ -156,11 +156,21 @@ static void* tr_realloc(ThreadId tid, void* p, SizeT size)
 
 static SizeT tr_usable_size(ThreadId tid, void* p) { return block_size(p); }
 
+/* Valgrind's --soname-synonyms, which the tool interface does not show. */
+extern const HChar* VG_(clo_soname_synonyms);
+
 void tr_objects_pre_clo_init(void)
 {
    VG_(needs_malloc_replacement)(tr_malloc, tr_malloc, tr_new_aligned, tr_malloc, tr_new_aligned,
                                  tr_memalign, tr_calloc, tr_free, tr_free, tr_free_aligned,
                                  tr_free, tr_free_aligned, tr_realloc, tr_usable_size, 0);
+   /* The replacement follows the allocators of the C library and of libstdc++. Valgrind would
+      also match a third of its functions against every symbol of every object loaded (the
+      "somalloc" synonym, "*" unless given), in case an allocator is linked in elsewhere: a
+      third of the start-up's matching. By default here that synonym is an empty pattern, which
+      matches no object; the option, read after this, names one as valgrind documents
+      (--soname-synonyms=somalloc=*tcmalloc*, or NONE for an allocator linked into the program). */
+   VG_(clo_soname_synonyms) = "somalloc=";
    heap_blocks = VG_(newFM)(VG_(malloc), "tareador.heap", VG_(free), NULL);
    globals = VG_(newFM)(VG_(malloc), "tareador.globals", VG_(free), NULL);
    other_regions = VG_(newFM)(VG_(malloc), "tareador.other", VG_(free), NULL);
