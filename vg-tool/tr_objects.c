@@ -92,15 +92,14 @@ void tr_objects_mpi_allocates(Bool initialising) { mpi_initialising = initialisi
 
 static void* new_block(ThreadId tid, SizeT size, SizeT align)
 {
-   static HChar mpi_name[] = "heap@MPI_Init";
    void* p = VG_(cli_malloc)(align, size);
    UInt id;
    if (p == NULL) return NULL;
-   id = tr_objects_new(mpi_initialising ? TR_OBJ_LIBRARY : TR_OBJ_HEAP, (Addr)p, size);
-   if (mpi_initialising) objects[id].name = mpi_name;
-   else find_site(tid, &objects[id]);
-   VG_(addToFM)(heap_blocks, (UWord)p, id);
    if (tr_objects_on_block) tr_objects_on_block((Addr)p, size);
+   if (mpi_initialising) return p;
+   id = tr_objects_new(TR_OBJ_HEAP, (Addr)p, size);
+   find_site(tid, &objects[id]);
+   VG_(addToFM)(heap_blocks, (UWord)p, id);
    return p;
 }
 
@@ -131,10 +130,12 @@ static void* tr_calloc(ThreadId tid, SizeT count, SizeT size)
 static void tr_free(ThreadId tid, void* p) { free_block(tid, p); }
 static void tr_free_aligned(ThreadId tid, void* p, SizeT align) { free_block(tid, p); }
 
+/* A block MPI_Init allocated is not in heap_blocks: its usable size is the allocator's. */
 static SizeT block_size(void* p)
 {
    UWord id;
-   return VG_(lookupFM)(heap_blocks, NULL, &id, (UWord)p) ? objects[id].size : 0;
+   return VG_(lookupFM)(heap_blocks, NULL, &id, (UWord)p) ? objects[id].size
+                                                          : VG_(cli_malloc_usable_size)(p);
 }
 
 static void* tr_realloc(ThreadId tid, void* p, SizeT size)
