@@ -269,7 +269,11 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
 {
    IRSB* sb_out = deepCopyIRSBExceptStmts(sb_in);
    ULong pending = 0; /* instructions seen since the last counter update */
-   Bool ignored = in_ignored_code((Addr)vge->base[0]);
+   /* Which object the code is in is a search of the loaded objects: asked only when memory
+      accesses are instrumented (MPI tracing alone translates tens of thousands of blocks). */
+   Bool analyses = tr_memory_instrumenting() || tr_overlap_enabled() || tr_comm_enabled() ||
+                   tr_threadcomm_enabled();
+   Bool ignored = analyses && in_ignored_code((Addr)vge->base[0]);
    Bool tasks = tr_memory_instrumenting() && !ignored;
    Bool overlap = tr_overlap_enabled() && !ignored;
    Bool comm = tr_comm_enabled() && !ignored, threadcomm = tr_threadcomm_enabled() && !ignored;

@@ -1,14 +1,13 @@
-/* tr_mpiwrap.c — the MPI wrappers (tareador-mpi-wrappers-amd64-linux.so), which the tool's
-   preload library (vgpreload_tareador-amd64-linux.so) needs, so that Valgrind loads them into
-   every process it runs with --tool=tareador. They wrap every function of the MPI C API
-   (Valgrind function wrapping: calls to the MPI library come here first).
+/* tr_mpiwrap.c — the wrappers of the MPI calls the trace models
+   (tareador-mpi-wrappers-amd64-linux.so), which the tool's preload library
+   (vgpreload_tareador-amd64-linux.so) needs, so that Valgrind loads them into every process it
+   runs with --tool=tareador. Each is a Valgrind function wrapper of the MPI library's function:
+   calls of it, under whichever name (Open MPI's Fortran and C++ bindings call the PMPI_ names,
+   the same functions), come here first. The other MPI calls are recorded as opaque calls by the
+   preload library (tr_mpiopaque.c), which shares the depth below. Only the outermost MPI call of
+   a thread is traced: calls that MPI makes to itself, and those the wrappers make, pass through.
 
-   Fortran and C++ bindings end in these C functions (Open MPI's through the PMPI_ names, which
-   are the same functions), so they are covered too. Only the outermost MPI call of a thread is
-   traced: calls that MPI makes to itself, and those the wrappers make, pass through.
-
-   The MPI calls the trace models go to a dialect module matching the MPI library in use (see
-   tr_dialect.h); every other call is recorded as an opaque call. */
+   The calls go to a dialect module matching the MPI library in use (see tr_dialect.h). */
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -17,9 +16,8 @@
 
 #include "tr_clreq.h"
 #include "tr_dialect.h"
+#include "tr_mpiwrap.h"
 #include "valgrind.h"
-
-typedef unsigned long UW;
 
 static __thread int depth; /* MPI calls under way on this thread */
 static const TrDialect* dialect;
@@ -50,9 +48,6 @@ static const TrDialect* dialect_for(OrigFn fn)
 /* libmpi*.so*: Open MPI's libmpi.so.40 and MPICH's libmpich.so.12. */
 #define MPI_SONAME libmpiZaZdsoZa
 
-#define PARAMETERS                                                                          \
-   UW a1, UW a2, UW a3, UW a4, UW a5, UW a6, UW a7, UW a8, UW a9, UW a10, UW a11, UW a12
-#define ARGUMENTS a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12
 /* Expands ARGUMENTS before CALL_FN_W_12W counts its arguments. */
 #define CALL_WITH(result, fn, ...) CALL_FN_W_12W(result, fn, __VA_ARGS__)
 
@@ -79,20 +74,15 @@ static const TrDialect* dialect_for(OrigFn fn)
 #include "tr_mpi_modelled.def"
 #undef X
 
-#define X(call)                                                                             \
-   UW I_WRAP_SONAME_FNNAME_ZU(MPI_SONAME, MPI_##call)(PARAMETERS);                          \
-   UW I_WRAP_SONAME_FNNAME_ZU(MPI_SONAME, MPI_##call)(PARAMETERS)                           \
-   {                                                                                        \
-      OrigFn fn;                                                                            \
-      UW result;                                                                            \
-      VALGRIND_GET_ORIG_FN(fn);                                                             \
-      if (depth++ == 0) VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ENTER, 0, 0, 0, 0, 0);    \
-      CALL_WITH(result, fn, ARGUMENTS);                                                 \
-      if (--depth == 0) {                                                                   \
-         TrEvent call = {.kind = TR_EV_CALL, .name = "MPI_" #call};                         \
-         VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_EXIT, &call, 1, 0, 0, 0);               \
-      }                                                                                     \
-      return result;                                                                        \
+void tr_mpi_call_begins(void)
+{
+   if (depth++ == 0) VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ENTER, 0, 0, 0, 0, 0);
+}
+
+void tr_mpi_call_ends(const char* name)
+{
+   if (--depth == 0) {
+      TrEvent call = {.kind = TR_EV_CALL, .name = name};
+      VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_EXIT, &call, 1, 0, 0, 0);
    }
-#include "tr_mpi_opaque.def"
-#undef X
+}

@@ -104,15 +104,14 @@ void tr_objects_mpi_allocates(Bool initialising) { mpi_initialising = initialisi
 
 static void* new_block(ThreadId tid, SizeT size, SizeT align)
 {
-   static HChar mpi_name[] = "heap@MPI_Init";
    void* p = VG_(cli_malloc)(align, size);
    UInt id;
    if (p == NULL) return NULL;
-   id = tr_objects_new(mpi_initialising ? TR_OBJ_LIBRARY : TR_OBJ_HEAP, (Addr)p, size);
-   if (mpi_initialising) objects[id].name = mpi_name;
-   else find_site(tid, &objects[id]);
-   VG_(addToFM)(heap_blocks, (UWord)p, id);
    if (tr_objects_on_block) tr_objects_on_block((Addr)p, size);
+   if (mpi_initialising) return p;
+   id = tr_objects_new(TR_OBJ_HEAP, (Addr)p, size);
+   find_site(tid, &objects[id]);
+   VG_(addToFM)(heap_blocks, (UWord)p, id);
    return p;
 }
 
@@ -144,10 +143,12 @@ static void* tr_calloc(ThreadId tid, SizeT count, SizeT size)
 static void tr_free(ThreadId tid, void* p) { free_block(tid, p); }
 static void tr_free_aligned(ThreadId tid, void* p, SizeT align) { free_block(tid, p); }
 
+/* A block MPI_Init allocated is not in heap_blocks: its usable size is the allocator's. */
 static SizeT block_size(void* p)
 {
    UWord id;
-   return VG_(lookupFM)(heap_blocks, NULL, &id, (UWord)p) ? objects[id].size : 0;
+   return VG_(lookupFM)(heap_blocks, NULL, &id, (UWord)p) ? objects[id].size
+                                                          : VG_(cli_malloc_usable_size)(p);
 }
 
 static void* tr_realloc(ThreadId tid, void* p, SizeT size)
@@ -169,11 +170,21 @@ static void* tr_realloc(ThreadId tid, void* p, SizeT size)
 
 static SizeT tr_usable_size(ThreadId tid, void* p) { return block_size(p); }
 
+/* Valgrind's --soname-synonyms, which the tool interface does not show. */
+extern const HChar* VG_(clo_soname_synonyms);
+
 void tr_objects_pre_clo_init(void)
 {
    VG_(needs_malloc_replacement)(tr_malloc, tr_malloc, tr_new_aligned, tr_malloc, tr_new_aligned,
                                  tr_memalign, tr_calloc, tr_free, tr_free, tr_free_aligned,
                                  tr_free, tr_free_aligned, tr_realloc, tr_usable_size, 0);
+   /* The replacement follows the allocators of the C library and of libstdc++. Valgrind would
+      also match a third of its functions against every symbol of every object loaded (the
+      "somalloc" synonym, "*" unless given), in case an allocator is linked in elsewhere: a
+      third of the start-up's matching. By default here that synonym is an empty pattern, which
+      matches no object; the option, read after this, names one as valgrind documents
+      (--soname-synonyms=somalloc=*tcmalloc*, or NONE for an allocator linked into the program). */
+   VG_(clo_soname_synonyms) = "somalloc=";
    heap_blocks = VG_(newFM)(VG_(malloc), "tareador.heap", VG_(free), NULL);
    globals = VG_(newFM)(VG_(malloc), "tareador.globals", VG_(free), NULL);
    other_regions = VG_(newFM)(VG_(malloc), "tareador.other", VG_(free), NULL);
