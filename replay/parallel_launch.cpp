@@ -45,8 +45,10 @@ void* load_module() {
     if (void* module = ::dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL)) return module;
     tried += std::string("\n  ") + ::dlerror();
   }
-  throw std::runtime_error("started by an MPI launcher, but the module that speaks MPI "
-                           "(replay-mpi.so) cannot be loaded:" + tried);
+  throw std::runtime_error(
+      "started by an MPI launcher, but the module that speaks MPI "
+      "(replay-mpi.so) cannot be loaded:" +
+      tried);
 }
 
 template <typename Function>

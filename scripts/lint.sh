@@ -33,7 +33,7 @@ flags=(-std=c++17 -I"$top/include" -I"$top" -I"$build" $(pkg-config --cflags fmt
 mapfile -t tidy < <(printf '%s\n' "${sources[@]}" |
   grep -e '^tracefmt/.*\.cpp$' -e '^replay/.*\.cpp$' -e '^tasks/.*\.cpp$' -e '^patterns/.*\.cpp$' \
        -e '^plot/.*\.cpp$' -e '^analysis/.*\.cpp$' -e '^search/.*\.cpp$' -e '^comm/.*\.cpp$')
-if ! clang-tidy --quiet "${tidy[@]}" -- "${flags[@]}" -DPACKAGE_VERSION='"lint"' \
+if ! clang-tidy --quiet "${tidy[@]}" -- "${flags[@]}" -DPACKAGE_VERSION='"lint"' -DTAREADOR_PKGLIBDIR='"lint"' \
      >"$build/lint-tidy.log" 2>&1; then
   echo "lint: clang-tidy found problems:" >&2
   grep -E 'warning:|error:' "$build/lint-tidy.log" | head -40 >&2
