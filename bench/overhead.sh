@@ -6,9 +6,11 @@
 # rank, and the ratios. Then a short run (the same ring, 4 ranks, SHORT iterations, default 10:
 # well under a second natively), where start-up and exit are most of the cost: the median
 # user+system CPU seconds of the job under `--tool=none` and under `--tool=tareador`, and their
-# ratio (the target: 1.1).
+# ratio (the target: 1.1). With NPB set to the bin/ folder of the NAS Parallel Benchmarks 3.3
+# (MPI, class S, 4 ranks: *.S.4, built outside the repository), the same for each of them.
 #
 #   bench/overhead.sh [BUILD_DIR] [ITERATIONS]        default: ./build 3000
+#   NPB=/path/to/NPB3.3-MPI/bin bench/overhead.sh build
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
@@ -66,3 +68,12 @@ echo "short run: ring, 4 ranks, $short iterations, median CPU seconds of $repeat
 awk -v o="$short_none" -v t="$short_traced" 'BEGIN {
   printf "  --tool=none %.2f s  --tool=tareador %.2f s  %.2f x none (+%.2f s a rank)\n",
     o, t, t / o, (t - o) / 4 }'
+[ -n "${NPB:-}" ] || exit 0
+echo "NPB class S, 4 ranks, median CPU seconds of $repeat:"
+for benchmark in "$NPB"/*.S.4; do
+  none=$(cpu_median valgrind --tool=none "$benchmark")
+  traced=$(cpu_median "$build/vg-tool/tareador" --trace-dir="$scratch/npb" "$benchmark")
+  awk -v name="$(basename "$benchmark")" -v o="$none" -v t="$traced" 'BEGIN {
+    printf "  %-8s --tool=none %.2f s  --tool=tareador %.2f s  %.2f x none (+%.2f s a rank)\n",
+      name, o, t, t / o, (t - o) / 4 }'
+done
