@@ -281,6 +281,7 @@ class Engine {
   bool skip_send_wait(ThreadSim& t);
   bool send_reached(const MessageSim& m);
   bool receive_reached(const trace::Channel& channel, bool immediate);
+  bool paired(std::uint32_t id, std::int32_t pair);
   bool receive_message(std::uint32_t ti, std::uint32_t rid);
   void start_rendezvous(const trace::Channel& channel);
   static RequestList::iterator find_request(RequestList& list, std::uint64_t id);

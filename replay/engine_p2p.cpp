@@ -64,28 +64,26 @@ bool Engine::issue_send(std::uint32_t ti) {
 // Send `m` is reached: it pairs with the first receive reached on its channel that no send
 // has paired. True if that is an immediate receive (a rendezvous send may go).
 bool Engine::send_reached(const MessageSim& m) {
-  ReachedSim self{m.rendezvous, m.sender, m.send_mark};
-  std::uint32_t id = reached_sims_.add(self);
-  std::int32_t pair = reached_.send(m.channel, id);
-  if (pair == kNone) return false;
-  reached_sims_.remove(id);
-  auto receive = static_cast<std::uint32_t>(pair);
-  bool immediate = reached_sims_[receive].rendezvous_or_immediate;
-  reached_sims_.remove(receive);
-  return immediate;
+  std::uint32_t id = reached_sims_.add(ReachedSim{m.rendezvous, m.sender, m.send_mark});
+  return paired(id, reached_.send(m.channel, id));
 }
 
 // A receive is reached on `channel`: it pairs with the first send reached there that no
 // receive has paired. True if that is a rendezvous send.
 bool Engine::receive_reached(const trace::Channel& channel, bool immediate) {
   std::uint32_t id = reached_sims_.add(ReachedSim{immediate, 0, 0});
-  std::int32_t pair = reached_.receive(channel, id);
+  return paired(id, reached_.receive(channel, id));
+}
+
+// Reached entry `id` paired with entry `pair` (kNone: none yet, and `id` waits): both are
+// done, and the partner's flag says whether it was a rendezvous send or an immediate receive.
+bool Engine::paired(std::uint32_t id, std::int32_t pair) {
   if (pair == kNone) return false;
+  auto partner = static_cast<std::uint32_t>(pair);
+  bool flag = reached_sims_[partner].rendezvous_or_immediate;
   reached_sims_.remove(id);
-  auto send = static_cast<std::uint32_t>(pair);
-  bool rendezvous = reached_sims_[send].rendezvous_or_immediate;
-  reached_sims_.remove(send);
-  return rendezvous;
+  reached_sims_.remove(partner);
+  return flag;
 }
 
 bool Engine::issue_recv(std::uint32_t ti) {
