@@ -1,8 +1,5 @@
 #include "replay/cores.h"
 
-#include <algorithm>
-#include <functional>
-
 namespace tareador::replay {
 
 TaskCores::TaskCores(int cores, int usable)
@@ -11,16 +8,13 @@ TaskCores::TaskCores(int cores, int usable)
 }
 
 void TaskCores::ready(std::uint32_t thread, const Priority& priority, bool preempting) {
-  heap_.emplace_back(priority, thread);
-  std::push_heap(heap_.begin(), heap_.end(), std::greater<Entry>());
+  heap_.push(Entry(priority, thread));
   if (preempting) preempting_.emplace(priority, thread);
 }
 
 std::optional<std::pair<std::uint32_t, int>> TaskCores::next() {
   while (!heap_.empty() && !free_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), std::greater<Entry>());
-    Entry best = heap_.back();
-    heap_.pop_back();
+    Entry best = heap_.pop();
     if (best.second < stale_.size() && stale_[best.second] > 0) {
       --stale_[best.second];  // it took a core out of turn: not waiting here any more
       continue;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "replay/quad_heap.h"
 #include "replay/resources.h"
 
 namespace tareador::replay {
@@ -42,7 +43,7 @@ class SharedCores {
 
 // The cores of a node in task mode: task instances wait for a core in priority order (lower
 // first) and hold it until they give it back; the lowest free core goes first. The ready
-// instances are a binary heap (millions of them may wait at once); those that may take a
+// instances are a 4-ary heap (millions of them may wait at once); those that may take a
 // core out of turn (a preemption) are also kept in order apart.
 class TaskCores {
  public:
@@ -78,7 +79,7 @@ class TaskCores {
   int cores_;
   std::vector<std::int32_t> owner_;
   std::set<int> free_;
-  std::vector<Entry> heap_;  // the ready threads (std::greater: the best on top)
+  QuadHeap<Entry> heap_;  // the ready threads
   std::set<Entry> preempting_;
   // Per thread: its entries of heap_ that are stale (it took a core out of turn since).
   std::vector<std::uint32_t> stale_;

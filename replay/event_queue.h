@@ -3,7 +3,7 @@
 //
 // The agenda is the hottest structure of a replay. An event is 16 bytes whose order is one
 // unsigned 128-bit comparison: the bits of a non-negative double order like the double, and the
-// low word is (sequence, kind, id). A 4-ary heap halves the depth of a binary one. Events for
+// low word is (sequence, kind, id), in a 4-ary heap (quad_heap.h). Events for
 // the instant being handled (a thread woken now) skip the heap: they wait in a FIFO, after the
 // heap's events of the same instant, which were all pushed before the instant came.
 #pragma once
@@ -13,6 +13,8 @@
 #include <limits>
 #include <stdexcept>
 #include <vector>
+
+#include "replay/quad_heap.h"
 
 namespace tareador::replay {
 
@@ -44,8 +46,7 @@ class EventQueue {
     std::memcpy(&bits, &time, sizeof bits);
     Key key = (static_cast<Key>(bits) << 64) | (next_sequence_++ << 28) |
               (static_cast<std::uint64_t>(kind) << 26) | id;
-    heap_.push_back(key);
-    sift_up(heap_.size() - 1);
+    heap_.push(key);
   }
 
   bool empty() const { return heap_.empty() && next_now_ == now_events_.size(); }
@@ -53,11 +54,11 @@ class EventQueue {
   // Time of the earliest event; +inf when empty.
   double next_time() const {
     if (next_now_ != now_events_.size()) return now_;
-    return heap_.empty() ? std::numeric_limits<double>::infinity() : time_of(heap_.front());
+    return heap_.empty() ? std::numeric_limits<double>::infinity() : time_of(heap_.top());
   }
 
   Event pop() {
-    if (next_now_ != now_events_.size() && (heap_.empty() || time_of(heap_.front()) != now_)) {
+    if (next_now_ != now_events_.size() && (heap_.empty() || time_of(heap_.top()) != now_)) {
       Event e = now_events_[next_now_++];
       if (next_now_ == now_events_.size()) {
         now_events_.clear();
@@ -65,10 +66,7 @@ class EventQueue {
       }
       return e;
     }
-    Key top = heap_.front();
-    Key last = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) sift_down(last);
+    Key top = heap_.pop();
     auto low = static_cast<std::uint64_t>(top);
     now_ = time_of(top);
     return Event{now_, static_cast<EventKind>((low >> 26) & 3u),
@@ -85,38 +83,7 @@ class EventQueue {
     return time;
   }
 
-  void sift_up(std::size_t i) {
-    Key key = heap_[i];
-    while (i > 0) {
-      std::size_t parent = (i - 1) / 4;
-      if (heap_[parent] <= key) break;
-      heap_[i] = heap_[parent];
-      i = parent;
-    }
-    heap_[i] = key;
-  }
-
-  // Puts `key` in the hole at the root. Picking the least of four children with selects rather
-  // than branches matters: these comparisons are unpredictable.
-  void sift_down(Key key) {
-    std::size_t n = heap_.size(), i = 0;
-    for (std::size_t first = 1; first < n; first = 4 * i + 1) {
-      std::size_t best = first;
-      if (first + 3 < n) {
-        std::size_t a = first + (heap_[first + 1] < heap_[first]);
-        std::size_t b = first + 2 + (heap_[first + 3] < heap_[first + 2]);
-        best = heap_[b] < heap_[a] ? b : a;
-      } else {
-        for (std::size_t c = first + 1; c < n; ++c) best = heap_[c] < heap_[best] ? c : best;
-      }
-      if (key <= heap_[best]) break;
-      heap_[i] = heap_[best];
-      i = best;
-    }
-    heap_[i] = key;
-  }
-
-  std::vector<Key> heap_;
+  QuadHeap<Key> heap_;
   std::uint64_t next_sequence_ = 0;
   double now_ = 0;                 // the time of the last event popped
   std::vector<Event> now_events_;  // events pushed for `now_`, from next_now_ on

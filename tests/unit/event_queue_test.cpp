@@ -4,9 +4,11 @@
 
 #include <map>
 #include <random>
+#include <set>
 #include <tuple>
 
 #include "replay/event_queue.h"
+#include "replay/quad_heap.h"
 
 namespace tareador::replay {
 namespace {
@@ -55,6 +57,29 @@ TEST(EventQueue, RandomAgendaComesOutInTimeThenPushOrder) {
       expected.erase(expected.begin());
     }
   }
+}
+
+// The heap under the agenda and the ready instances: whatever the pushes and pops, and equal
+// items among them, it gives back the least of what it holds.
+TEST(QuadHeap, PopsTheLeastOfWhatItHolds) {
+  std::mt19937 random(11);
+  QuadHeap<std::tuple<double, int, std::uint32_t>> heap;
+  std::multiset<std::tuple<double, int, std::uint32_t>> expected;
+  for (int step = 0; step < 20000; ++step) {
+    if (expected.empty() || random() % 5 < 3) {
+      std::tuple<double, int, std::uint32_t> item{static_cast<double>(random() % 50),
+                                                  static_cast<int>(random() % 3),
+                                                  static_cast<std::uint32_t>(random() % 7)};
+      heap.push(item);
+      expected.insert(item);
+    } else {
+      ASSERT_EQ(heap.top(), *expected.begin());
+      ASSERT_EQ(heap.pop(), *expected.begin());
+      expected.erase(expected.begin());
+    }
+    ASSERT_EQ(heap.size(), expected.size());
+  }
+  EXPECT_EQ(heap.empty(), expected.empty());
 }
 
 }  // namespace
