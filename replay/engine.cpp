@@ -348,7 +348,7 @@ bool Engine::compute(std::uint32_t ti, double seconds, State state, Phase next, 
 // a piece queues at the back of the ready threads (at the front right after an opaque call,
 // Dimemas' no-op). After an MPI call the thread queues for
 // its next burst (an empty one when the next record is not a burst) at the front if the call
-// went on without blocking or was a rendezvous send whose transfer started, at the back if
+// went on without blocking or was a rendezvous send its receive let go, at the back if
 // it was a receive, a wait or a collective that had to wait. Free cores go to the front of
 // the queue once every event of the moment has been handled.
 

@@ -165,7 +165,7 @@ struct MessageSim {
   Message info{};
   trace::Channel channel{};
   std::uint32_t sender = 0;
-  bool rendezvous = false, requested = false, sender_blocked = false;
+  bool rendezvous = false, sender_blocked = false;
   std::uint64_t send_mark = 0;  // the sender's record (RecordStream::mark), for reports
   std::uint64_t serial = 0;     // unique while undelivered; 0 once delivered
   double marshalling = 0;       // s added to its transfer (the cache-aware model)
@@ -196,7 +196,7 @@ struct CollectiveSim {
   std::int32_t root = kNone;           // thread flagged as root
   std::uint32_t representative = 0;    // the root, or the last member to arrive
   double start = 0;
-  bool started = false, done = false;
+  bool done = false;
   std::uint32_t references = 0;  // immediate members that have not waited for it yet
 };
 

@@ -78,7 +78,6 @@ void Engine::start_collective(std::uint32_t cid, std::uint32_t last) {
 
 void Engine::collective_claimed(std::uint32_t cid) {
   CollectiveSim& c = collectives_[cid];
-  c.started = true;
   c.start = now_;
   std::uint32_t representative = c.representative;
   const Record& r = run_of(threads_[representative]).record;

@@ -182,8 +182,7 @@ void Engine::add_request(std::uint32_t ti, std::uint64_t id, std::uint32_t rid) 
 }
 
 void Engine::request_transfer(std::uint32_t mid) {
-  MessageSim& m = messages_[mid];
-  m.requested = true;
+  const MessageSim& m = messages_[mid];
   network_.request(mid, m.info.src_task, m.info.dst_task);
 }
 
