@@ -26,9 +26,11 @@ typedef struct {
    int id;
    int size;
    int* world;  /* world rank of each member, in communicator rank order */
+   int refs;    /* the list below, and the requests that name it (they may outlive a free) */
 } Comm;
 
-static Comm* comms;
+/* The communicators known, each allocated apart: requests hold pointers to them. */
+static Comm** comms;
 static int n_comms, max_comms;
 static int world_rank, world_size;
 static int comms_created;  /* ids handed out by this rank (as the lowest member) */
@@ -37,19 +39,33 @@ static Comm* find_comm(MPI_Comm handle)
 {
    int i;
    for (i = 0; i < n_comms; i++)
-      if (comms[i].handle == handle) return &comms[i];
+      if (comms[i]->handle == handle) return comms[i];
    return NULL;
+}
+
+static Comm* hold_comm(Comm* c)
+{
+   c->refs++;
+   return c;
+}
+
+static void release_comm(Comm* c)
+{
+   if (--c->refs > 0) return;
+   free(c->world);
+   free(c);
 }
 
 /* Keeps a communicator; announce_comm tells the tool. */
 static Comm* store_comm(MPI_Comm handle, int id, int size, int* world)
 {
+   Comm* c = malloc(sizeof(Comm));
    if (n_comms == max_comms) {
       max_comms = max_comms ? 2 * max_comms : 8;
-      comms = realloc(comms, max_comms * sizeof(Comm));
+      comms = realloc(comms, max_comms * sizeof(Comm*));
    }
-   comms[n_comms] = (Comm){handle, id, size, world};
-   return &comms[n_comms++];
+   *c = (Comm){handle, id, size, world, 1};
+   return comms[n_comms++] = c;
 }
 
 static void announce_comm(const Comm* c)
@@ -119,10 +135,13 @@ static Comm* comm_of(MPI_Comm handle)
 
 static void forget_comm(MPI_Comm handle)
 {
-   Comm* c = find_comm(handle);
-   if (!c) return;
-   free(c->world);
-   *c = comms[--n_comms];
+   int i;
+   for (i = 0; i < n_comms; i++)
+      if (comms[i]->handle == handle) {
+         release_comm(comms[i]);
+         comms[i] = comms[--n_comms];
+         return;
+      }
 }
 
 /* ---- Requests ---------------------------------------------------------------------------- */
@@ -167,7 +186,7 @@ static long long add_request(MPI_Request handle, int receive, Comm* comm)
    if (4 * (requests_used + 1) > 3 * request_slots) grow_requests();
    for (i = slot_of(handle); requests[i].id; i = (i + 1) & (request_slots - 1)) {}
    if (!requests[i].used) requests_used++;
-   requests[i] = (Request){handle, next_request_id, comm, 1, receive};
+   requests[i] = (Request){handle, next_request_id, hold_comm(comm), 1, receive};
    requests_live++;
    return next_request_id++;
 }
@@ -194,8 +213,52 @@ static void grow_requests(void)
 
 static void remove_request(Request* r)
 {
+   release_comm(r->comm);
    r->id = 0;
    requests_live--;
+}
+
+/* ---- Persistent requests ----------------------------------------------------------------- */
+
+/* What MPI_Send_init, MPI_Recv_init and the like made: each MPI_Start of the handle is an
+   immediate send or receive of this message. Programs make few of them, once: a list. */
+typedef struct {
+   MPI_Request handle;
+   int receive;
+   void* buffer;
+   int count;
+   MPI_Datatype type;
+   int peer, tag, mode; /* as given: ranks of `comm`, wildcards */
+   Comm* comm;
+} Persistent;
+
+static Persistent* persistents;
+static int n_persistents, max_persistents;
+
+static Persistent* find_persistent(MPI_Request handle)
+{
+   int i;
+   for (i = 0; i < n_persistents; i++)
+      if (persistents[i].handle == handle) return &persistents[i];
+   return NULL;
+}
+
+static void add_persistent(Persistent p)
+{
+   if (n_persistents == max_persistents) {
+      max_persistents = max_persistents ? 2 * max_persistents : 16;
+      persistents = realloc(persistents, max_persistents * sizeof(Persistent));
+   }
+   hold_comm(p.comm);
+   persistents[n_persistents++] = p;
+}
+
+static void forget_persistent(MPI_Request handle)
+{
+   Persistent* p = find_persistent(handle);
+   if (!p) return;
+   release_comm(p->comm);
+   *p = persistents[--n_persistents];
 }
 
 /* ---- Events of the current call ---------------------------------------------------------- */
@@ -258,7 +321,7 @@ static void completed(const MPI_Request* handles, const int* which, int n, const
       int k = which ? which[i] : i;
       Request* r = find_request(handles[k]);
       TrEvent* e;
-      if (!r) continue; /* persistent, or posted before tracing: not in the trace */
+      if (!r) continue; /* not started by a call the trace models, or before tracing */
       if (r->receive) { /* its source and tag if they were wildcards, and the bytes it got */
          int received = 0;
          PMPI_Get_count(&statuses[i], MPI_BYTE, &received);
@@ -280,7 +343,8 @@ static void completed(const MPI_Request* handles, const int* which, int n, const
 
 /* What a modelled call does (tr_mpi_modelled.def gives each call its family). */
 typedef enum {
-   INIT, FINALIZE, ABORT, SEND, RECV, IRECV, SENDRECV, COMPLETE_ONE, COMPLETE_ALL, COMPLETE_ANY,
+   INIT, FINALIZE, ABORT, SEND, RECV, IRECV, SENDRECV, SEND_INIT, RECV_INIT, START, STARTALL,
+   COMPLETE_ONE, COMPLETE_ALL, COMPLETE_ANY,
    COMPLETE_SOME, REQUEST_FREE, COMM_NEW, COMM_FREE, BARRIER, BCAST, REDUCE, ALLREDUCE, GATHER,
    GATHERV, SCATTER, SCATTERV, ALLGATHER, ALLGATHERV, ALLTOALL, ALLTOALLV, REDUCE_SCATTER,
    REDUCE_SCATTER_BLOCK
@@ -319,7 +383,7 @@ static const CallInfo kCalls[] = {
                  a[10], a[11])
 
 /* Point-to-point calls and collectives name a communicator the trace must know. */
-static int has_comm(Family f) { return (f >= SEND && f <= SENDRECV) || f >= BARRIER; }
+static int has_comm(Family f) { return (f >= SEND && f <= RECV_INIT) || f >= BARRIER; }
 
 /* The send and receive buffers of a collective (MPI_IN_PLACE: the receive buffer is also what
    is sent). */
@@ -500,21 +564,50 @@ static void send_call(const CallInfo* k, const UW* args, Comm* c)
               AT(tag, int), k->at.mode, k->at.request ? AT(request, MPI_Request*) : NULL);
 }
 
-static void irecv_call(const CallInfo* k, const UW* args, Comm* c)
+/* An immediate receive (from a wildcard source or tag: held as unknown, -1, until it completes). */
+static void irecv_event(Comm* c, void* buffer, int count, MPI_Datatype type, int source, int tag,
+                        MPI_Request handle)
 {
-   int source = AT(rpeer, int), tag = AT(rtag, int);
    TrEvent* e;
    if (source == MPI_PROC_NULL) return;
    e = new_event(TR_EV_RECV);
-   e->buffer_recv = AT(rbuf, void*);
+   e->buffer_recv = buffer;
    e->immediate = 1;
-   /* a wildcard source or tag: the receive is held as unknown (-1) until it completes */
    e->peer = source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG ? -1 : c->world[source];
    e->tag = tag == MPI_ANY_TAG ? -1 : tag;
    e->comm = c->id;
-   e->bytes = tr_bytes(AT(rcount, int), AT(rtype, MPI_Datatype));
-   tr_set_layout(e, AT(rcount, int), AT(rtype, MPI_Datatype));
-   e->request = add_request(*AT(request, MPI_Request*), 1, c);
+   e->bytes = tr_bytes(count, type);
+   tr_set_layout(e, count, type);
+   e->request = add_request(handle, 1, c);
+}
+
+/* A persistent send or receive made: kept for its starts. */
+static void persistent_call(const CallInfo* k, const UW* args, Comm* c)
+{
+   int receive = k->family == RECV_INIT;
+   Persistent p = {*AT(request, MPI_Request*), receive,
+                   receive ? AT(rbuf, void*) : AT(buf, void*),
+                   receive ? AT(rcount, int) : AT(count, int),
+                   receive ? AT(rtype, MPI_Datatype) : AT(type, MPI_Datatype),
+                   receive ? AT(rpeer, int) : AT(peer, int),
+                   receive ? AT(rtag, int) : AT(tag, int), k->at.mode, c};
+   forget_persistent(p.handle); /* a handle freed by MPI and made again */
+   add_persistent(p);
+}
+
+/* MPI_Start(all): each persistent send or receive started is an immediate one. */
+static void start_call(const MPI_Request* handles, int n)
+{
+   int i;
+   for (i = 0; i < n; i++) {
+      Persistent* p = find_persistent(handles[i]);
+      MPI_Request handle = handles[i];
+      if (!p) continue; /* a persistent collective, or made before tracing: not in the trace */
+      if (p->receive)
+         irecv_event(p->comm, p->buffer, p->count, p->type, p->peer, p->tag, handle);
+      else
+         send_event(p->comm, p->buffer, p->count, p->type, p->peer, p->tag, p->mode, &handle);
+   }
 }
 
 /* An immediate send and receive, then one wait for both. */
@@ -617,8 +710,21 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
          break;
       case IRECV:
          CALL_ORIGINAL(result, a);
-         irecv_call(k, args, c);
+         irecv_event(c, AT(rbuf, void*), AT(rcount, int), AT(rtype, MPI_Datatype), AT(rpeer, int),
+                     AT(rtag, int), *AT(request, MPI_Request*));
          break;
+      case SEND_INIT: case RECV_INIT:
+         CALL_ORIGINAL(result, a);
+         if (result == MPI_SUCCESS) persistent_call(k, args, c);
+         opaque(k->name);
+         break;
+      case START: case STARTALL: {
+         int n = k->family == START ? 1 : AT(n, int);
+         CALL_ORIGINAL(result, a);
+         if (result == MPI_SUCCESS) start_call(AT(requests, MPI_Request*), n);
+         if (n_events == 0) opaque(k->name); /* nothing the trace models was started */
+         break;
+      }
       case SENDRECV:
          if (AT(status, MPI_Status*) == MPI_STATUS_IGNORE) a[k->at.status] = (UW)&status;
          CALL_ORIGINAL(result, a);
@@ -630,6 +736,7 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
       case REQUEST_FREE: {
          Request* r = find_request(*AT(requests, MPI_Request*));
          if (r) remove_request(r);
+         forget_persistent(*AT(requests, MPI_Request*));
          CALL_ORIGINAL(result, a);
          break;
       }

@@ -58,13 +58,14 @@ static MpiFunction next_definition(const char* symbol)
 }
 
 /* `next` is looked up inside the call: its instructions are the call's, not the program's. */
-static UW opaque_call(MpiFunction* next, const char* symbol, const char* name, PARAMETERS)
+static UW opaque_call(MpiFunction* next, int* seen, const char* symbol, const char* name,
+                      PARAMETERS)
 {
    UW result;
    tr_mpi_call_begins();
    if (*next == NULL) *next = next_definition(symbol);
    result = (*next)(ARGUMENTS);
-   tr_mpi_call_ends(name);
+   tr_mpi_call_ends(name, seen);
    return result;
 }
 
@@ -73,7 +74,8 @@ static UW opaque_call(MpiFunction* next, const char* symbol, const char* name, P
    UW symbol(PARAMETERS)                                                                    \
    {                                                                                        \
       static MpiFunction next;                                                              \
-      return opaque_call(&next, #symbol, "MPI_" #call, ARGUMENTS);                          \
+      static int seen;                                                                      \
+      return opaque_call(&next, &seen, #symbol, "MPI_" #call, ARGUMENTS);                   \
    }
 #define X(call) WRAPPER(MPI_##call, call) WRAPPER(PMPI_##call, call)
 #include "tr_mpi_opaque.def"

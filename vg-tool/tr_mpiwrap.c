@@ -79,10 +79,77 @@ void tr_mpi_call_begins(void)
    if (depth++ == 0) VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ENTER, 0, 0, 0, 0, 0);
 }
 
-void tr_mpi_call_ends(const char* name)
+/* The modelled calls' names, for their large-count forms (MPI_Send_c). */
+static const char* const modelled_names[] = {
+#define X(name, ...) "MPI_" #name,
+#include "tr_mpi_modelled.def"
+#undef X
+};
+
+static int named(const char* name, const char* const* names, size_t n)
+{
+   size_t i;
+   for (i = 0; i < n; i++)
+      if (strcmp(name, names[i]) == 0) return 1;
+   return 0;
+}
+
+static int ends_with(const char* name, const char* suffix)
+{
+   size_t n = strlen(name), k = strlen(suffix);
+   return n >= k && strcmp(name + n - k, suffix) == 0;
+}
+
+/* What an opaque call that communicates is, in a warning: its communication is not in the
+   trace. NULL: it does not communicate, or the trace models it elsewhere. */
+static const char* unmodelled_communication(const char* name)
+{
+   static const char* const nonblocking[] = {
+      "MPI_Ibarrier", "MPI_Ibcast", "MPI_Igather", "MPI_Igatherv", "MPI_Iscatter",
+      "MPI_Iscatterv", "MPI_Iallgather", "MPI_Iallgatherv", "MPI_Ialltoall", "MPI_Ialltoallv",
+      "MPI_Ialltoallw", "MPI_Ireduce", "MPI_Iallreduce", "MPI_Ireduce_scatter",
+      "MPI_Ireduce_scatter_block", "MPI_Iscan", "MPI_Iexscan"};
+   static const char* const one_sided[] = {
+      "MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate", "MPI_Fetch_and_op",
+      "MPI_Compare_and_swap", "MPI_Rput", "MPI_Rget", "MPI_Raccumulate", "MPI_Rget_accumulate"};
+   static const char* const other[] = {"MPI_Alltoallw", "MPI_Mrecv", "MPI_Imrecv",
+                                       "MPI_Isendrecv", "MPI_Isendrecv_replace"};
+   char base[64];
+   size_t n = strlen(name);
+   if (ends_with(name, "_c") && n - 2 < sizeof base) { /* a large-count form: as its base */
+      memcpy(base, name, n - 2);
+      base[n - 2] = '\0';
+      if (named(base, modelled_names, sizeof modelled_names / sizeof *modelled_names))
+         return "the large-count form of a modelled call";
+      name = base;
+   }
+   if (named(name, nonblocking, sizeof nonblocking / sizeof *nonblocking) ||
+       strncmp(name, "MPI_Ineighbor_", 14) == 0)
+      return "a non-blocking collective";
+   if (ends_with(name, "_init") && strcmp(name, "MPI_Session_init") != 0)
+      return "a persistent collective or partitioned call";
+   if (named(name, one_sided, sizeof one_sided / sizeof *one_sided))
+      return "one-sided communication";
+   if (named(name, other, sizeof other / sizeof *other) || strncmp(name, "MPI_Neighbor_", 13) == 0)
+      return "communication";
+   return NULL;
+}
+
+void tr_mpi_call_ends(const char* name, int* seen)
 {
    if (--depth == 0) {
       TrEvent call = {.kind = TR_EV_CALL, .name = name};
       VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_EXIT, &call, 1, 0, 0, 0);
+      if (!*seen) {
+         const char* what = unmodelled_communication(name);
+         char text[160];
+         *seen = 1;
+         if (what) {
+            snprintf(text, sizeof text,
+                     "%s is %s, which the trace does not model: it is an opaque call, its "
+                     "messages are not replayed", name, what);
+            VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_WARN, text, 0, 0, 0, 0);
+         }
+      }
    }
 }

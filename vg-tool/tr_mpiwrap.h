@@ -13,7 +13,9 @@ typedef unsigned long UW;
 
 /* An opaque MPI call starts: when it is the thread's outermost, the tool hears of it. */
 void tr_mpi_call_begins(void);
-/* It ends: when it was the outermost, it is recorded as a call of `name`. */
-void tr_mpi_call_ends(const char* name);
+/* It ends: when it was the outermost, it is recorded as a call of `name`; the first time
+   (`*seen` unset), a call that communicates in a way the trace does not model (a non-blocking
+   or persistent collective, one-sided, a matched receive, a large-count form) is a warning. */
+void tr_mpi_call_ends(const char* name, int* seen);
 
 #endif
