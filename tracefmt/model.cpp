@@ -47,10 +47,16 @@ std::string_view global_op_name(int id) {
 
 int global_op_from_name(std::string_view name) {
   if (name.size() > 4 && iequals(name.substr(0, 4), "MPI_")) name.remove_prefix(4);
-  if (iequals(name, "Exscan")) return kScan;
-  for (int id = 0; id < kGlobalOpCount; ++id)
-    if (iequals(name, kGlobalOpNames[id].substr(4))) return id;
-  return -1;
+  auto blocking = [](std::string_view op) {
+    if (iequals(op, "Exscan")) return static_cast<int>(kScan);
+    for (int id = 0; id < kGlobalOpCount; ++id)
+      if (iequals(op, kGlobalOpNames[id].substr(4))) return id;
+    return -1;
+  };
+  int id = blocking(name);
+  // A non-blocking collective (MPI_Iallreduce) is replayed as its blocking one.
+  if (id < 0 && name.size() > 1 && (name[0] == 'I' || name[0] == 'i')) id = blocking(name.substr(1));
+  return id;
 }
 
 namespace {

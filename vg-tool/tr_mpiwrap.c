@@ -104,11 +104,6 @@ static int ends_with(const char* name, const char* suffix)
    trace. NULL: it does not communicate, or the trace models it elsewhere. */
 static const char* unmodelled_communication(const char* name)
 {
-   static const char* const nonblocking[] = {
-      "MPI_Ibarrier", "MPI_Ibcast", "MPI_Igather", "MPI_Igatherv", "MPI_Iscatter",
-      "MPI_Iscatterv", "MPI_Iallgather", "MPI_Iallgatherv", "MPI_Ialltoall", "MPI_Ialltoallv",
-      "MPI_Ialltoallw", "MPI_Ireduce", "MPI_Iallreduce", "MPI_Ireduce_scatter",
-      "MPI_Ireduce_scatter_block", "MPI_Iscan", "MPI_Iexscan"};
    static const char* const one_sided[] = {
       "MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate", "MPI_Fetch_and_op",
       "MPI_Compare_and_swap", "MPI_Rput", "MPI_Rget", "MPI_Raccumulate", "MPI_Rget_accumulate"};
@@ -123,8 +118,7 @@ static const char* unmodelled_communication(const char* name)
          return "the large-count form of a modelled call";
       name = base;
    }
-   if (named(name, nonblocking, sizeof nonblocking / sizeof *nonblocking) ||
-       strncmp(name, "MPI_Ineighbor_", 14) == 0)
+   if (strcmp(name, "MPI_Ialltoallw") == 0 || strncmp(name, "MPI_Ineighbor_", 14) == 0)
       return "a non-blocking collective";
    if (ends_with(name, "_init") && strcmp(name, "MPI_Session_init") != 0)
       return "a persistent collective or partitioned call";

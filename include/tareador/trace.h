@@ -191,7 +191,8 @@ inline constexpr int kGlobalOpCount = 16;
 // "MPI_Allreduce" for kAllreduce; empty for an unknown id.
 std::string_view global_op_name(int id);
 // Inverse of global_op_name, case-insensitive, with or without the "MPI_" prefix; -1 if unknown.
-// MPI_Exscan is modelled as MPI_Scan.
+// MPI_Exscan is modelled as MPI_Scan, a non-blocking collective (MPI_Iallreduce) as its blocking
+// one.
 int global_op_from_name(std::string_view name);
 
 struct Communicator {

@@ -70,6 +70,25 @@ TEST(Native, ReadsAHandWrittenSet) {
   EXPECT_EQ(r1[4].op, trace::kAllreduce);
 }
 
+// A non-blocking collective keeps its name in the stream and replays as its blocking one; a name
+// that only looks like one is still unknown.
+TEST(Native, NonBlockingCollectivesReadAsTheirBlockingOnes) {
+  EXPECT_EQ(trace::global_op_from_name("MPI_Iallreduce"), trace::kAllreduce);
+  EXPECT_EQ(trace::global_op_from_name("MPI_Ibarrier"), trace::kBarrier);
+  EXPECT_EQ(trace::global_op_from_name("MPI_Iexscan"), trace::kScan);
+  EXPECT_EQ(trace::global_op_from_name("MPI_Ireduce_scatter_block"), trace::kReduceScatterBlock);
+  EXPECT_EQ(trace::global_op_from_name("MPI_I"), -1);
+  EXPECT_EQ(trace::global_op_from_name("MPI_Iiallreduce"), -1);
+  TempDir dir;
+  std::string rank1 = kRank1;
+  rank1.replace(rank1.find("coll MPI_Allreduce"), 18, "coll MPI_Iallreduce");
+  auto traces = trace::open_traces(make_set(dir, rank1));
+  auto r1 = records(*traces[0], 1);
+  ASSERT_EQ(r1.size(), 5u);
+  EXPECT_EQ(r1[4].type, RecordType::GlobalOp);
+  EXPECT_EQ(r1[4].op, trace::kAllreduce);
+}
+
 // The speculative kind (docs/tool.md, "Speculative dataflow"): a chunk's data, then its commit
 // on the same channel (requests from 2^60); a confirmation of no bytes matches the second
 // receive, of the chunk's size.

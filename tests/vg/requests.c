@@ -1,9 +1,11 @@
-/* persistent — persistent point to point, which the trace shows as the immediate sends and
-   receives each start is: a pair made once and started three times (MPI_Startall, one
-   MPI_Waitall), a wildcard receive and a synchronous send started with MPI_Start; then a receive
-   still pending on a communicator freed before it completes (MPI allows it: the trace must keep
-   the communicator's ranks for its completion). Last a non-blocking collective, which the trace
-   does not model: an opaque call, and a warning in the rank's manifest. Two ranks. */
+/* requests — the calls that make requests besides MPI_Isend and MPI_Irecv. Persistent point to
+   point, which the trace shows as the immediate sends and receives each start is: a pair made
+   once and started three times (MPI_Startall, one MPI_Waitall), a wildcard receive and a
+   synchronous send started with MPI_Start. A receive still pending on a communicator freed
+   before it completes (MPI allows it: the trace keeps the communicator's ranks for its
+   completion). A non-blocking collective, recorded as its blocking one at the call (and a
+   warning). MPI_Ialltoallw, which the trace does not model: an opaque call, and a warning. Two
+   ranks. */
 #include <mpi.h>
 
 #define N 256
@@ -15,6 +17,8 @@ int main(int argc, char** argv)
    MPI_Request pair[2], one;
    MPI_Status statuses[2];
    MPI_Comm dup;
+   int counts[2] = {1, 1}, displacements[2] = {0, sizeof(double)};
+   MPI_Datatype types[2] = {MPI_DOUBLE, MPI_DOUBLE};
 
    MPI_Init(&argc, &argv);
    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -49,6 +53,10 @@ int main(int argc, char** argv)
    }
 
    MPI_Iallreduce(out, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &one);
+   MPI_Wait(&one, MPI_STATUS_IGNORE);
+
+   MPI_Ialltoallw(out, counts, displacements, types, in, counts, displacements, types,
+                  MPI_COMM_WORLD, &one);
    MPI_Wait(&one, MPI_STATUS_IGNORE);
    MPI_Finalize();
    return 0;
