@@ -55,7 +55,8 @@ int global_op_from_name(std::string_view name) {
   };
   int id = blocking(name);
   // A non-blocking collective (MPI_Iallreduce) is replayed as its blocking one.
-  if (id < 0 && name.size() > 1 && (name[0] == 'I' || name[0] == 'i')) id = blocking(name.substr(1));
+  if (id < 0 && name.size() > 1 && (name[0] == 'I' || name[0] == 'i'))
+    id = blocking(name.substr(1));
   return id;
 }
 

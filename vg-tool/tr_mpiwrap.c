@@ -136,7 +136,7 @@ void tr_mpi_call_ends(const char* name, int* seen)
       VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_EXIT, &call, 1, 0, 0, 0);
       if (!*seen) {
          const char* what = unmodelled_communication(name);
-         char text[160];
+         char text[256];
          *seen = 1;
          if (what) {
             snprintf(text, sizeof text,
