@@ -33,12 +33,16 @@ typedef enum {
    TR_EV_WAIT,     /* request; joined: part of the previous wait (one MPI call) */
    TR_EV_RESOLVE,  /* request: the source, tag and bytes of an immediate receive, when it
                       completes (posted with an unknown source or tag, or more room than the
-                      message took) */
+                      message took); peer TR_PEER_CANCELLED: one from an unknown source that
+                      was cancelled, whose records go */
    TR_EV_COLL,     /* op (Dimemas id), comm, root (world rank or -1), bytes, bytes_recv */
    TR_EV_CALL      /* an MPI call that is not modelled: name */
 } TrEventKind;
 
 typedef enum { TR_MODE_EAGER, TR_MODE_RDV, TR_MODE_SYNC, TR_MODE_BUF } TrSendMode;
+
+/* The peer of a TR_EV_RESOLVE whose receive was cancelled (MPI_Cancel). */
+#define TR_PEER_CANCELLED (-2)
 
 /* Where the bytes of a message are, in the order MPI sends them: `length` bytes at `offset`
    from its buffer. */

@@ -154,6 +154,7 @@ typedef struct {
    Comm* comm;
    int used;         /* ever used: keeps probing past freed slots */
    int receive;      /* an immediate receive: its completion says what arrived */
+   int wildcard;     /* a receive from MPI_ANY_SOURCE or with MPI_ANY_TAG: held by the tool */
 } Request;
 
 static Request* requests;
@@ -180,14 +181,14 @@ static Request* find_request(MPI_Request handle)
 
 static void grow_requests(void);
 
-static long long add_request(MPI_Request handle, int receive, Comm* comm)
+static long long add_request(MPI_Request handle, int receive, int wildcard, Comm* comm)
 {
    size_t i;
    /* Freed slots still make probes longer: rebuild before they fill the table. */
    if (4 * (requests_used + 1) > 3 * request_slots) grow_requests();
    for (i = slot_of(handle); requests[i].id; i = (i + 1) & (request_slots - 1)) {}
    if (!requests[i].used) requests_used++;
-   requests[i] = (Request){handle, next_request_id, hold_comm(comm), 1, receive};
+   requests[i] = (Request){handle, next_request_id, hold_comm(comm), 1, receive, wildcard};
    requests_live++;
    return next_request_id++;
 }
@@ -294,7 +295,7 @@ static void send_event(Comm* c, const void* buffer, int count, MPI_Datatype type
    e->mode = mode;
    if (request) {
       e->immediate = 1;
-      e->request = add_request(*request, 0, c);
+      e->request = add_request(*request, 0, 0, c);
    }
 }
 
@@ -314,6 +315,28 @@ static void recv_event(Comm* c, void* buffer, const MPI_Status* status, MPI_Data
    tr_set_layout(e, received == MPI_UNDEFINED ? count : received, type);
 }
 
+/* Whether request `r`, just completed with `status`, was cancelled (MPI_Cancel): then it is
+   done, with no wait. A receive from an unknown source is still held by the tool, which drops
+   it; any other was recorded already, and its replay will miss the message (a warning). */
+static int cancelled(Request* r, const MPI_Status* status)
+{
+   int flag = 0;
+   TrEvent* e;
+   PMPI_Test_cancelled(status, &flag);
+   if (!flag) return 0;
+   if (r->wildcard) {
+      e = new_event(TR_EV_RESOLVE);
+      e->request = r->id;
+      e->peer = TR_PEER_CANCELLED;
+   } else {
+      warn(r->receive ? "a cancelled receive from a known source is in the trace: its replay "
+                        "cannot match it"
+                      : "a cancelled send is in the trace: its replay sends it");
+   }
+   remove_request(r);
+   return 1;
+}
+
 /* The wait events of requests that completed (their handles before the call, the statuses). */
 static void completed(const MPI_Request* handles, const int* which, int n, const MPI_Status* statuses)
 {
@@ -323,6 +346,7 @@ static void completed(const MPI_Request* handles, const int* which, int n, const
       Request* r = find_request(handles[k]);
       TrEvent* e;
       if (!r) continue; /* not started by a call the trace models, or before tracing */
+      if (cancelled(r, &statuses[i])) continue;
       if (r->receive) { /* its source and tag if they were wildcards, and the bytes it got */
          int received = 0;
          PMPI_Get_count(&statuses[i], MPI_BYTE, &received);
@@ -579,7 +603,7 @@ static void irecv_event(Comm* c, void* buffer, int count, MPI_Datatype type, int
    e->comm = c->id;
    e->bytes = tr_bytes(count, type);
    tr_set_layout(e, count, type);
-   e->request = add_request(handle, 1, c);
+   e->request = add_request(handle, 1, e->peer < 0, c);
 }
 
 /* A persistent send or receive made: kept for its starts. */

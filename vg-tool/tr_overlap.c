@@ -526,6 +526,20 @@ static Pending* post_receive(const TrEvent* e, Bool commits, ULong now)
    return p;
 }
 
+/* A receive from an unknown source was cancelled: it never happened, and its records go. */
+static void cancel(Pending* p)
+{
+   UInt k, kind;
+   for (kind = 0; kind < BASE; kind++)
+      for (k = 0; k < p->n; k++) {
+         ov.streams[kind].items[p->items[kind][k]].dropped = True;
+         if (kind == SPEC && p->commits) ov.streams[SPEC].items[p->commit_items[k]].dropped = True;
+      }
+   if (ov.decompose) ov.streams[BASE].items[p->base_item].dropped = True;
+   tr_layout_free(&p->layout);
+   p->request = 0;
+}
+
 /* An immediate receive completed: its source and tag (if they were wildcards) and its size
    (when the message was shorter than the room given) are known, and its records learn them; a
    shorter message may need fewer chunks, whose records are dropped. */
@@ -536,6 +550,10 @@ static void resolve(const TrEvent* e)
       Pending* p = &ov.pending[i];
       UInt n = p->n;
       if (p->request != e->request || !p->receive) continue;
+      if (e->peer == TR_PEER_CANCELLED) {
+         cancel(p);
+         continue;
+      }
       p->peer = e->peer;
       p->tag = e->tag;
       if (e->bytes >= 0 && (SizeT)e->bytes < p->layout.bytes) {

@@ -269,19 +269,24 @@ void tr_tasks_mpi_enter(void)
    tr_memory_pause(True);
 }
 
-/* The receive posted as request `request` from an unknown source came from `peer`. */
+/* The receive posted as request `request` from an unknown source came from `peer` (or was
+   cancelled: its record goes). */
 static void resolve(Instance* in, const TrEvent* e)
 {
-   UInt i;
-   for (i = 0; i < in->n_records && in->unresolved > 0; i++) {
+   UInt i, kept = 0;
+   if (in->unresolved == 0) return;
+   for (i = 0; i < in->n_records; i++) {
       TrEvent* r = &in->records[i].event;
       if (in->records[i].kind == REC_MPI && r->kind == TR_EV_RECV && r->peer < 0 &&
           r->request == e->request) {
+         in->unresolved--;
+         if (e->peer == TR_PEER_CANCELLED) continue;
          r->peer = e->peer;
          r->tag = e->tag;
-         in->unresolved--;
       }
+      in->records[kept++] = in->records[i];
    }
+   in->n_records = kept;
 }
 
 /* A message's buffer as the running task's access: its bytes, where its datatype puts them. */

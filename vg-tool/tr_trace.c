@@ -282,11 +282,16 @@ void tr_trace_event(const TrEvent* event)
    if (!tr_trace_is_open()) return;
    e.name = tr_trace_keep_name(event);  /* names live in client memory */
    if (e.kind == TR_EV_RESOLVE) {
-      for (i = 0; i < n_held; i++)
+      Int kept = 0;
+      for (i = 0; i < n_held; i++) {
          if (unresolved(&held[i]) && held[i].event.request == e.request) {
+            if (e.peer == TR_PEER_CANCELLED) continue;  /* it never happened */
             held[i].event.peer = e.peer;
             held[i].event.tag = e.tag;
          }
+         held[kept++] = held[i];
+      }
+      n_held = kept;
       release_held();
       return;
    }

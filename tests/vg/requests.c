@@ -3,7 +3,8 @@
    once and started three times (MPI_Startall, one MPI_Waitall), a wildcard receive and a
    synchronous send started with MPI_Start. A receive still pending on a communicator freed
    before it completes (MPI allows it: the trace keeps the communicator's ranks for its
-   completion). A non-blocking collective, recorded as its blocking one at the call (and a
+   completion). A receive from anyone that nothing matches, cancelled: it never happened, and
+   the trace has no record of it. A non-blocking collective, recorded as its blocking one at the call (and a
    warning). MPI_Ialltoallw, which the trace does not model: an opaque call, and a warning. Two
    ranks. */
 #include <mpi.h>
@@ -51,6 +52,10 @@ int main(int argc, char** argv)
       MPI_Send(out, 4, MPI_DOUBLE, 0, 9, dup);
       MPI_Comm_free(&dup);
    }
+
+   MPI_Irecv(in, N, MPI_DOUBLE, MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, &one);
+   MPI_Cancel(&one);
+   MPI_Wait(&one, MPI_STATUS_IGNORE);
 
    MPI_Iallreduce(out, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &one);
    MPI_Wait(&one, MPI_STATUS_IGNORE);

@@ -104,7 +104,16 @@ for mpi in "${mpis[@]}"; do
     "$VG_TESTS_BUILD/$mpi/requests" >"$dir.log" 2>&1
   check_set "requests ($mpi): MPI_Send_init and MPI_Recv_init started three times by \
 MPI_Startall, a wildcard and a synchronous one by MPI_Start, a receive on a freed communicator, \
-MPI_Iallreduce as its blocking collective" "$dir" requests 2
+a cancelled receive left out, MPI_Iallreduce as its blocking collective" "$dir" requests 2
+  rm -rf "$dir-overlap"
+  timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir-overlap" --overlap=yes \
+    "$VG_TESTS_BUILD/$mpi/requests" >"$dir-overlap.log" 2>&1
+  if "$REPLAY" --validate "$dir-overlap" >"$scratch/requests.validate" 2>&1 &&
+      "$REPLAY" -q --config "$EXAMPLES_DIR/marenostrum.cfg" "$dir-overlap" >/dev/null 2>&1; then
+    ok "requests ($mpi) with --overlap=yes: every kind valid and replayed"
+  else
+    not_ok "requests ($mpi) with --overlap=yes" "$(grep -v ': valid$' "$scratch/requests.validate" | head -3 | tr '\n' ' ')"
+  fi
   for warning in 'MPI_Iallreduce is replayed as its blocking collective at the call' \
       'MPI_Ialltoallw is a non-blocking collective, which the trace does not model'; do
     if grep -qF "$warning" "$dir/rank-0.toml" 2>/dev/null; then
