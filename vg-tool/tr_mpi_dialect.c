@@ -694,17 +694,23 @@ static UW completion_call(const CallInfo* k, OrigFn fn, const UW* args, UW* a)
    return result;
 }
 
-/* A non-blocking collective is recorded as its blocking one at the call (Dimemas' model of
-   its overlap would need its wait in the trace too): the rank's manifest says so, once. */
-static void said_nonblocking(TrCall call, const CallInfo* k)
+/* A warning about call `call`, once per call and `format` (which names the call with %s; the
+   tool keeps one copy of each text anyway). */
+typedef struct {
+   TrCall call;
+   const char* format;
+} Said;
+
+static void said_once(TrCall call, const char* format)
 {
-   static char said[TR_CALL_COUNT];
-   char text[200];
-   if (said[call]) return;
-   said[call] = 1;
-   snprintf(text, sizeof text,
-            "%s is replayed as its blocking collective at the call: its overlap with what runs "
-            "before its wait is not modelled", k->name);
+   static Said said[64];
+   static int n_said;
+   char text[256];
+   int i;
+   for (i = 0; i < n_said; i++)
+      if (said[i].call == call && said[i].format == format) return;
+   if (n_said < (int)(sizeof said / sizeof *said)) said[n_said++] = (Said){call, format};
+   snprintf(text, sizeof text, format, kCalls[call].name);
    warn(text);
 }
 
@@ -723,6 +729,9 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
       /* A communicator the trace does not know: the call is opaque. */
       CALL_ORIGINAL(result, a);
       opaque(k->name);
+      said_once(call, "%s on a communicator the trace does not know (an intercommunicator, or "
+                      "one made by a call it does not model): an opaque call, its messages are "
+                      "not replayed");
       leave();
       return result;
    }
@@ -790,7 +799,10 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
       default: /* collectives */
          CALL_ORIGINAL(result, a);
          collective_event(k, args, c);
-         if (k->at.request) said_nonblocking(call, k);
+         /* Dimemas' model of its overlap would need its wait in the trace too. */
+         if (k->at.request)
+            said_once(call, "%s is replayed as its blocking collective at the call: its overlap "
+                            "with what runs before its wait is not modelled");
          break;
    }
    leave();

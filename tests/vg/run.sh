@@ -124,6 +124,22 @@ a cancelled receive left out, MPI_Iallreduce as its blocking collective" "$dir" 
   done
 done
 
+# ---- Communicators made by other calls: known (a graph), or not (a warning) ---------------------
+for mpi in "${mpis[@]}"; do
+  dir="$scratch/$mpi-comms"
+  rm -rf "$dir"
+  timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" \
+    "$VG_TESTS_BUILD/$mpi/comms" >"$dir.log" 2>&1
+  check_set "communicators ($mpi): a sendrecv on a distributed graph, an allreduce on a \
+communicator made by MPI_Comm_idup (opaque)" "$dir" comms 2
+  warning='MPI_Allreduce on a communicator the trace does not know'
+  if grep -qF "$warning" "$dir/rank-0.toml" 2>/dev/null; then
+    ok "the rank's manifest warns ($mpi): $warning"
+  else
+    not_ok "warning ($mpi): $warning" "$(grep warnings "$dir/rank-0.toml" 2>&1)"
+  fi
+done
+
 # ---- Sends through derived datatypes carry their unique cache lines (lines=U) ------------------
 for mpi in "${mpis[@]}"; do
   dir="$scratch/$mpi-lines"
