@@ -96,6 +96,15 @@ for mpi in "${mpis[@]}"; do
   fi
 done
 
+# warns MPI DIR TEXT: rank 0's manifest of the set DIR has a warning with TEXT in it.
+warns() {
+  if grep -qF "$3" "$2/rank-0.toml" 2>/dev/null; then
+    ok "the rank's manifest warns ($1): $3"
+  else
+    not_ok "warning ($1): $3" "$(grep warnings "$2/rank-0.toml" 2>&1)"
+  fi
+}
+
 # ---- Requests besides MPI_Isend and MPI_Irecv: persistent, non-blocking collectives --------------
 for mpi in "${mpis[@]}"; do
   dir="$scratch/$mpi-requests"
@@ -114,14 +123,8 @@ a cancelled receive left out, MPI_Iallreduce as its blocking collective" "$dir" 
   else
     not_ok "requests ($mpi) with --overlap=yes" "$(grep -v ': valid$' "$scratch/requests.validate" | head -3 | tr '\n' ' ')"
   fi
-  for warning in 'MPI_Iallreduce is replayed as its blocking collective at the call' \
-      'MPI_Ialltoallw is a non-blocking collective, which the trace does not model'; do
-    if grep -qF "$warning" "$dir/rank-0.toml" 2>/dev/null; then
-      ok "the rank's manifest warns ($mpi): $warning"
-    else
-      not_ok "warning ($mpi): $warning" "$(grep warnings "$dir/rank-0.toml" 2>&1)"
-    fi
-  done
+  warns "$mpi" "$dir" 'MPI_Iallreduce is replayed as its blocking collective at the call'
+  warns "$mpi" "$dir" 'MPI_Ialltoallw is a non-blocking collective, which the trace does not model'
 done
 
 # ---- Communicators made by other calls: known (a graph), or not (a warning) ---------------------
@@ -132,12 +135,7 @@ for mpi in "${mpis[@]}"; do
     "$VG_TESTS_BUILD/$mpi/comms" >"$dir.log" 2>&1
   check_set "communicators ($mpi): a sendrecv on a distributed graph, an allreduce on a \
 communicator made by MPI_Comm_idup (opaque)" "$dir" comms 2
-  warning='MPI_Allreduce on a communicator the trace does not know'
-  if grep -qF "$warning" "$dir/rank-0.toml" 2>/dev/null; then
-    ok "the rank's manifest warns ($mpi): $warning"
-  else
-    not_ok "warning ($mpi): $warning" "$(grep warnings "$dir/rank-0.toml" 2>&1)"
-  fi
+  warns "$mpi" "$dir" 'MPI_Allreduce on a communicator the trace does not know'
 done
 
 # ---- Sends through derived datatypes carry their unique cache lines (lines=U) ------------------
