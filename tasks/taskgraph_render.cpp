@@ -258,11 +258,22 @@ std::string node_label(const trace::TaskSet& set, const TaskVertex& v) {
 
 std::string edge_label(const trace::TaskSet& set, const TaskEdge& e) {
   if (e.creation) return e.count > 1 ? std::to_string(e.count) + " created" : std::string();
+  // Objects of one name (the blocks of one allocation site) are named once, with their count.
+  std::vector<std::pair<std::string, int>> named;
+  for (int object : e.objects) {
+    std::string name = object_name(set, object);
+    auto same =
+        std::find_if(named.begin(), named.end(), [&](const auto& n) { return n.first == name; });
+    if (same != named.end()) ++same->second;
+    else named.emplace_back(std::move(name), 1);
+  }
   std::vector<std::string> names;
-  for (std::size_t i = 0; i < e.objects.size() && i < kMaxEdgeObjects; ++i)
-    names.push_back(object_name(set, e.objects[i]));
-  if (e.objects.size() > kMaxEdgeObjects)
-    names.push_back("+" + std::to_string(e.objects.size() - kMaxEdgeObjects) + " more");
+  for (std::size_t i = 0; i < named.size() && i < kMaxEdgeObjects; ++i)
+    names.push_back(named[i].second > 1
+                        ? named[i].first + " (" + std::to_string(named[i].second) + " objects)"
+                        : named[i].first);
+  if (named.size() > kMaxEdgeObjects)
+    names.push_back("+" + std::to_string(named.size() - kMaxEdgeObjects) + " more");
   std::string label = join(names, ", ");
   std::string detail = format_bytes(e.bytes);
   if (e.kinds != trace::kRaw) detail += ", " + format_kinds(e.kinds);

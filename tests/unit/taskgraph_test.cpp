@@ -150,6 +150,20 @@ TEST(TaskGraph, MergesRecordsBetweenOnePairAndEscapes) {
   EXPECT_TRUE(contains(dot_of(b.set()), "[label=\"a\\\"b, c, d, +1 more (8 B, raw+waw)\""));
 }
 
+TEST(TaskGraph, EdgeLabelsNameTheObjectsOfOneSiteOnce) {
+  SetBuilder b;
+  b.object(1, "heap", 64, "XOpenDisplay@mandel.c:50")
+      .object(2, "heap", 64, "XOpenDisplay@mandel.c:50")
+      .object(3, "heap", 16, "XCreateGC@mandel.c:55")
+      .object(4, "heap", 64, "XOpenDisplay@mandel.c:50");
+  int p = b.add("row", 1, 10), q = b.add("row", 1, 10);
+  b.after(q, p, trace::kRaw, 44, {1, 2, 3, 4});
+  tasks::TaskGraph g = tasks::build_graph(b.set());
+  ASSERT_EQ(boost::num_edges(g), 1u);
+  EXPECT_EQ(tasks::edge_label(b.set(), g[*boost::edges(g).first]),
+            "XOpenDisplay@mandel.c:50 (3 objects), XCreateGC@mandel.c:55 (44 B)");
+}
+
 TEST(TaskGraph, ColoursAreDistinctPerTypeAndStableAcrossRuns) {
   SetBuilder b;
   for (int i = 0; i < 16; ++i) b.add("type" + std::to_string(i), 1, 1);
