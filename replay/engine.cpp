@@ -93,13 +93,13 @@ Result Engine::run() {
     // Cores are handed out once everything that happens at this instant has happened (shared
     // cores as soon as every event is handled, as Dimemas does).
     if (cores_pending_) dispatch_cores();
-    if (dispatch_pending_ && (queue_.empty() || queue_.next_time() > now_)) {
+    if (dispatch_pending_ && (queue_.empty() || queue_.next_time() > now_ns_)) {
       dispatch();
       continue;
     }
     if (queue_.empty()) break;
     Event e = queue_.pop();
-    now_ = e.time;
+    set_now(e.time);
     switch (e.kind) {
       case EventKind::ThreadReady:
         advance(e.id);
@@ -338,7 +338,7 @@ bool Engine::compute(std::uint32_t ti, double seconds, State state, Phase next, 
   // An empty burst is a piece of work all the same (Dimemas queues it with the others).
   if (seconds <= 0 && (!burst || task_mode_)) return true;
   set_state(t, state);
-  return continue_at(ti, now_ + seconds);
+  return continue_at(ti, later(seconds, ti));
 }
 
 // ---- Shared cores (Dimemas 5.5's FIFO scheduler) -----------------------------------------
@@ -385,7 +385,7 @@ void Engine::dispatch_cores() {
       t.on_core = true;
       t.waiting = Waiting::Nothing;
       set_state(t, run.work_state);
-      queue_.push(checked(now_ + run.work, *ti), EventKind::ThreadReady, *ti);
+      queue_.push(later(run.work, *ti), EventKind::ThreadReady, *ti);
     }
   }
 }
@@ -396,15 +396,14 @@ void Engine::release_core(ThreadSim& t) {
   cores_pending_ = true;
 }
 
-// The thread goes on at `time`: inline when nothing else happens before, else via the queue.
+// The thread goes on at `time` (ns): inline when nothing else happens before, else via the queue.
 bool Engine::continue_at(std::uint32_t ti, double time) {
-  checked(time, ti);
   if (task_mode_) {  // always through the agenda: a preemption may come first
     schedule(ti, time);
     return false;
   }
   if (time < queue_.next_time() && !cores_pending_ && readied_.empty()) {
-    now_ = time;
+    set_now(time);
     return true;
   }
   queue_.push(time, EventKind::ThreadReady, ti);
@@ -469,12 +468,12 @@ double Engine::ready_again(std::uint32_t ti) {
   } while (skip_send_wait(t));
   if (run_of(t).record.type != RecordType::Burst) {
     t.phase = Phase::Start;
-    return now_;
+    return now_ns_;
   }
   t.phase = Phase::Fetch;
   t.after_call = false;
   set_state(t, State::Running);
-  return checked(now_ + burst_seconds(t), ti);
+  return later(burst_seconds(t), ti);
 }
 
 void Engine::end_call(ThreadSim& t) {
@@ -603,10 +602,12 @@ void Engine::fail(const ThreadSim& t, const std::string& message) const {
   throw trace::FormatError(where(t), 0, message);
 }
 
-// `time`, when the run may reach it: past kMaxSimulatedSeconds (or not a number: a burst of
-// an absurd length on an absurd CPU ratio), the replay stops at the record of thread `ti`.
-double Engine::checked(double time, std::uint32_t ti) const {
-  if (!(time <= kMaxSimulatedSeconds)) {
+// The agenda time (ns) `seconds` from now, when the run may reach it: past
+// kMaxSimulatedSeconds (or not a number: a burst of an absurd length on an absurd CPU ratio),
+// the replay stops at the record of thread `ti`.
+double Engine::later(double seconds, std::uint32_t ti) const {
+  double time = now_ns_ + seconds * 1e9;
+  if (!(time <= kMaxSimulatedSeconds * 1e9)) {
     const ThreadSim& t = threads_[ti];
     time_limit(where(t), describe(current_record(t)));
   }

@@ -29,7 +29,8 @@
 //    network (network.h: it waits for the transfers that hold them, and holds them while it
 //    lasts), and lasts the model's fan-in + fan-out;
 //  * threads that outnumber the cores of their node take turns burst by burst (SharedCores);
-//  * simultaneous events go in Dimemas' order: the agenda is FIFO among equal times, and a
+//  * simultaneous events go in Dimemas' order: the agenda counts nanoseconds (as Dimemas does:
+//    whole nanoseconds added in any order reach the same instant) and is FIFO among equal times, and a
 //    thread that goes on after an MPI call queues its next piece of work at once (its next
 //    burst, even an empty one, or an empty piece before any other record), so its next call
 //    comes after what else happens at that instant; a thread another's call wakes (a
@@ -135,7 +136,7 @@ struct ThreadRun {
   bool preempted = false;
   State saved_state = State::Idle;
   double remaining = 0;
-  double timer_at = 0;  // when its timer fires (known while it holds a core)
+  double timer_at = 0;  // when its timer fires, in ns (known while it holds a core)
   // Shared cores: the piece of work it waits to run, in `work_state`.
   double work = 0;
   State work_state = State::Idle;
@@ -271,7 +272,11 @@ class Engine {
   std::string where(const ThreadSim& t, std::uint64_t mark) const;
   static std::uint64_t mark(const ThreadRun& run);
   [[noreturn]] void fail(const ThreadSim& t, const std::string& message) const;
-  double checked(double time, std::uint32_t ti) const;
+  double later(double seconds, std::uint32_t ti) const;
+  void set_now(double ns) {
+    now_ns_ = ns;
+    now_ = ns / 1e9;
+  }
   [[noreturn]] static void time_limit(const std::string& where, const std::string& what);
 
   // ---- Point to point (engine_p2p.cpp) ----
@@ -360,8 +365,12 @@ class Engine {
   // (grant), never below: a ThreadRun& stays valid until the engine is back in its loop.
   Pool<ThreadRun> runs_;
   std::vector<std::uint32_t> readied_;  // woken to go on once the current event is over
+  // The agenda counts nanoseconds, as Dimemas does: durations of whole nanoseconds then add up
+  // to the same instant whatever their order (in seconds, 0.0032686 + 0.0000139 and
+  // 0.0032687 + 0.0000138 differ in the last bit), so simultaneous events tie as in Dimemas.
   EventQueue queue_;
-  double now_ = 0;
+  double now_ns_ = 0;
+  double now_ = 0;  // now_ns_ in seconds, the unit of everything else
   Pool<RequestSim> requests_;
   Pool<MessageSim> messages_;
   Pool<CollectiveSim> collectives_;

@@ -190,9 +190,10 @@ void Engine::request_transfer(std::uint32_t mid) {
 void Engine::transfer_started(std::uint32_t mid) {
   MessageSim& m = messages_[mid];
   m.info.physical_send = now_;
-  double arrival =
-      now_ + network_.duration(m.info.src_task, m.info.dst_task, m.info.bytes) + m.marshalling;
-  if (!(arrival <= kMaxSimulatedSeconds))
+  double seconds =
+      network_.duration(m.info.src_task, m.info.dst_task, m.info.bytes) + m.marshalling;
+  double arrival = now_ns_ + seconds * 1e9;
+  if (!(arrival <= kMaxSimulatedSeconds * 1e9))
     time_limit(where(threads_[m.sender], m.send_mark),
                "a transfer of " + std::to_string(m.info.bytes) + " bytes");
   queue_.push(arrival, EventKind::TransferDone, mid);

@@ -117,7 +117,7 @@ std::vector<double> Engine::remaining_paths(int task) {
                                         : type_speedup_[static_cast<std::size_t>(task)]);
 }
 
-// Thread `ti` goes on at `time`.
+// Thread `ti` goes on at `time` (ns, the agenda's unit).
 void Engine::schedule(std::uint32_t ti, double time) {
   ThreadSim& t = threads_[ti];
   if (t.run != kNoRun) run_of(t).timer_at = time;
@@ -137,7 +137,7 @@ void Engine::request_core(std::uint32_t ti) {
 void Engine::resume_on_core(std::uint32_t ti, bool may_preempt) {
   ThreadSim& t = threads_[ti];
   if (t.core >= 0) {
-    schedule(ti, now_);
+    schedule(ti, now_ns_);
     return;
   }
   run_of(t).wants_preempt = may_preempt;
@@ -194,9 +194,9 @@ void Engine::grant(std::uint32_t ti, int core) {
   if (run.preempted) {
     run.preempted = false;
     set_state(t, run.saved_state);
-    schedule(ti, now_ + run.remaining);
+    schedule(ti, later(run.remaining, ti));
   } else {
-    schedule(ti, now_);
+    schedule(ti, now_ns_);
   }
 }
 
@@ -215,7 +215,7 @@ void Engine::preempt(std::uint32_t vi) {
   ThreadSim& v = threads_[vi];
   ThreadRun& run = run_of(v);
   ++v.generation;
-  run.remaining = std::max(0.0, run.timer_at - now_);
+  run.remaining = std::max(0.0, (run.timer_at - now_ns_) / 1e9);
   run.preempted = true;
   run.saved_state = v.state;
   set_state(v, State::Idle);
@@ -249,7 +249,7 @@ void Engine::spawn(std::uint32_t ti) {
   ThreadSim& child = threads_[ci];
   if (child.created) fail(t, "instance " + std::to_string(id) + " is spawned twice");
   child.created = true;
-  schedule(ci, now_);  // its leading `after`s, then a core
+  schedule(ci, now_ns_);  // its leading `after`s, then a core
 }
 
 // An `after` record: goes on if its source has ended, else waits for it without a core.
@@ -309,7 +309,7 @@ void Engine::instance_ended(std::uint32_t ti) {
     d.phase = Phase::Fetch;
     d.waiting = Waiting::Nothing;
     d.blocked_on = kNone;
-    schedule(static_cast<std::uint32_t>(di), now_);
+    schedule(static_cast<std::uint32_t>(di), now_ns_);
     di = std::exchange(d.next_dependent, kNone);
   }
   t.first_dependent = t.last_dependent = kNone;
