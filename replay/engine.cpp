@@ -212,11 +212,11 @@ bool Engine::start(std::uint32_t ti) {
   bool after_call = std::exchange(t.after_call, false);
   switch (r.type) {
     case RecordType::Burst:
-      return compute(ti, burst_seconds(t), State::Running, Phase::Fetch, after_call);
+      return compute(ti, burst_ns(t), State::Running, Phase::Fetch, after_call);
     case RecordType::Send:
       run.call_begin = now_;
       run.in_call = true;
-      return compute(ti, network_.startup(t.task, r.peer), State::Startup, Phase::Issue);
+      return compute(ti, network_.startup(t.task, r.peer) * 1e9, State::Startup, Phase::Issue);
     case RecordType::Recv:
       run.call_begin = now_;
       run.in_call = true;
@@ -224,7 +224,7 @@ bool Engine::start(std::uint32_t ti) {
         t.phase = Phase::Issue;
         return true;
       }
-      return compute(ti, network_.startup(r.peer, t.task), State::Startup, Phase::Issue);
+      return compute(ti, network_.startup(r.peer, t.task) * 1e9, State::Startup, Phase::Issue);
     case RecordType::Wait: {
       if (!run.in_call) run.call_begin = now_;  // (in a call: a wait for a late post, again)
       run.in_call = true;
@@ -240,7 +240,7 @@ bool Engine::start(std::uint32_t ti) {
       }
       // Each receive waited for costs its latency, as each wait record does in Dimemas (whose
       // traces have one per message an MPI_Waitall receives).
-      return compute(ti, requests_[it->second].startup, State::Startup, Phase::Issue);
+      return compute(ti, requests_[it->second].startup * 1e9, State::Startup, Phase::Issue);
     }
     case RecordType::GlobalOp:
       run.call_begin = now_;
@@ -282,18 +282,20 @@ bool Engine::issue(std::uint32_t ti) {
   }
 }
 
-double Engine::burst_seconds(const ThreadSim& t) {
+// How long the burst thread `t` is at takes, in nanoseconds, computed as Dimemas does (the
+// duration in ns over the CPU ratio) so that the agenda's instants are Dimemas' to the last bit.
+double Engine::burst_ns(const ThreadSim& t) {
   const Record& r = run_of(t).record;
-  double seconds = r.amount;
+  double ns = r.amount * 1e9;
   if (r.flags & trace::kInstructions) {
     if (!(mips_ > 0)) fail(t, "the trace counts instructions but no MIPS rate is known");
-    seconds = r.amount / (mips_ * 1e6);
+    ns = r.amount / (mips_ * 1e6) * 1e9;
   }
   double ratio = machine_.nodes[static_cast<std::size_t>(t.node)].cpu_ratio;
   if (task_mode_ && !type_speedup_.empty())
     ratio *= type_speedup_[static_cast<std::size_t>(t.task)]
                           [static_cast<std::size_t>(instance_of(t).type)];
-  return ratio > 0 ? seconds / ratio : 0.0;
+  return ratio > 0 ? ns / ratio : 0.0;
 }
 
 // The speedup of each task type of each rank (--accelerate); checks that each named type
@@ -327,18 +329,18 @@ void Engine::set_type_speedups() {
 // thread goes on with `next`. On shared cores a burst always queues for a core, even an empty
 // one, at the back unless `front`; a latency at the front (Dimemas: the thread goes on with its
 // call).
-bool Engine::compute(std::uint32_t ti, double seconds, State state, Phase next, bool front) {
+bool Engine::compute(std::uint32_t ti, double ns, State state, Phase next, bool front) {
   ThreadSim& t = threads_[ti];
   t.phase = next;
   bool burst = state == State::Running;
-  if (shares_cores(t) && (burst || seconds > 0)) {
-    queue_work(ti, seconds, state, front || !burst);
+  if (shares_cores(t) && (burst || ns > 0)) {
+    queue_work(ti, ns, state, front || !burst);
     return false;
   }
   // An empty burst is a piece of work all the same (Dimemas queues it with the others).
-  if (seconds <= 0 && (!burst || task_mode_)) return true;
+  if (ns <= 0 && (!burst || task_mode_)) return true;
   set_state(t, state);
-  return continue_at(ti, later(seconds, ti));
+  return continue_at(ti, later(ns, ti));
 }
 
 // ---- Shared cores (Dimemas 5.5's FIFO scheduler) -----------------------------------------
@@ -352,10 +354,10 @@ bool Engine::compute(std::uint32_t ti, double seconds, State state, Phase next, 
 // it was a receive, a wait or a collective that had to wait. Free cores go to the front of
 // the queue once every event of the moment has been handled.
 
-void Engine::queue_work(std::uint32_t ti, double seconds, State state, bool front) {
+void Engine::queue_work(std::uint32_t ti, double ns, State state, bool front) {
   ThreadSim& t = threads_[ti];
   ThreadRun& run = run_of(t);
-  run.work = seconds;
+  run.work = ns;
   run.work_state = state;
   t.waiting = Waiting::Core;
   set_state(t, State::Idle);
@@ -372,7 +374,7 @@ void Engine::queue_next_work(std::uint32_t ti, bool front) {
   } while (skip_send_wait(t));
   bool burst = run_of(t).record.type == RecordType::Burst;
   t.phase = burst ? Phase::Fetch : Phase::Start;
-  queue_work(ti, burst ? burst_seconds(t) : 0.0, State::Running, front);
+  queue_work(ti, burst ? burst_ns(t) : 0.0, State::Running, front);
 }
 
 void Engine::dispatch_cores() {
@@ -473,7 +475,7 @@ double Engine::ready_again(std::uint32_t ti) {
   t.phase = Phase::Fetch;
   t.after_call = false;
   set_state(t, State::Running);
-  return later(burst_seconds(t), ti);
+  return later(burst_ns(t), ti);
 }
 
 void Engine::end_call(ThreadSim& t) {
@@ -602,11 +604,11 @@ void Engine::fail(const ThreadSim& t, const std::string& message) const {
   throw trace::FormatError(where(t), 0, message);
 }
 
-// The agenda time (ns) `seconds` from now, when the run may reach it: past
+// The agenda time `ns` nanoseconds from now, when the run may reach it: past
 // kMaxSimulatedSeconds (or not a number: a burst of an absurd length on an absurd CPU ratio),
 // the replay stops at the record of thread `ti`.
-double Engine::later(double seconds, std::uint32_t ti) const {
-  double time = now_ns_ + seconds * 1e9;
+double Engine::later(double ns, std::uint32_t ti) const {
+  double time = now_ns_ + ns;
   if (!(time <= kMaxSimulatedSeconds * 1e9)) {
     const ThreadSim& t = threads_[ti];
     time_limit(where(t), describe(current_record(t)));

@@ -21,7 +21,8 @@
 //    channel), a receive blocked on its channel (even one whose own message is still in
 //    flight), or later a receive or wait that finds no message there, or an immediate receive
 //    that pairs with it. A blocking rendezvous sender waits until then, not until its transfer
-//    starts; sends between the threads of a rank are always rendezvous;
+//    starts; sends within a rank are always rendezvous (between its threads, and to itself), as in
+//    Dimemas 5.5;
 //  * an immediate send never blocks its sender: a wait for it completes at once and costs
 //    nothing, as in Dimemas (whose traces have no wait for sends). So turning a blocking send
 //    into an immediate one with a wait where it was cannot make a run slower;
@@ -131,13 +132,13 @@ struct ThreadRun {
   // announced (Dimemas keeps it per thread, so a wait without one shows an older time).
   double logical_recv = 0;
   // Task mode: a wish to take a core out of turn (woken from MPI under the MPI policy), and the
-  // time left until its timer when it lost its core to such a wish.
+  // time left until its timer (ns) when it lost its core to such a wish.
   bool wants_preempt = false;
   bool preempted = false;
   State saved_state = State::Idle;
   double remaining = 0;
   double timer_at = 0;  // when its timer fires, in ns (known while it holds a core)
-  // Shared cores: the piece of work it waits to run, in `work_state`.
+  // Shared cores: the piece of work it waits to run (ns), in `work_state`.
   double work = 0;
   State work_state = State::Idle;
   // Outstanding requests (trace id -> RequestSim); a thread has few, so a flat list is fastest.
@@ -245,13 +246,13 @@ class Engine {
   bool fetch(std::uint32_t ti);
   bool start(std::uint32_t ti);
   bool issue(std::uint32_t ti);
-  double burst_seconds(const ThreadSim& t);
+  double burst_ns(const ThreadSim& t);
   void set_type_speedups();
-  bool compute(std::uint32_t ti, double seconds, State state, Phase next, bool front = false);
+  bool compute(std::uint32_t ti, double ns, State state, Phase next, bool front = false);
   bool shares_cores(const ThreadSim& t) const {
     return shared_cores_[static_cast<std::size_t>(t.node)].has_value();
   }
-  void queue_work(std::uint32_t ti, double seconds, State state, bool front);
+  void queue_work(std::uint32_t ti, double ns, State state, bool front);
   void queue_next_work(std::uint32_t ti, bool front);
   void dispatch_cores();
   void release_core(ThreadSim& t);
@@ -272,7 +273,7 @@ class Engine {
   std::string where(const ThreadSim& t, std::uint64_t mark) const;
   static std::uint64_t mark(const ThreadRun& run);
   [[noreturn]] void fail(const ThreadSim& t, const std::string& message) const;
-  double later(double seconds, std::uint32_t ti) const;
+  double later(double ns, std::uint32_t ti) const;
   void set_now(double ns) {
     now_ns_ = ns;
     now_ = ns / 1e9;

@@ -87,7 +87,7 @@ void Engine::collective_claimed(std::uint32_t cid) {
                                     threads_[representative].node);
   for (std::size_t i = 0; i < c.members.size(); ++i)
     if (c.blocking[i]) set_state(threads_[c.members[i]], State::Collective);
-  queue_.push(later(duration, representative), EventKind::CollectiveDone, cid);
+  queue_.push(later(duration * 1e9, representative), EventKind::CollectiveDone, cid);
 }
 
 // The blocking members go on in the order they arrived, the representative last (as Dimemas

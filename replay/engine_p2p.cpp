@@ -33,8 +33,10 @@ bool Engine::issue_send(std::uint32_t ti) {
   bool rendezvous = r.flags & trace::kRendezvous;
   if (machine_.eager_limit >= 0 && !(r.flags & trace::kProtocolFixed))
     rendezvous = r.bytes >= machine_.eager_limit;
-  // Dimemas 5.5 sends between two threads of one task by rendezvous, whatever else holds.
-  if (r.peer == t.task && r.peer_thread >= 0 && r.peer_thread != t.thread) rendezvous = true;
+  // Dimemas 5.5 sends to its own task by rendezvous, whatever else holds, unless the record
+  // names the sending thread itself: between two threads of a task, and an MPI send to self
+  // (its thread -1, any, is not the sender's).
+  if (r.peer == t.task && r.peer_thread != t.thread) rendezvous = true;
   m.rendezvous = rendezvous;
   m.send_mark = mark(run);
   if (r.immediate() && r.request != 0) {  // complete at once: see skip_send_wait
@@ -190,9 +192,8 @@ void Engine::request_transfer(std::uint32_t mid) {
 void Engine::transfer_started(std::uint32_t mid) {
   MessageSim& m = messages_[mid];
   m.info.physical_send = now_;
-  double seconds =
-      network_.duration(m.info.src_task, m.info.dst_task, m.info.bytes) + m.marshalling;
-  double arrival = now_ns_ + seconds * 1e9;
+  double arrival = now_ns_ + network_.duration_ns(m.info.src_task, m.info.dst_task, m.info.bytes) +
+                   m.marshalling * 1e9;
   if (!(arrival <= kMaxSimulatedSeconds * 1e9))
     time_limit(where(threads_[m.sender], m.send_mark),
                "a transfer of " + std::to_string(m.info.bytes) + " bytes");

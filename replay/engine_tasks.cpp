@@ -215,7 +215,7 @@ void Engine::preempt(std::uint32_t vi) {
   ThreadSim& v = threads_[vi];
   ThreadRun& run = run_of(v);
   ++v.generation;
-  run.remaining = std::max(0.0, (run.timer_at - now_ns_) / 1e9);
+  run.remaining = std::max(0.0, run.timer_at - now_ns_);
   run.preempted = true;
   run.saved_state = v.state;
   set_state(v, State::Idle);

@@ -47,12 +47,12 @@ double Network::startup(int src_task, int dst_task) const {
   return startup_seconds(intra_node(src_task, dst_task) ? node.intra.latency : node.latency);
 }
 
-double Network::duration(int src_task, int dst_task, std::int64_t bytes) const {
+double Network::duration_ns(int src_task, int dst_task, std::int64_t bytes) const {
   double bandwidth =
       intra_node(src_task, dst_task)
           ? machine_.nodes[static_cast<std::size_t>(node_of(src_task))].intra.bandwidth
           : machine_.bandwidth;
-  return transfer_seconds(static_cast<double>(bytes), bandwidth);
+  return bandwidth > 0 ? 1e9 / kBytesPerMB / bandwidth * static_cast<double>(bytes) : 0.0;
 }
 
 // The resource a transfer takes at `stage`: the sender's output link, the receiver's input link,

@@ -27,7 +27,8 @@
 namespace tareador::replay {
 
 // Seconds `bytes` take at `bandwidth_mbs` MB/s (MB = 2^20 bytes); 0 when the bandwidth is 0
-// (instantaneous). The one transfer-time formula: collectives use it too.
+// (instantaneous). Collectives use it; a point-to-point transfer's time is the same in
+// nanoseconds (Network::duration_ns).
 double transfer_seconds(double bytes, double bandwidth_mbs);
 
 // A point-to-point startup as Dimemas charges it: latencies below a nanosecond are none.
@@ -50,8 +51,10 @@ class Network {
   // What a point-to-point call between the two ranks costs its caller on the CPU.
   double startup(int src_task, int dst_task) const;
 
-  // How long `bytes` take from `src_task` to `dst_task` once the transfer holds its resources.
-  double duration(int src_task, int dst_task, std::int64_t bytes) const;
+  // How long `bytes` take from `src_task` to `dst_task` once the transfer holds its resources,
+  // in nanoseconds: transfer_seconds' time as Dimemas computes it (ns per byte, times the
+  // bytes), to the last bit.
+  double duration_ns(int src_task, int dst_task, std::int64_t bytes) const;
 
   // Transfer `id` (unused until then) asks for its resources.
   void request(std::uint32_t id, int src_task, int dst_task);

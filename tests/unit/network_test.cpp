@@ -47,8 +47,8 @@ TEST(Network, TimesAreBytesOverBandwidthAndStartupsAreLatencies) {
   EXPECT_DOUBLE_EQ(tareador::replay::startup_seconds(5e-10), 0.0);  // Dimemas: below 1 ns
   Machine m = machine(2);
   Recorded r(m, {0, 0, 1});
-  EXPECT_DOUBLE_EQ(r.network.duration(0, 2, 1 << 20), 0.01);   // between nodes
-  EXPECT_DOUBLE_EQ(r.network.duration(0, 1, 1 << 20), 0.001);  // inside a node
+  EXPECT_DOUBLE_EQ(r.network.duration_ns(0, 2, 1 << 20), 1e7);  // between nodes
+  EXPECT_DOUBLE_EQ(r.network.duration_ns(0, 1, 1 << 20), 1e6);  // inside a node
   EXPECT_DOUBLE_EQ(r.network.startup(0, 2), 2e-6);
   EXPECT_DOUBLE_EQ(r.network.startup(1, 0), 5e-7);
   EXPECT_TRUE(r.network.intra_node(0, 1));
