@@ -40,7 +40,7 @@ TEST(DimemasFixtures, ReplayReproducesEveryExpectedTime) {
     EXPECT_NEAR(r.total_time, std::stod(words[2]), 1e-9) << words[0] << " on " << words[1];
     ++cases;
   }
-  EXPECT_EQ(cases, 26);
+  EXPECT_EQ(cases, 30);
 }
 
 // ---- The original Tareador's trace of a 3D FFT (tareador-original/README.md) ---------------
