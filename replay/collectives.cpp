@@ -33,9 +33,10 @@ int contended_stages(int participants, int buses) {
 
 }  // namespace
 
-double collective_phase_time(CollectiveModel model, int participants, int buses, double latency,
-                             double bandwidth_mbs, double bytes) {
-  double message = latency + transfer_seconds(bytes, bandwidth_mbs);
+double collective_phase_ns(CollectiveModel model, int participants, int buses, double latency,
+                           double bandwidth_mbs, double bytes) {
+  // Dimemas' arithmetic (calcula_fan): the startup in ns plus the bytes times ns per byte.
+  double message = latency * 1e9 + bytes * ns_per_byte(bandwidth_mbs);
   switch (model) {
     case CollectiveModel::None:
       return 0;
@@ -70,8 +71,8 @@ double collective_phase_bytes(CollectiveSize size, bool fan_in, std::int64_t sen
   return 0;
 }
 
-double collective_time(const Machine& machine, int op, const std::vector<int>& task_nodes,
-                       std::int64_t sent, std::int64_t received, int representative_node) {
+double collective_ns(const Machine& machine, int op, const std::vector<int>& task_nodes,
+                     std::int64_t sent, std::int64_t received, int representative_node) {
   CollectiveCost cost = machine.collectives[static_cast<std::size_t>(op)];
   if (op == trace::kReduce) {  // Dimemas 5.5 models MPI_Reduce as constant whatever the table
     cost.fan_in.model = CollectiveModel::Constant;
@@ -79,27 +80,32 @@ double collective_time(const Machine& machine, int op, const std::vector<int>& t
   }
   double in_bytes = collective_phase_bytes(cost.fan_in.size, true, sent, received);
   double out_bytes = collective_phase_bytes(cost.fan_out.size, false, sent, received);
-  auto both_phases = [&](int participants, int buses, double latency, double bandwidth) {
-    return collective_phase_time(cost.fan_in.model, participants, buses, latency, bandwidth,
-                                 in_bytes) +
-           collective_phase_time(cost.fan_out.model, participants, buses, latency, bandwidth,
-                                 out_bytes);
+  struct Phases {
+    double in = 0, out = 0;
+  };
+  auto phases = [&](int participants, int buses, double latency, double bandwidth) {
+    return Phases{
+        collective_phase_ns(cost.fan_in.model, participants, buses, latency, bandwidth, in_bytes),
+        collective_phase_ns(cost.fan_out.model, participants, buses, latency, bandwidth,
+                            out_bytes)};
   };
 
   std::map<int, int> members_per_node;
   for (int node : task_nodes) ++members_per_node[node];
 
-  double intra = 0;  // the busiest node's share, over memory
+  Phases intra;  // the busiest node's share, over memory
   for (auto [node, members] : members_per_node) {
     const IntraNode& medium = machine.nodes[static_cast<std::size_t>(node)].intra;
-    intra = std::max(intra, both_phases(members, 0, medium.latency, medium.bandwidth));
+    Phases p = phases(members, 0, medium.latency, medium.bandwidth);
+    if (p.in + p.out > intra.in + intra.out) intra = p;
   }
-  double network = 0;
+  Phases network;
   if (machine.nodes.size() > 1)
-    network = both_phases(static_cast<int>(members_per_node.size()), machine.buses,
-                          machine.nodes[static_cast<std::size_t>(representative_node)].latency,
-                          machine.bandwidth);
-  return intra + network;
+    network = phases(static_cast<int>(members_per_node.size()), machine.buses,
+                     machine.nodes[static_cast<std::size_t>(representative_node)].latency,
+                     machine.bandwidth);
+  // Summed in Dimemas' order, so that the instant it ends is Dimemas' to the last bit.
+  return intra.in + intra.out + network.in + network.out;
 }
 
 }  // namespace tareador::replay

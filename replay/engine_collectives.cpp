@@ -83,11 +83,11 @@ void Engine::collective_claimed(std::uint32_t cid) {
   const Record& r = run_of(threads_[representative]).record;
   std::vector<int> member_nodes;
   for (std::uint32_t m : c.members) member_nodes.push_back(threads_[m].node);
-  double duration = collective_time(machine_, c.op, member_nodes, r.bytes, r.bytes_recv,
-                                    threads_[representative].node);
+  double duration = collective_ns(machine_, c.op, member_nodes, r.bytes, r.bytes_recv,
+                                  threads_[representative].node);
   for (std::size_t i = 0; i < c.members.size(); ++i)
     if (c.blocking[i]) set_state(threads_[c.members[i]], State::Collective);
-  queue_.push(later(duration * 1e9, representative), EventKind::CollectiveDone, cid);
+  queue_.push(later(duration, representative), EventKind::CollectiveDone, cid);
 }
 
 // The blocking members go on in the order they arrived, the representative last (as Dimemas

@@ -12,8 +12,8 @@ constexpr double kBytesPerMB = 1024.0 * 1024.0;
 
 }  // namespace
 
-double transfer_seconds(double bytes, double bandwidth_mbs) {
-  return bandwidth_mbs > 0 ? bytes / (bandwidth_mbs * kBytesPerMB) : 0.0;
+double ns_per_byte(double bandwidth_mbs) {
+  return bandwidth_mbs > 0 ? 1e9 / kBytesPerMB / bandwidth_mbs : 0.0;
 }
 
 double startup_seconds(double latency) { return latency < 1e-9 ? 0.0 : latency; }
@@ -52,7 +52,7 @@ double Network::duration_ns(int src_task, int dst_task, std::int64_t bytes) cons
       intra_node(src_task, dst_task)
           ? machine_.nodes[static_cast<std::size_t>(node_of(src_task))].intra.bandwidth
           : machine_.bandwidth;
-  return bandwidth > 0 ? 1e9 / kBytesPerMB / bandwidth * static_cast<double>(bytes) : 0.0;
+  return ns_per_byte(bandwidth) * static_cast<double>(bytes);
 }
 
 // The resource a transfer takes at `stage`: the sender's output link, the receiver's input link,

@@ -26,10 +26,10 @@
 
 namespace tareador::replay {
 
-// Seconds `bytes` take at `bandwidth_mbs` MB/s (MB = 2^20 bytes); 0 when the bandwidth is 0
-// (instantaneous). Collectives use it; a point-to-point transfer's time is the same in
-// nanoseconds (Network::duration_ns).
-double transfer_seconds(double bytes, double bandwidth_mbs);
+// Nanoseconds a byte takes at `bandwidth_mbs` MB/s (MB = 2^20 bytes); 0 when the bandwidth is 0
+// (instantaneous). The one transfer-time formula (transfers and collectives), in Dimemas'
+// arithmetic: a transfer takes this times its bytes, to the last bit of Dimemas' nanoseconds.
+double ns_per_byte(double bandwidth_mbs);
 
 // A point-to-point startup as Dimemas charges it: latencies below a nanosecond are none.
 double startup_seconds(double latency);
@@ -52,8 +52,7 @@ class Network {
   double startup(int src_task, int dst_task) const;
 
   // How long `bytes` take from `src_task` to `dst_task` once the transfer holds its resources,
-  // in nanoseconds: transfer_seconds' time as Dimemas computes it (ns per byte, times the
-  // bytes), to the last bit.
+  // in nanoseconds.
   double duration_ns(int src_task, int dst_task, std::int64_t bytes) const;
 
   // Transfer `id` (unused until then) asks for its resources.

@@ -157,9 +157,9 @@ TEST(Hostile, CollectiveSizeRulesDoNotOverflow) {
             2 * static_cast<double>(max));
   EXPECT_EQ(replay::collective_phase_bytes(replay::CollectiveSize::Mean, true, 1, 2), 1.0);
   // 2^64 bytes at 1 MB/s: 2^44 s, not the 37 us a wrapped size gave.
-  EXPECT_EQ(replay::collective_phase_time(replay::CollectiveModel::Constant, 2, 0, 0, 1,
-                                          std::ldexp(1.0, 64)),
-            std::ldexp(1.0, 44));
+  EXPECT_EQ(replay::collective_phase_ns(replay::CollectiveModel::Constant, 2, 0, 0, 1,
+                                        std::ldexp(1.0, 64)),
+            std::ldexp(1e9, 44));
 }
 
 TEST(Hostile, CpuRatioAndMipsHaveRanges) {

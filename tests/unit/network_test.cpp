@@ -14,9 +14,9 @@ namespace {
 using tareador::replay::Machine;
 using tareador::replay::MatchTable;
 using tareador::replay::Network;
+using tareador::replay::ns_per_byte;
 using tareador::replay::SharedCores;
 using tareador::replay::TaskCores;
-using tareador::replay::transfer_seconds;
 
 // `nodes` nodes of one output and one input link each, 100 MB/s between them, 1 GB/s inside.
 Machine machine(int nodes) {
@@ -42,8 +42,8 @@ struct Recorded {
 };
 
 TEST(Network, TimesAreBytesOverBandwidthAndStartupsAreLatencies) {
-  EXPECT_DOUBLE_EQ(transfer_seconds(1 << 20, 100), 0.01);
-  EXPECT_DOUBLE_EQ(transfer_seconds(1e9, 0), 0.0);                  // no bandwidth: instantaneous
+  EXPECT_DOUBLE_EQ(ns_per_byte(100) * (1 << 20), 1e7);
+  EXPECT_EQ(ns_per_byte(0), 0.0);                                   // no bandwidth: instantaneous
   EXPECT_DOUBLE_EQ(tareador::replay::startup_seconds(5e-10), 0.0);  // Dimemas: below 1 ns
   Machine m = machine(2);
   Recorded r(m, {0, 0, 1});
