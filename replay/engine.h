@@ -1,5 +1,5 @@
 // engine.h — the discrete-event simulation of a trace on a machine (internal to replay), with
-// the semantics of Dimemas 5.5 (docs/replay.md). The engine owns the threads and what they wait
+// the semantics of Dimemas 5.5 (README, The replayer). The engine owns the threads and what they wait
 // for; the models it asks are apart: the network (network.h: how long a transfer takes and the
 // links and buses it holds), point-to-point matching (matching.h), the CPU schedulers
 // (cores.h) and the collectives' durations (collectives.h). Its member functions live in
