@@ -137,6 +137,22 @@ TEST(Native, InstructionBurstsReplayAtTheManifestMipsRate) {
   EXPECT_NEAR(r.ranks[0].compute, 0.001, 1e-12);
 }
 
+// A trace set keeps what the run did: rank 1's blocking send to itself went before its receive
+// (MPI buffered it). Dimemas 5.5 makes any send to self a rendezvous, and stops there; so does
+// replay reading the .dim export of the same set (fixture self_send.dim).
+TEST(Native, ABlockingSendToSelfThatMpiBufferedGoesAhead) {
+  TempDir dir;
+  auto traces = trace::open_traces(
+      make_set(dir,
+               "send 1 5 1 64 eager\nrecv 1 5 1 64\nirecv 0 10 1 4096 3\nwait 3\n"
+               "coll MPI_Allreduce 1 -1 8 8\nend\n"));
+  replay::Result r;
+  ASSERT_NO_THROW(r = replay::simulate(*traces[0], testing::machine(2, 250, 5e-6)));
+  double message = 0.002 + 5e-6 + testing::transfer(4096, 250);
+  double allreduce = 2 * (5e-6 + testing::transfer(8, 250));
+  EXPECT_NEAR(r.total_time, message + allreduce, 1e-12);
+}
+
 TEST(Native, WaitallListsSeveralRequestsAndCostsOneLatency) {
   TempDir dir;
   auto traces = trace::open_traces(make_set(
