@@ -151,13 +151,13 @@ TEST(TaskGraph, MergesRecordsBetweenOnePairAndEscapes) {
 }
 
 TEST(TaskGraph, EdgeLabelsNameTheObjectsOfOneSiteOnce) {
+  // A Mandelbrot lab's rows, chained through the blocks Xlib allocated for the display.
+  const std::vector<std::string> sites = {"XOpenDisplay@mandel.c:50", "XOpenDisplay@mandel.c:50",
+                                          "XCreateGC@mandel.c:55", "XOpenDisplay@mandel.c:50"};
   SetBuilder b;
-  b.object(1, "heap", 64, "XOpenDisplay@mandel.c:50")
-      .object(2, "heap", 64, "XOpenDisplay@mandel.c:50")
-      .object(3, "heap", 16, "XCreateGC@mandel.c:55")
-      .object(4, "heap", 64, "XOpenDisplay@mandel.c:50");
-  int p = b.add("row", 1, 10), q = b.add("row", 1, 10);
-  b.after(q, p, trace::kRaw, 44, {1, 2, 3, 4});
+  for (int id = 1; id <= 4; ++id) b.object(id, "heap", 64, sites[id - 1]);
+  int row = b.add("row", 1, 10);
+  b.after(b.add("row", 1, 10), row, trace::kRaw, 44, {1, 2, 3, 4});
   tasks::TaskGraph g = tasks::build_graph(b.set());
   ASSERT_EQ(boost::num_edges(g), 1u);
   EXPECT_EQ(tasks::edge_label(b.set(), g[*boost::edges(g).first]),
