@@ -1,8 +1,8 @@
-// engine.h — the discrete-event simulation of a trace on a machine (internal to replay), with
-// the semantics of Dimemas 5.5 (README, The replayer). The engine owns the threads and what they wait
+// engine.h — the discrete-event simulation of a trace on a machine (internal to replay), with the
+// semantics of Dimemas 5.5 (README, The replayer). The engine owns the threads and what they wait
 // for; the models it asks are apart: the network (network.h: how long a transfer takes and the
-// links and buses it holds), point-to-point matching (matching.h), the CPU schedulers
-// (cores.h) and the collectives' durations (collectives.h). Its member functions live in
+// links and buses it holds), point-to-point matching (matching.h), the CPU schedulers (cores.h) and
+// the collectives' durations (collectives.h). Its member functions live in
 //  * engine.cpp — construction, the event loop, thread execution, CPU work, time accounting;
 //  * engine_p2p.cpp — sends, receives, requests and the transfers the network carries;
 //  * engine_collectives.cpp — collectives;
@@ -31,13 +31,12 @@
 //    lasts), and lasts the model's fan-in + fan-out;
 //  * threads that outnumber the cores of their node take turns burst by burst (SharedCores);
 //  * simultaneous events go in Dimemas' order: the agenda counts nanoseconds (as Dimemas does:
-//    whole nanoseconds added in any order reach the same instant) and is FIFO among equal times, and a
-//    thread that goes on after an MPI call queues its next piece of work at once (its next
-//    burst, even an empty one, or an empty piece before any other record), so its next call
-//    comes after what else happens at that instant; a thread another's call wakes (a
-//    rendezvous sender let go, the members of a collective that ends) queues its piece once
-//    that event is over, with the others it woke in the order of their nodes; a receiver its
-//    message wakes, at once.
+//    whole nanoseconds added in any order reach the same instant) and is FIFO among equal times,
+//    and a thread that goes on after an MPI call queues its next piece of work at once (its next
+//    burst, even an empty one, or an empty piece before any other record), so its next call comes
+//    after what else happens at that instant; a thread another's call wakes (a rendezvous sender
+//    let go, the members of a collective that ends) queues its piece once that event is over, with
+//    the others it woke in the order of their nodes; a receiver its message wakes, at once.
 // Tasks traces (kind "tasks") run in task mode: each thread is a task instance, which holds a
 // core of its node from its start to its end (docs/replay-tasks.md); everything else is the same.
 #pragma once
@@ -367,8 +366,9 @@ class Engine {
   Pool<ThreadRun> runs_;
   std::vector<std::uint32_t> readied_;  // woken to go on once the current event is over
   // The agenda counts nanoseconds, as Dimemas does: durations of whole nanoseconds then add up
-  // to the same instant whatever their order (in seconds, 0.0032686 + 0.0000139 and
-  // 0.0032687 + 0.0000138 differ in the last bit), so simultaneous events tie as in Dimemas.
+  // to the same instant whatever their order (in seconds, 0.003271667 + 330e-9 + 370e-9 and
+  // 0.003271667 + 333e-9 + 367e-9 differ in the last bit), so simultaneous events tie as in
+  // Dimemas.
   EventQueue queue_;
   double now_ns_ = 0;
   double now_ = 0;  // now_ns_ in seconds, the unit of everything else
