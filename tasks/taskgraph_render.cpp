@@ -13,6 +13,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <tuple>
+#include <unordered_map>
 
 #include "tasks/taskgraph.h"
 #include "tasks/taskgraph_layout.h"
@@ -258,14 +259,15 @@ std::string node_label(const trace::TaskSet& set, const TaskVertex& v) {
 
 std::string edge_label(const trace::TaskSet& set, const TaskEdge& e) {
   if (e.creation) return e.count > 1 ? std::to_string(e.count) + " created" : std::string();
-  // Objects of one name (the blocks of one allocation site) are named once, with their count.
+  // Objects of one name (the blocks of one allocation site) are named once, with their count,
+  // in the order they first appear.
   std::vector<std::pair<std::string, int>> named;
+  std::unordered_map<std::string, std::size_t> index;
   for (int object : e.objects) {
     std::string name = object_name(set, object);
-    auto same =
-        std::find_if(named.begin(), named.end(), [&](const auto& n) { return n.first == name; });
-    if (same != named.end()) ++same->second;
-    else named.emplace_back(std::move(name), 1);
+    auto [at, added] = index.try_emplace(name, named.size());
+    if (added) named.emplace_back(std::move(name), 1);
+    else ++named[at->second].second;
   }
   std::vector<std::string> names;
   for (std::size_t i = 0; i < named.size() && i < kMaxEdgeObjects; ++i)
