@@ -36,7 +36,6 @@ Engine::Engine(const trace::Trace& trace, const Machine& machine, const Simulati
           [this](std::uint32_t mid) { transfer_started(mid); },
           [this](std::uint32_t cid) { collective_claimed(cid); }) {
   task_mode_ = header_.kind == "tasks";
-  dimemas_input_ = header_.kind == "dimemas";
   if (task_mode_ && header_.task_sets.size() != static_cast<std::size_t>(header_.tasks()))
     throw std::invalid_argument("a tasks trace without its task model");
   mips_ = machine_.mips > 0 ? machine_.mips : header_.mips;

@@ -21,8 +21,7 @@
 //    channel), a receive blocked on its channel (even one whose own message is still in
 //    flight), or later a receive or wait that finds no message there, or an immediate receive
 //    that pairs with it. A blocking rendezvous sender waits until then, not until its transfer
-//    starts; sends between the threads of a rank are always rendezvous, and in a .dim a send to
-//    its own rank, as in Dimemas 5.5;
+//    starts (a .dim's sends within a task are rendezvous, as Dimemas 5.5 reads them);
 //  * an immediate send never blocks its sender: a wait for it completes at once and costs
 //    nothing, as in Dimemas (whose traces have no wait for sends). So turning a blocking send
 //    into an immediate one with a wait where it was cannot make a run slower;
@@ -384,7 +383,6 @@ class Engine {
   std::uint64_t total_bytes_ = 1;
   // Task mode.
   bool task_mode_ = false;
-  bool dimemas_input_ = false;  // a .dim: Dimemas' rules where a trace set knows better
   TaskTypeTable types_;
   std::vector<TaskCores> task_cores_;       // per machine node
   std::vector<std::uint32_t> task_base_;    // thread of each rank's instance 1

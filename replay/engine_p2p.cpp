@@ -33,11 +33,6 @@ bool Engine::issue_send(std::uint32_t ti) {
   bool rendezvous = r.flags & trace::kRendezvous;
   if (machine_.eager_limit >= 0 && !(r.flags & trace::kProtocolFixed))
     rendezvous = r.bytes >= machine_.eager_limit;
-  // Dimemas 5.5 sends between two threads of one task by rendezvous, whatever else holds; reading
-  // a .dim, an MPI send to self too (its thread, -1, is not the sender's: Dimemas' is_acc_comm).
-  // A trace set keeps what the run did there: a blocking send to self that MPI buffered went.
-  if (r.peer == t.task && r.peer_thread != t.thread && (r.peer_thread >= 0 || dimemas_input_))
-    rendezvous = true;
   m.rendezvous = rendezvous;
   m.send_mark = mark(run);
   if (r.immediate() && r.request != 0) {  // complete at once: see skip_send_wait

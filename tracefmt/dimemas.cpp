@@ -472,6 +472,11 @@ class DimemasStream final : public LineRecordStream {
                std::to_string(bits));
         if (bits & 1) out.flags |= kRendezvous;
         if (bits & 2) out.flags |= kImmediate;  // no request: Dimemas cannot wait for sends
+        // Dimemas 5.5 (its reader's is_acc_comm) sends to its own task by rendezvous whatever
+        // the eager limit, unless the record names the sending thread itself: between two
+        // threads of a task, and an MPI send to self (its thread, -1, is not the sender's).
+        if (out.peer == task_ && out.peer_thread != thread_)
+          out.flags |= kRendezvous | kProtocolFixed;
         return;
       }
       case 3: {
