@@ -8,6 +8,11 @@
 #   DIMEMAS=/path/to/Dimemas bench/parity.sh [BUILD_DIR] CONFIG... -- TRACE...
 #   DIMEMAS=.../Dimemas bench/parity.sh build examples/marenostrum.cfg \
 #       tests/fixtures/dimemas/cfg_4n_1bus.cfg -- tareador-out/ tests/fixtures/dimemas/*.dim
+#   RANDOM_TRACES=400 RANDOM_OPTIONS="--max-tasks 4" DIMEMAS=.../Dimemas bench/parity.sh build \
+#       tests/fixtures/dimemas/cfg_4n_1bus.cfg --
+#
+# RANDOM_TRACES=N adds the random traces of seeds 1..N (bench/gen_random, RANDOM_OPTIONS passed
+# to it: --no-collectives, --max-tasks N). Only the summary is printed for them (QUIET=1: for all).
 #
 # Dimemas is built outside the repository (README, Performance). Exported .dim files go to a
 # scratch directory (BENCH_DIR, default: a fresh mktemp -d).
@@ -18,7 +23,8 @@ if [ $# -gt 0 ] && [ -d "$1" ] && [ -x "$1/replay/replay" ]; then build=$(cd "$1
 configs=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do configs+=("$1"); shift; done
 [ $# -gt 0 ] && shift
-if [ ${#configs[@]} -eq 0 ] || [ $# -eq 0 ]; then
+random_traces=${RANDOM_TRACES:-0}
+if [ ${#configs[@]} -eq 0 ] || { [ $# -eq 0 ] && [ "$random_traces" -eq 0 ]; }; then
   echo "usage: DIMEMAS=/path/to/Dimemas bench/parity.sh [BUILD_DIR] CONFIG... -- TRACE..." >&2
   exit 1
 fi
@@ -44,12 +50,18 @@ for trace in "$@"; do
     dims+=("$trace")
   fi
 done
+for seed in $(seq "$random_traces"); do
+  # shellcheck disable=SC2086 # RANDOM_OPTIONS is a list of options
+  "$build/bench/gen_random" "$seed" "$scratch/random-$seed.dim" ${RANDOM_OPTIONS:-}
+  dims+=("$scratch/random-$seed.dim")
+done
 
 agree=0 differ=0 crash=0
 printf '%-40s %-24s %-16s %-16s %s\n' trace machine "Dimemas s" "replay s" verdict
 for config in "${configs[@]}"; do
   for dim in "${dims[@]}"; do
-    d=$("$dimemas" --config-file "$config" --dim "$dim" 2>&1 | awk '/^Execution time:/ { print $NF; exit }')
+    d=$("$dimemas" --config-file "$config" --dim "$dim" 2>&1 |
+      awk '/^Execution time:/ { print $NF; exit }') || true  # (a crash leaves it empty)
     r=$("$replay" -q -c "$config" --json - "$dim" 2>/dev/null |
       python3 -c 'import json,sys; print(repr(json.load(sys.stdin)["traces"][0]["total_time_s"]))' 2>/dev/null) || r=""
     if [ -z "$d" ]; then
@@ -60,8 +72,9 @@ for config in "${configs[@]}"; do
     else
       verdict=DIFFER; differ=$((differ + 1))
     fi
-    printf '%-40s %-24s %-16s %-16s %s\n' "$(basename "$dim")" "$(basename "$config")" \
-      "${d:--}" "${r:-stopped}" "$verdict"
+    [ -n "${QUIET:-}" ] || { [[ "$(basename "$dim")" == random-* ]] && [ "$verdict" = agree ]; } ||
+      printf '%-40s %-24s %-16s %-16s %s\n' "$(basename "$dim")" "$(basename "$config")" \
+        "${d:--}" "${r:-stopped}" "$verdict"
   done
 done
 echo "agree: $agree, differ: $differ, Dimemas crashed: $crash"
