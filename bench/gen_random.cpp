@@ -8,24 +8,26 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "tareador/trace.h"
+
+namespace trace = tareador::trace;
+
 namespace {
 
-struct Pending {
-  int source;
-  long long bytes;
-  int tag;
-};
+constexpr int kComm = 1;
 
 class Generator {
  public:
   Generator(unsigned seed, bool collectives, int max_tasks)
       : rng_(seed), collectives_(collectives), max_tasks_(max_tasks) {}
 
-  std::vector<std::vector<std::string>> run() {
+  // The records of each task.
+  std::vector<std::vector<trace::Record>> run() {
     int tasks = 0;
     do tasks = pick<int>({2, 3, 4, 5, 8, 16});
     while (tasks > max_tasks_);
@@ -39,16 +41,18 @@ class Generator {
       if (kind < 0.75) {
         message(tasks, tags);
       } else if (kind < 0.85 && collectives_) {
-        int op = below(16), root = below(tasks);
-        long long bytes = size();
-        for (int t = 0; t < tasks; ++t)
-          add(t, "10:%d:0:%d:1:%d:0:%lld:%lld", t, op, t == root ? 1 : 0, bytes, bytes);
+        collective(tasks);
       } else if (kind < 0.9) {
-        int t = below(tasks);
-        add(t, "20:%d:0:%d:%d", t, below(89999999) + 1, below(50));
+        trace::Record event;
+        event.type = trace::RecordType::Event;
+        event.event_type = static_cast<std::uint64_t>(below(89999999) + 1);
+        event.event_value = static_cast<std::uint64_t>(below(50));
+        add(below(tasks), event);
       } else {
         int t = below(tasks);
-        if (chance(0.3)) add(t, "0:%d:0", t);
+        trace::Record call;  // Dimemas' no-op
+        call.type = trace::RecordType::Call;
+        if (chance(0.3)) add(t, call);
       }
       for (int t = 0; t < tasks; ++t)  // waits for some immediate receives
         while (!pending_[static_cast<std::size_t>(t)].empty() && chance(0.4)) wait(t);
@@ -70,86 +74,95 @@ class Generator {
   T pick(std::initializer_list<T> values) {
     return values.begin()[below(static_cast<int>(values.size()))];
   }
-  long long size() { return pick<long long>({0, 8, 100, 1000, 65536, 1048576}); }
+  std::int64_t size() { return pick<std::int64_t>({0, 8, 100, 1000, 65536, 1048576}); }
 
-  template <typename... Args>
-  void add(int task, const char* format, Args... args) {
-    char line[128];
-    std::snprintf(line, sizeof line, format, args...);
-    records_[static_cast<std::size_t>(task)].emplace_back(line);
+  void add(int task, const trace::Record& r) {
+    records_[static_cast<std::size_t>(task)].push_back(r);
   }
 
   void burst(int task) {
-    double seconds = pick<double>({0, 1e-6, 1e-5, 1.5e-5, 1e-4, 3e-3, -1});
-    if (seconds < 0) seconds = uniform() * 1e-3;
-    add(task, "1:%d:0:%.9f", task, seconds);
+    trace::Record burst;
+    burst.type = trace::RecordType::Burst;
+    burst.amount = pick<double>({0, 1e-6, 1e-5, 1.5e-5, 1e-4, 3e-3, -1});
+    if (burst.amount < 0) burst.amount = uniform() * 1e-3;
+    add(task, burst);
   }
 
   // A message from a random task to another; received blocking, or by an immediate receive
-  // waited for later (its wait names the same source, size and tag).
+  // waited for later.
   void message(int tasks, const std::vector<int>& tags) {
     int from = below(tasks), to = below(tasks - 1);
     if (to >= from) ++to;
-    long long bytes = size();
-    int tag = tags[static_cast<std::size_t>(below(static_cast<int>(tags.size())))];
+    trace::Record send;
+    send.type = trace::RecordType::Send;
+    send.peer = to;
+    send.bytes = size();
+    send.tag = tags[static_cast<std::size_t>(below(static_cast<int>(tags.size())))];
+    send.comm = kComm;
     int synchronism = pick<int>({0, 0, 1, 2, 2, 3});  // bit 0 rendezvous, bit 1 immediate
-    add(from, "2:%d:0:%d:-1:%lld:%d:1:%d", from, to, bytes, tag, synchronism);
+    if (synchronism & 1) send.flags |= trace::kRendezvous;
+    if (synchronism & 2) send.flags |= trace::kImmediate;
+    add(from, send);
+    trace::Record recv = send;
+    recv.type = trace::RecordType::Recv;
+    recv.peer = from;
+    recv.flags = 0;
     if (chance(0.5)) {
-      add(to, "3:%d:0:%d:-1:%lld:%d:1:0", to, from, bytes, tag);
-    } else {
-      add(to, "3:%d:0:%d:-1:%lld:%d:1:1", to, from, bytes, tag);
-      pending_[static_cast<std::size_t>(to)].push_back(Pending{from, bytes, tag});
+      recv.flags = trace::kImmediate;
+      recv.request = ++requests_;
+      pending_[static_cast<std::size_t>(to)].push_back(recv.request);
+    }
+    add(to, recv);
+  }
+
+  void collective(int tasks) {
+    trace::Record op;
+    op.type = trace::RecordType::GlobalOp;
+    op.op = below(trace::kGlobalOpCount);
+    op.comm = kComm;
+    op.bytes = op.bytes_recv = size();
+    int root = below(tasks);
+    for (int t = 0; t < tasks; ++t) {
+      op.peer = t == root ? t : -1;
+      add(t, op);
     }
   }
 
   // A wait for the oldest immediate receive of `task`, now and then for another one.
   void wait(int task) {
     auto& pending = pending_[static_cast<std::size_t>(task)];
-    std::size_t i =
-        chance(0.2) ? static_cast<std::size_t>(below(static_cast<int>(pending.size()))) : 0;
-    Pending p = pending[i];
-    pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(i));
-    add(task, "3:%d:0:%d:-1:%lld:%d:1:2", task, p.source, p.bytes, p.tag);
+    auto i = static_cast<std::ptrdiff_t>(
+        chance(0.2) ? static_cast<std::size_t>(below(static_cast<int>(pending.size()))) : 0);
+    trace::Record wait;
+    wait.type = trace::RecordType::Wait;
+    wait.request = pending[static_cast<std::size_t>(i)];
+    pending.erase(pending.begin() + i);
+    add(task, wait);
   }
 
   std::mt19937 rng_;
   bool collectives_;
   int max_tasks_;
-  std::vector<std::vector<std::string>> records_;
-  std::vector<std::vector<Pending>> pending_;
+  std::uint64_t requests_ = 0;
+  std::vector<std::vector<trace::Record>> records_;
+  std::vector<std::vector<std::uint64_t>> pending_;  // immediate receives not waited for yet
 };
 
-// The records of each task in one block, with the offsets Dimemas seeks to.
-bool write_dim(const char* path, unsigned seed,
-               const std::vector<std::vector<std::string>>& tasks) {
-  std::string threads, members;
+void write_dim(const char* path, unsigned seed,
+               const std::vector<std::vector<trace::Record>>& tasks) {
+  trace::TraceHeader header;
+  header.name = "rand" + std::to_string(seed);
+  header.threads.assign(tasks.size(), 1);
+  trace::Communicator world;
+  world.id = kComm;
+  for (std::size_t t = 0; t < tasks.size(); ++t) world.tasks.push_back(static_cast<int>(t));
+  header.communicators.push_back(world);
+  auto writer = trace::make_dimemas_writer(path, header);
   for (std::size_t t = 0; t < tasks.size(); ++t) {
-    threads += (t ? ",1" : "1");
-    members += ":" + std::to_string(t);
+    writer->begin(static_cast<int>(t), 0);
+    for (const trace::Record& r : tasks[t]) writer->write(r);
   }
-  std::string definition = "d:1:1:" + std::to_string(tasks.size()) + members + "\n";
-  // The header has a fixed width, its offset padded, as Dimemas' own writers leave it.
-  auto header = [&](std::size_t offset) {
-    std::string h = "#DIMEMAS:\"rand" + std::to_string(seed) + "\":1," + std::to_string(offset) +
-                    ":" + std::to_string(tasks.size()) + "(" + threads + "),1";
-    return h + std::string(h.size() < 60 ? 60 - h.size() : 0, ' ') + "\n";
-  };
-  std::size_t at = header(0).size() + definition.size();
-  std::string body;
-  std::vector<std::size_t> offsets;
-  for (const auto& records : tasks) {
-    offsets.push_back(at + body.size());
-    for (const std::string& r : records) body += r + "\n";
-  }
-  std::string text = header(at + body.size());
-  if (text.size() != header(0).size()) return false;  // the offset outgrew the padding
-  text += definition + body;
-  for (std::size_t t = 0; t < tasks.size(); ++t)
-    text += "s:" + std::to_string(t) + ":" + std::to_string(offsets[t]) + "\n";
-  std::FILE* f = std::fopen(path, "w");
-  if (!f) return false;
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  return std::fclose(f) == 0 && ok;
+  writer->finish();
 }
 
 }  // namespace
@@ -172,8 +185,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   auto seed = static_cast<unsigned>(std::strtoul(argv[1], nullptr, 10));
-  if (!write_dim(argv[2], seed, Generator(seed, collectives, max_tasks).run())) {
-    std::fprintf(stderr, "gen_random: cannot write %s\n", argv[2]);
+  try {
+    write_dim(argv[2], seed, Generator(seed, collectives, max_tasks).run());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gen_random: %s\n", e.what());
     return 1;
   }
   return 0;
