@@ -216,7 +216,7 @@ bool Engine::start(std::uint32_t ti) {
     case RecordType::Send:
       run.call_begin = now_;
       run.in_call = true;
-      return compute(ti, network_.startup(t.task, r.peer) * 1e9, State::Startup, Phase::Issue);
+      return compute(ti, network_.startup_ns(t.task, r.peer), State::Startup, Phase::Issue);
     case RecordType::Recv:
       run.call_begin = now_;
       run.in_call = true;
@@ -224,7 +224,7 @@ bool Engine::start(std::uint32_t ti) {
         t.phase = Phase::Issue;
         return true;
       }
-      return compute(ti, network_.startup(r.peer, t.task) * 1e9, State::Startup, Phase::Issue);
+      return compute(ti, network_.startup_ns(r.peer, t.task), State::Startup, Phase::Issue);
     case RecordType::Wait: {
       if (!run.in_call) run.call_begin = now_;  // (in a call: a wait for a late post, again)
       run.in_call = true;
@@ -240,7 +240,7 @@ bool Engine::start(std::uint32_t ti) {
       }
       // Each receive waited for costs its latency, as each wait record does in Dimemas (whose
       // traces have one per message an MPI_Waitall receives).
-      return compute(ti, requests_[it->second].startup * 1e9, State::Startup, Phase::Issue);
+      return compute(ti, requests_[it->second].startup, State::Startup, Phase::Issue);
     }
     case RecordType::GlobalOp:
       run.call_begin = now_;

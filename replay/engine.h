@@ -158,7 +158,7 @@ struct RequestSim {
   bool receive = false;
   trace::Channel channel{};
   std::int32_t waiter = kNone;  // thread blocked in it
-  double startup = 0;           // what a wait for it costs
+  double startup = 0;           // what a wait for it costs (ns)
 };
 
 struct MessageSim {

@@ -91,7 +91,7 @@ bool Engine::issue_recv(std::uint32_t ti) {
   RequestSim request;
   request.receive = true;
   request.channel = trace::channel_of(r, t.task, t.thread);
-  request.startup = network_.startup(r.peer, t.task);
+  request.startup = network_.startup_ns(r.peer, t.task);
   std::uint32_t rid = requests_.add(request);
   bool rendezvous_send = receive_reached(request.channel, r.immediate());
   if (!r.immediate()) {  // (whatever it paired with: Dimemas ignores it)

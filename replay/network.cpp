@@ -42,9 +42,9 @@ Network::Network(const Machine& machine, std::vector<int> task_node,
   }
 }
 
-double Network::startup(int src_task, int dst_task) const {
+double Network::startup_ns(int src_task, int dst_task) const {
   const Node& node = machine_.nodes[static_cast<std::size_t>(node_of(src_task))];
-  return startup_seconds(intra_node(src_task, dst_task) ? node.intra.latency : node.latency);
+  return startup_seconds(intra_node(src_task, dst_task) ? node.intra.latency : node.latency) * 1e9;
 }
 
 double Network::duration_ns(int src_task, int dst_task, std::int64_t bytes) const {

@@ -48,8 +48,9 @@ class Network {
     return node_of(src_task) == node_of(dst_task);
   }
 
-  // What a point-to-point call between the two ranks costs its caller on the CPU.
-  double startup(int src_task, int dst_task) const;
+  // What a point-to-point call between the two ranks costs its caller on the CPU, in
+  // nanoseconds (the latency times 1e9, as Dimemas reads it).
+  double startup_ns(int src_task, int dst_task) const;
 
   // How long `bytes` take from `src_task` to `dst_task` once the transfer holds its resources,
   // in nanoseconds.

@@ -49,8 +49,8 @@ TEST(Network, TimesAreBytesOverBandwidthAndStartupsAreLatencies) {
   Recorded r(m, {0, 0, 1});
   EXPECT_DOUBLE_EQ(r.network.duration_ns(0, 2, 1 << 20), 1e7);  // between nodes
   EXPECT_DOUBLE_EQ(r.network.duration_ns(0, 1, 1 << 20), 1e6);  // inside a node
-  EXPECT_DOUBLE_EQ(r.network.startup(0, 2), 2e-6);
-  EXPECT_DOUBLE_EQ(r.network.startup(1, 0), 5e-7);
+  EXPECT_DOUBLE_EQ(r.network.startup_ns(0, 2), 2000);
+  EXPECT_DOUBLE_EQ(r.network.startup_ns(1, 0), 500);
   EXPECT_TRUE(r.network.intra_node(0, 1));
   EXPECT_FALSE(r.network.intra_node(1, 2));
 }
