@@ -5,10 +5,12 @@
 // at `head`. Sleeping and waking go through one mutex and two condition variables; the hot
 // paths only touch atomics.
 #include <atomic>
+#include <cstdlib>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 
 #include "tareador/trace.h"
 
@@ -25,10 +27,18 @@ struct Entry {
   Record record;
   std::uint64_t mark;
 };
+static_assert(std::is_trivially_copyable_v<Entry> && std::is_trivially_destructible_v<Entry>);
+
+// A ring's entries are left untouched until the worker writes them (every entry is written
+// before it is read): initialising megabytes of them would fault their pages in on the
+// consumer's thread before the replay starts, which is most of a short replay's time.
+struct FreeEntries {
+  void operator()(Entry* entries) const { std::free(entries); }
+};
 
 struct Ring {
   std::unique_ptr<RecordStream> source;  // used by the worker only (but where(mark))
-  std::vector<Entry> entries;
+  std::unique_ptr<Entry[], FreeEntries> entries;
   std::size_t mask = 0;
   std::atomic<std::uint64_t> head{0}, tail{0};
   std::atomic<std::uint64_t> bytes_read{0};
@@ -59,7 +69,8 @@ class Prefetcher {
   Ring* add(std::unique_ptr<RecordStream> source) {
     auto ring = std::make_unique<Ring>();
     ring->source = std::move(source);
-    ring->entries.resize(capacity_);
+    ring->entries.reset(static_cast<Entry*>(std::malloc(capacity_ * sizeof(Entry))));
+    if (!ring->entries) throw std::bad_alloc();
     ring->mask = capacity_ - 1;
     std::lock_guard<std::mutex> lock(mutex_);
     rings_.push_back(std::move(ring));
