@@ -167,8 +167,9 @@ using paraver::kRunningState;
 using paraver::kState;
 using paraver::make_key;
 
-// Appends the contents of `from` to `to`, letting the kernel copy the bytes.
-void append_file(const std::string& from, const std::string& to) {
+// Appends the contents of `from` past its first `offset` bytes to `to`, letting the kernel copy
+// the bytes.
+void append_file(const std::string& from, std::uint64_t offset, const std::string& to) {
   int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
   if (in < 0) throw FormatError(from, 0, std::string("cannot read: ") + std::strerror(errno));
   int out = ::open(to.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
@@ -177,8 +178,8 @@ void append_file(const std::string& from, const std::string& to) {
     throw FormatError(to, 0, std::string("cannot append: ") + std::strerror(errno));
   }
   char buffer[1 << 16];
-  bool failed = false;
-  for (;;) {
+  bool failed = ::lseek(in, static_cast<off_t>(offset), SEEK_SET) < 0;
+  while (!failed) {
     ssize_t n = ::copy_file_range(in, nullptr, out, nullptr, 1 << 30, 0);
     if (n > 0) continue;
     if (n == 0) break;
@@ -196,6 +197,64 @@ void append_file(const std::string& from, const std::string& to) {
   failed |= ::close(out) != 0;
   ::close(in);
   if (failed) throw FormatError(to, 0, std::string("write error: ") + std::strerror(errno));
+}
+
+// Writes `text` over the first bytes of the file at `path`.
+void overwrite_start(const std::string& path, const std::string& text) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) throw FormatError(path, 0, std::string("cannot write: ") + std::strerror(errno));
+  bool failed = ::pwrite(fd, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size());
+  failed |= ::close(fd) != 0;
+  if (failed) throw FormatError(path, 0, std::string("write error: ") + std::strerror(errno));
+}
+
+void append_number(std::string& text, std::uint64_t v) {
+  char digits[24];
+  text.append(digits, format_decimal(digits, v));
+}
+
+// The header: its end time has 20 digits, zero-padded as BSC's own ovni writes it (Paraver reads
+// a number), so that the header written before the body with end time 0 keeps its place when the
+// end is known. The date is fixed so that the same replay gives the same bytes.
+std::string header_text(const ParaverLayout& layout, std::uint64_t end_time) {
+  constexpr std::size_t kEndDigits = 20;  // 2^64 - 1 has 20
+  std::string end;
+  append_number(end, end_time);
+  std::string text = "#Paraver (01/01/70 at 00:00):";
+  text.append(kEndDigits - end.size(), '0');
+  text += end;
+  text += "_ns:";
+  append_number(text, layout.cpus_per_node.size());
+  text += '(';
+  for (std::size_t n = 0; n < layout.cpus_per_node.size(); ++n) {
+    if (n) text += ',';
+    append_number(text, static_cast<std::uint64_t>(layout.cpus_per_node[n]));
+  }
+  text += "):1:";
+  append_number(text, layout.task_node.size());
+  text += '(';
+  for (std::size_t t = 0; t < layout.task_node.size(); ++t) {
+    if (t) text += ',';
+    append_number(text, static_cast<std::uint64_t>(layout.threads[t]));
+    text += ':';
+    append_number(text, static_cast<std::uint64_t>(layout.task_node[t] + 1));
+  }
+  text += "),";
+  append_number(text, layout.communicators.size());
+  text += '\n';
+  for (const Communicator& c : layout.communicators) {
+    text += "c:1";
+    for (std::uint64_t field : {static_cast<std::uint64_t>(c.id), std::uint64_t{c.tasks.size()}}) {
+      text += ':';
+      append_number(text, field);
+    }
+    for (int task : c.tasks) {
+      text += ':';
+      append_number(text, static_cast<std::uint64_t>(task + 1));
+    }
+    text += '\n';
+  }
+  return text;
 }
 
 std::string replace_extension(const std::string& path, const char* extension) {
@@ -218,7 +277,9 @@ struct ParaverWriter::Impl {
 
   std::string path;
   ParaverLayout layout;
-  paraver::SortedBody sorted;  // the writer thread's, until it is joined
+  std::string provisional_header;  // written before the body, end time 0
+  paraver::SortedBody sorted;      // the writer thread's, until it is joined
+  bool finished = false;           // the trace is whole: else it is removed
   paraver::Batch batch;
   std::uint64_t bound = 0;  // the latest promise
   std::mutex mutex;
@@ -230,17 +291,25 @@ struct ParaverWriter::Impl {
   std::thread writer;
 
   Impl(const std::string& prv_path, ParaverLayout l)
-      : path(prv_path), layout(std::move(l)), sorted(prv_path + ".body") {
-    if (layout.task_node.size() > static_cast<std::size_t>(kMaxRowTasks))
-      throw std::length_error("Paraver writer: more than 2^20 tasks");
-    for (int threads : layout.threads)
-      if (threads > kMaxRowThreads)
-        throw std::length_error("Paraver writer: more than 2^12 threads");
+      : path(prv_path),
+        layout(checked(std::move(l))),
+        provisional_header(header_text(layout, 0)),
+        sorted(prv_path, provisional_header) {
     batch.entries.reserve(kBatch);
     writer = std::thread([this] { run(); });
   }
 
   ~Impl() { join(); }
+
+  // `layout`, if the records' keys can hold its rows (before the file is created).
+  static ParaverLayout checked(ParaverLayout layout) {
+    if (layout.task_node.size() > static_cast<std::size_t>(kMaxRowTasks))
+      throw std::length_error("Paraver writer: more than 2^20 tasks");
+    for (int threads : layout.threads)
+      if (threads > kMaxRowThreads)
+        throw std::length_error("Paraver writer: more than 2^12 threads");
+    return layout;
+  }
 
   void add(const Entry& e) {
     batch.entries.push_back(e);
@@ -313,6 +382,7 @@ struct ParaverWriter::Impl {
     write_prv(end_time);
     write_pcf();
     write_row();
+    finished = true;
   }
 
   void write_prv(std::uint64_t end_time);
@@ -325,7 +395,7 @@ ParaverWriter::ParaverWriter(const std::string& prv_path, ParaverLayout layout)
 
 ParaverWriter::~ParaverWriter() {
   impl_->join();
-  std::remove(impl_->sorted.path().c_str());
+  if (!impl_->finished) std::remove(impl_->path.c_str());  // no trace rather than part of one
 }
 
 void ParaverWriter::state(int cpu, int task, int thread, std::uint64_t begin, std::uint64_t end,
@@ -374,43 +444,23 @@ void ParaverWriter::shrink_threads(int task, int threads) {
 
 void ParaverWriter::finish(std::uint64_t end_time) { impl_->finish(end_time); }
 
-// The header, then the body appended by the kernel (no copy through this process).
+// The header takes the place of the one written before the body. One of another length (a tasks
+// trace that used fewer rows than the layout reserved) goes before a copy of the body.
 void ParaverWriter::Impl::write_prv(std::uint64_t end_time) {
+  std::string header = header_text(layout, end_time);
+  if (header.size() == provisional_header.size()) {
+    overwrite_start(path, header);
+    return;
+  }
+  std::string rewritten = path + ".tmp";
   {
-    TextOut out(path);
-    // The date is fixed so that the same replay gives the same bytes.
-    out.put("#Paraver (01/01/70 at 00:00):");
-    out.number(end_time);
-    out.put("_ns:");
-    out.number(layout.cpus_per_node.size());
-    out.put('(');
-    for (std::size_t n = 0; n < layout.cpus_per_node.size(); ++n) {
-      if (n) out.put(',');
-      out.number(static_cast<std::uint64_t>(layout.cpus_per_node[n]));
-    }
-    out.put("):1:");
-    out.number(layout.task_node.size());
-    out.put('(');
-    for (std::size_t t = 0; t < layout.task_node.size(); ++t) {
-      if (t) out.put(',');
-      out.number(static_cast<std::uint64_t>(layout.threads[t]));
-      out.put(':');
-      out.number(static_cast<std::uint64_t>(layout.task_node[t] + 1));
-    }
-    out.put("),");
-    out.number(layout.communicators.size());
-    out.end_line();
-    for (const Communicator& c : layout.communicators) {
-      out.put("c:1");
-      out.field(static_cast<std::uint64_t>(c.id));
-      out.field(c.tasks.size());
-      for (int task : c.tasks) out.field(static_cast<std::uint64_t>(task + 1));
-      out.end_line();
-    }
+    TextOut out(rewritten);
+    out.put(header);
     out.close();
   }
-  append_file(sorted.path(), path);
-  std::remove(sorted.path().c_str());
+  append_file(path, provisional_header.size(), rewritten);
+  if (std::rename(rewritten.c_str(), path.c_str()) != 0)
+    throw FormatError(path, 0, std::string("cannot replace: ") + std::strerror(errno));
 }
 
 void ParaverWriter::Impl::write_pcf() const {

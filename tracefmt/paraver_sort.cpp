@@ -180,7 +180,6 @@ struct SortedBatch {
 }  // namespace
 
 struct SortedBody::State {
-  std::string body_path;
   TextOut body;
   std::vector<SortedBatch> waiting;  // in arrival order
   std::size_t waiting_entries = 0;
@@ -191,7 +190,9 @@ struct SortedBody::State {
   bool event_line_open = false;  // events at one time and thread share a line
   Entry last_event{};
 
-  explicit State(const std::string& path) : body_path(path), body(path) {}
+  State(const std::string& path, const std::string& prefix) : body(path) {
+    body.put(prefix);
+  }
 
   // Takes a batch (in arrival order) and writes every record earlier than `bound`.
   void take(Batch&& batch, std::uint64_t bound) {
@@ -311,7 +312,8 @@ struct SortedBody::State {
   }
 };
 
-SortedBody::SortedBody(const std::string& path) : state_(std::make_unique<State>(path)) {}
+SortedBody::SortedBody(const std::string& path, const std::string& prefix)
+    : state_(std::make_unique<State>(path, prefix)) {}
 SortedBody::~SortedBody() = default;
 
 void SortedBody::take(Batch&& batch, std::uint64_t bound) { state_->take(std::move(batch), bound); }
@@ -319,7 +321,5 @@ void SortedBody::take(Batch&& batch, std::uint64_t bound) { state_->take(std::mo
 std::vector<Batch> SortedBody::take_emptied() { return std::exchange(state_->emptied, {}); }
 
 void SortedBody::write_rest() { state_->write_rest(); }
-
-const std::string& SortedBody::path() const { return state_->body_path; }
 
 }  // namespace tareador::trace::paraver

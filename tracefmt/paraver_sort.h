@@ -72,7 +72,8 @@ inline constexpr std::size_t kMergeBuffer = 1 << 11;  // entries read at once fr
 // merged at the end.
 class SortedBody {
  public:
-  explicit SortedBody(const std::string& path);
+  // Creates the file at `path` and writes `prefix` (the trace's header) before the records.
+  SortedBody(const std::string& path, const std::string& prefix);
   ~SortedBody();
   SortedBody(const SortedBody&) = delete;
   SortedBody& operator=(const SortedBody&) = delete;
@@ -83,7 +84,6 @@ class SortedBody {
   std::vector<Batch> take_emptied();
   // Writes every record left and closes the body file.
   void write_rest();
-  const std::string& path() const;
 
  private:
   struct State;

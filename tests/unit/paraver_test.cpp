@@ -1,6 +1,8 @@
 // The Paraver writer, checked by parsing its output back against the format.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <regex>
 
 #include "test_util.h"
@@ -52,8 +54,10 @@ std::string replay_pingpong(const TempDir& dir, const std::string& name = "out.p
 TEST(Paraver, HeaderDescribesDurationNodesTasksAndCommunicators) {
   TempDir dir;
   Prv prv = parse_prv(replay_pingpong(dir));
-  // 0.008639395 s; two nodes of one CPU; one application of two single-thread tasks.
-  EXPECT_EQ(prv.header, "#Paraver (01/01/70 at 00:00):8639395_ns:2(1,1):1:2(1:1,1:2),1");
+  // 0.008639395 s (20 digits: the header is written before the body, its end time when it is
+  // known); two nodes of one CPU; one application of two single-thread tasks.
+  EXPECT_EQ(prv.header,
+            "#Paraver (01/01/70 at 00:00):00000000000008639395_ns:2(1,1):1:2(1:1,1:2),1");
   ASSERT_EQ(prv.communicators.size(), 1u);
   EXPECT_EQ(prv.communicators[0], "c:1:1:2:1:2");
 }
@@ -181,6 +185,19 @@ TEST(Paraver, ManyRecordsInAnyOrderAreSortedThroughTemporaryRuns) {
   ASSERT_EQ(prv.records.size(), 700000u);
   for (std::size_t i = 1; i < prv.records.size(); ++i)
     ASSERT_LE(prv.records[i - 1][5], prv.records[i][5]) << "line " << i;
+}
+
+// A writer that does not finish (the replay failed) leaves no trace rather than part of one:
+// its file held a header with no end and some of the records.
+TEST(Paraver, AnUnfinishedTraceIsRemoved) {
+  TempDir dir;
+  std::string path = dir.path("unfinished.prv");
+  {
+    trace::ParaverWriter writer(path, one_node_layout("unfinished", 1, 1, 1));
+    writer.state(0, 0, 0, 10, 20, 1);
+    EXPECT_TRUE(std::ifstream(path).good());
+  }
+  EXPECT_FALSE(std::ifstream(path).good());
 }
 
 // Records arrive out of order within a window that the promises (flush_before) follow, as
