@@ -190,9 +190,7 @@ struct SortedBody::State {
   bool event_line_open = false;  // events at one time and thread share a line
   Entry last_event{};
 
-  State(const std::string& path, const std::string& prefix) : body(path) {
-    body.put(prefix);
-  }
+  State(const std::string& path, const std::string& prefix) : body(path) { body.put(prefix); }
 
   // Takes a batch (in arrival order) and writes every record earlier than `bound`.
   void take(Batch&& batch, std::uint64_t bound) {

@@ -5,8 +5,8 @@
 // at `head`. Sleeping and waking go through one mutex and two condition variables; the hot
 // paths only touch atomics.
 #include <atomic>
-#include <cstdlib>
 #include <condition_variable>
+#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <thread>
