@@ -453,14 +453,19 @@ void ParaverWriter::Impl::write_prv(std::uint64_t end_time) {
     return;
   }
   std::string rewritten = path + ".tmp";
-  {
-    TextOut out(rewritten);
-    out.put(header);
-    out.close();
+  try {
+    {
+      TextOut out(rewritten);
+      out.put(header);
+      out.close();
+    }
+    append_file(path, provisional_header.size(), rewritten);
+    if (std::rename(rewritten.c_str(), path.c_str()) != 0)
+      throw FormatError(path, 0, std::string("cannot replace: ") + std::strerror(errno));
+  } catch (...) {
+    std::remove(rewritten.c_str());
+    throw;
   }
-  append_file(path, provisional_header.size(), rewritten);
-  if (std::rename(rewritten.c_str(), path.c_str()) != 0)
-    throw FormatError(path, 0, std::string("cannot replace: ") + std::strerror(errno));
 }
 
 void ParaverWriter::Impl::write_pcf() const {
