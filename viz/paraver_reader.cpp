@@ -202,10 +202,15 @@ class HeaderParser {
            std::to_string(at_ + 1));
     ++at_;
   }
+  // A number of at most 19 significant digits (one more is left for the caller to refuse).
+  // Leading zeros do not count: a header written before its body has its end time padded
+  // (BSC's ovni and `replay` write 20 digits).
   std::uint64_t number(const char* what) {
     std::size_t start = at_;
+    while (at_ < text_.size() && text_[at_] == '0') ++at_;
+    std::size_t significant = at_;
     std::uint64_t v = 0;
-    while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9' && at_ - start < 19)
+    while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9' && at_ - significant < 19)
       v = v * 10 + static_cast<std::uint64_t>(text_[at_++] - '0');
     if (at_ == start)
       fail(std::string("malformed Paraver header: expected ") + what + " at column " +

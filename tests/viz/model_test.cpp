@@ -253,6 +253,17 @@ class ModelTest : public QObject {
     QCOMPARE(t->thread_states.intervals[0].begin(0), Time(5000));
   }
 
+  // A header written before its body pads its end time to 20 digits (replay, BSC's ovni).
+  void aPaddedEndTimeIsANumber() {
+    QTemporaryDir dir;
+    QString prv = dir.filePath("padded.prv");
+    write(prv,
+          "#Paraver (01/01/70 at 00:00):00000000000000000020_ns:1(1):1:1(1:1),0\n"
+          "1:1:1:1:1:5:15:1\n");
+    auto t = load_paraver(prv.toStdString());
+    QCOMPARE(t->end_time, Time(20));
+  }
+
   void badInputsSayFileAndLine_data() {
     QTest::addColumn<QString>("body");
     QTest::addColumn<QString>("expected");
