@@ -242,16 +242,15 @@ std::string header_text(const ParaverLayout& layout, std::uint64_t end_time) {
   text += "),";
   append_number(text, layout.communicators.size());
   text += '\n';
+  auto field = [&text](std::uint64_t v) {
+    text += ':';
+    append_number(text, v);
+  };
   for (const Communicator& c : layout.communicators) {
     text += "c:1";
-    for (std::uint64_t field : {static_cast<std::uint64_t>(c.id), std::uint64_t{c.tasks.size()}}) {
-      text += ':';
-      append_number(text, field);
-    }
-    for (int task : c.tasks) {
-      text += ':';
-      append_number(text, static_cast<std::uint64_t>(task + 1));
-    }
+    field(static_cast<std::uint64_t>(c.id));
+    field(c.tasks.size());
+    for (int task : c.tasks) field(static_cast<std::uint64_t>(task + 1));
     text += '\n';
   }
   return text;
