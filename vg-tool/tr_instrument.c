@@ -251,6 +251,31 @@ static void add_stack_rise(IRSB* sb, const IRStmt* put, Int offset_sp, Bool retu
    addStmtToIRSB(sb, IRStmt_Dirty(di));
 }
 
+/* Whether the amd64 instruction at `at` lowers the stack pointer by a register
+   (`sub %rax,%rsp`: alloca, a variable-length array), not by a constant (a frame, a push). */
+static Bool subtracts_register_from_sp(const UChar* at, UInt length)
+{
+   if (length != 3 || (at[0] & 0xF8) != 0x48) return False; /* REX.W, no extended rsp */
+   return (at[1] == 0x29 && (at[2] & 0xC7) == 0xC4 && !(at[0] & 1)) ||  /* sub r64, r/m=rsp */
+          (at[1] == 0x2B && (at[2] & 0xF8) == 0xE0 && !(at[0] & 4));    /* sub reg=rsp, r/m64 */
+}
+
+/* After `st`, the new stack pointer of such an instruction (the optimiser may have removed
+   its write of the register): a call of tr_memory_stack_allocated when it is lower. */
+static void add_stack_allocation(IRSB* sb, const IRStmt* st)
+{
+   IRTemp lowered = newIRTemp(sb->tyenv, Ity_I1);
+   IRExpr* old_sp = st->Ist.WrTmp.data->Iex.Binop.arg1;
+   IRExpr* new_sp = IRExpr_RdTmp(st->Ist.WrTmp.tmp);
+   IRDirty* di;
+   addStmtToIRSB(sb, IRStmt_WrTmp(lowered, IRExpr_Binop(Iop_CmpLT64U, new_sp, old_sp)));
+   di = unsafeIRDirty_0_N(3, "tr_memory_stack_allocated",
+                          VG_(fnptr_to_fnentry)(tr_memory_stack_allocated),
+                          mkIRExprVec_3(old_sp, new_sp, mkIRExpr_HWord(instruction)));
+   di->guard = IRExpr_RdTmp(lowered);
+   addStmtToIRSB(sb, IRStmt_Dirty(di));
+}
+
 /* At the end of a superblock that calls a function: the call, for the potential tasks, with the
    target and the stack pointer after the return address was pushed. */
 static void add_call_report(IRSB* sb, IRExpr* target, Int offset_sp)
@@ -278,6 +303,7 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
    Bool overlap = tr_overlap_enabled() && !ignored;
    Bool comm = tr_comm_enabled() && !ignored, threadcomm = tr_threadcomm_enabled() && !ignored;
    Addr next_instruction = 0;
+   Bool allocating = False; /* in an instruction that lowers the stack pointer by a register */
    Int i, last_mark = -1;
    tl_assert(gWordTy == hWordTy);
    tr_count_use_layout(layout);
@@ -299,6 +325,8 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
          repeated_string =
             tasks && is_repeated_string((const UChar*)instruction, st->Ist.IMark.len);
          next_instruction = (Addr)(st->Ist.IMark.addr + st->Ist.IMark.len);
+         allocating = !ignored && subtracts_register_from_sp((const UChar*)instruction,
+                                                             st->Ist.IMark.len);
       }
       if (st->tag == Ist_Exit && pending > 0) {
          tr_count_add(sb_out, pending);
@@ -321,6 +349,14 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
          continue;
       }
       addStmtToIRSB(sb_out, st);
+      /* And see the arrays the program allocates on it, before tasks are traced too (a program
+         allocates them before tareador_ON). */
+      if (allocating && st->tag == Ist_WrTmp && st->Ist.WrTmp.data->tag == Iex_Binop &&
+          st->Ist.WrTmp.data->Iex.Binop.op == Iop_Sub64 &&
+          st->Ist.WrTmp.data->Iex.Binop.arg2->tag == Iex_RdTmp) {
+         add_stack_allocation(sb_out, st);
+         allocating = False;
+      }
    }
    if (pending > 0) tr_count_add(sb_out, pending);
    if (tasks && tr_potential_enabled() && sb_in->jumpkind == Ijk_Call)

@@ -575,6 +575,7 @@ void tr_memory_start(UInt kinds, ThreadId tid)
    state.stack_end = VG_(thread_get_stack_max)(tid) + 1;
    state.stack_bottom = state.stack_end - VG_(thread_get_stack_size)(tid);
    tr_objects_on_block = forget_block;
+   tr_stack_traced(tid, VG_(get_SP)(tid));
    tr_memory_frames_moved();
 }
 
@@ -681,4 +682,11 @@ VG_REGPARM(3) void tr_memory_stack_rises(Addr old_sp, Addr new_sp, UWord returne
    /* A return ends its function and the red zone it used; another rise (a pop, a frame's
       release) may leave a leaf function the red zone below its new stack pointer. */
    stack_dies_below(old_sp - RED_ZONE, returned ? new_sp : new_sp - RED_ZONE);
+}
+
+VG_REGPARM(3) void tr_memory_stack_allocated(Addr old_sp, Addr new_sp, Addr ip)
+{
+   ThreadId tid = VG_(get_running_tid)();
+   if (state.potential) return;
+   tr_stack_allocated(tid, new_sp, old_sp, ip, state.on && tid == state.tid);
 }

@@ -55,4 +55,9 @@ void tr_memory_object_enabled(Addr start);
    to `new_sp` (`returned`: by a return): the stack below is dead. */
 VG_REGPARM(3) void tr_memory_stack_rises(Addr old_sp, Addr new_sp, UWord returned);
 
+/* And this when a thread's stack pointer is lowered from `old_sp` to `new_sp` by an amount
+   computed at run time, by the instruction at `ip`: memory the program allocated (alloca, a
+   variable-length array), an object of its own (tr_stack.h). */
+VG_REGPARM(3) void tr_memory_stack_allocated(Addr old_sp, Addr new_sp, Addr ip);
+
 #endif

@@ -370,8 +370,7 @@ static void short_function_name(const HChar* full, HChar* out, SizeT size)
    VG_(snprintf)(out, size, "%s", name + last);
 }
 
-/* "function@file:line" of code address `ip` (the line's file without its directory). */
-static void site_name(Addr ip, HChar* out, SizeT size)
+void tr_objects_site_name(Addr ip, HChar* out, SizeT size)
 {
    const HChar* file;
    const HChar* function;
@@ -394,7 +393,7 @@ static void heap_name(const TrObject* o, HChar* out, SizeT size)
    if (o->via && VG_(get_fnname)(VG_(current_DiEpoch)(), o->via, &function))
       short_function_name(function, what, sizeof what);
    if (o->site) {
-      site_name(o->site, where, sizeof where);
+      tr_objects_site_name(o->site, where, sizeof where);
    } else {
       VG_(get_objname)(VG_(current_DiEpoch)(), o->via, &file);
       VG_(snprintf)(where, sizeof where, "%s", file ? VG_(basename)(file) : "?");

@@ -3,9 +3,10 @@
    Variables are found with VG_(get_data_description), which describes an address from the
    debug information of the innermost frames ("Location 0x... is 8 bytes inside local var
    "sum" ..., in frame #1 of thread 1"); a variable's extent is found by asking about the
-   addresses around it, once, when it is first met. Addresses the debug information does not
-   describe (spill slots, saved registers, code without -g) belong to their frame's object, and
-   are remembered per 8-byte granule so that they are described once. */
+   addresses around it, once, when it is first met. Memory the program allocates on the stack
+   (alloca, variable-length arrays) is an object per allocation. Addresses the debug information
+   does not describe (spill slots, saved registers, code without -g) belong to their frame's
+   object, and are remembered per 8-byte granule so that they are described once. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -217,6 +218,60 @@ static UInt frame_object(ThreadId tid, Addr a)
    tr_object(id)->temporary = tr_program_variables_read();
    add(&frames, low, id);
    return id;
+}
+
+/* ---- Memory the program allocates on the stack -------------------------------------------- */
+
+/* An alloca'd buffer or a variable-length array is not described by the debug information (its
+   size is known at run time only), yet it holds the program's data: without an object of its
+   own it would be its frame's, whose undescribed bytes are taken for compiler slots. Those
+   allocated before tasks are traced wait here, the live ones of each thread (an allocation
+   ends those below it: the stack has risen over them). */
+#define MAX_WAITING 64
+
+typedef struct {
+   ThreadId tid;
+   Addr start, end, ip;
+} Allocation;
+
+static Allocation waiting[MAX_WAITING];
+static UInt n_waiting;
+
+static void new_allocation(const Allocation* al)
+{
+   HChar where[160];
+   UInt id = tr_objects_new(TR_OBJ_STACK, al->start, al->end - al->start);
+   tr_objects_site_name(al->ip, where, sizeof where);
+   tr_object(id)->name = VG_(malloc)("tareador.stack.name", sizeof where + 8);
+   VG_(sprintf)(tr_object(id)->name, "alloca@%s", where);
+   add(&variables, al->start, id);
+}
+
+void tr_stack_allocated(ThreadId tid, Addr start, Addr end, Addr ip, Bool traced)
+{
+   Allocation al = {tid, start, end, ip};
+   UInt i, kept = 0;
+   if (!tr_program_is_user_code(ip)) return;  /* a library's scratch */
+   if (traced) {
+      new_allocation(&al);
+      return;
+   }
+   for (i = 0; i < n_waiting; i++)
+      if (waiting[i].tid != tid || waiting[i].start >= end) waiting[kept++] = waiting[i];
+   n_waiting = kept;
+   if (n_waiting == MAX_WAITING) {  /* deeper than that: the outermost go */
+      for (i = 1; i < n_waiting; i++) waiting[i - 1] = waiting[i];
+      n_waiting--;
+   }
+   waiting[n_waiting++] = al;
+}
+
+void tr_stack_traced(ThreadId tid, Addr sp)
+{
+   UInt i;
+   for (i = 0; i < n_waiting; i++)
+      if (waiting[i].tid == tid && waiting[i].start >= sp) new_allocation(&waiting[i]);
+   n_waiting = 0;
 }
 
 /* ---- Lookup ------------------------------------------------------------------------------ */

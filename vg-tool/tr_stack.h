@@ -1,6 +1,6 @@
 /* tr_stack.h — the traced thread's stack as memory objects: a local variable, named and sized
-   by the debug information (`sum`, `i`), where there is some; else the frame of a function
-   (`stack@dot_product`). An object dies with its frame: when the stack pointer rises above it.
+   by the debug information (`sum`, `i`), where there is some; memory the program allocates on
+   it (`alloca@dot.c:12`); else the frame of a function (`stack@dot_product`). An object dies with its frame: when the stack pointer rises above it.
    Without debug information a variable given to tareador_disable_object is taken to be
    TR_STACK_DEFAULT_EXTENT bytes from the address passed (a double, a long, a pointer). */
 #ifndef TR_STACK_H
@@ -20,5 +20,14 @@ UInt tr_stack_variable_at(ThreadId tid, Addr a);
 
 /* The stack pointer rose to `sp`: the objects below it die. Cheap when none does. */
 void tr_stack_rises(Addr sp);
+
+/* Thread `tid` allocated [start, end) on its stack, at `ip` (alloca, a variable-length array:
+   memory the debug information does not describe, which is no compiler slot): an object of its
+   own, named alloca@FILE:LINE, if the program's code made it. `traced`: the thread's tasks are
+   traced; else the allocation waits for tr_stack_traced. */
+void tr_stack_allocated(ThreadId tid, Addr start, Addr end, Addr ip, Bool traced);
+/* Tasks of thread `tid` are traced from now on, its stack pointer at `sp`: the allocations it
+   made before that are still alive become objects. */
+void tr_stack_traced(ThreadId tid, Addr sp);
 
 #endif

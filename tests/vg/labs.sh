@@ -3,7 +3,8 @@
 # built -O0 as students compile and -O2): what the labs teach must come out of the tool. A disabled local accumulator makes the
 # dot product's tasks independent, an enabled one chains them; recursive sibling tasks have no
 # edge through the stack at any optimisation level; porting hints name the program's objects
-# only; bad task names leave a valid set; a code for the earlier API compiles and runs unchanged.
+# only; arrays sized at run time on the stack carry dependencies; bad task names leave a valid
+# set; a code for the earlier API compiles and runs unchanged.
 #
 # Environment (set by `make check`): TAREADOR, REPLAY, TASKS (tareador-tasks), VG_TESTS_BUILD,
 # TESTS_DIR, EXAMPLES_DIR.
@@ -82,6 +83,20 @@ if [ "$instances" = 134 ] && [ -s "$scratch/sort-O2.edges" ] &&
 else
   not_ok "multisort" "$instances sections, $through_stack edges through the stack, $(diff "$scratch/sort-O0.edges" "$scratch/sort-O2.edges" | head -5 | tr '\n' ' ')"
 fi
+
+# ---- Arrays sized at run time on the stack (a VLA, alloca) carry data between tasks -----------
+for opt in O0 O2; do
+  dir="$scratch/stackarrays-$opt"
+  trace "$dir" "$labs/stackarrays-$opt" 1000
+  found=$(edges "$dir/tasks.0.trc" | tr '\n' '|')
+  instances=$(grep -c '^task' "$dir/tasks.0.trc" 2>/dev/null)
+  if [ "$found" = "2->3 stack:alloca@stackarrays.c:46|4->5 stack:alloca@stackarrays.c:47|" ] &&
+     [ "$instances" = 11 ]; then
+    ok "stack arrays (-$opt): the VLA and the alloca'd buffer each carry one dependency; the recursive tasks' own VLAs none"
+  else
+    not_ok "stack arrays (-$opt)" "$instances sections, edges '$found'"
+  fi
+done
 
 # ---- Porting hints name the program's objects only -------------------------------------------
 for opt in O0 O2; do
