@@ -36,12 +36,6 @@ std::vector<std::string> type_names(const trace::TaskSet& set, const std::set<in
   return names;
 }
 
-// Whether an object is the program's data, which clauses name: not constants (read-only
-// memory: literals, code) nor a library's own memory (the C library's internals, say).
-bool program_data(const trace::TaskObject* o) {
-  return o == nullptr || (o->kind != "const" && o->kind != "library");
-}
-
 // Objects of one kind and name (the blocks of one allocation site, a variable of a recursive
 // function) are one object in the hints.
 using Group = std::pair<std::string, std::string>;  // kind, name

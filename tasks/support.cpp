@@ -53,6 +53,10 @@ bool is_stack(const trace::TaskSet& set, int id) {
   return o && o->kind == "stack";
 }
 
+bool program_data(const trace::TaskObject* o) {
+  return o == nullptr || (o->kind != "const" && o->kind != "library");
+}
+
 std::string object_description(const trace::TaskSet& set, int id) {
   const trace::TaskObject* o = set.object(id);
   if (!o) return object_name(set, id);

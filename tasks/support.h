@@ -15,6 +15,10 @@ std::string fixed1(double v);       // one decimal, without a trailing ".0"
 std::string grouped(double value);  // 1234567 -> "1,234,567"
 std::string percent(double v);      // "12.50%"
 bool is_stack(const trace::TaskSet& set, int id);
+// Whether an object is the program's data, which clauses name and races are about: not
+// constants (read-only memory: literals, code) nor a library's own memory (the C library's
+// internals: its calls are taken to be thread-safe).
+bool program_data(const trace::TaskObject* o);
 // "NAME (KIND, SIZE)", or the object's name when the set does not declare it.
 std::string object_description(const trace::TaskSet& set, int id);
 // Writes `content` as the file `path`; throws trace::FormatError naming it.

@@ -516,6 +516,19 @@ TEST(TaskHints, NoRaceWhenOrderedOrDisjoint) {
   EXPECT_TRUE(h.warnings.empty()) << h.warnings.front().message;
 }
 
+TEST(TaskHints, NoRaceOnALibrarysStateOrConstants) {
+  // Unordered tasks that call rand() and printf write the C library's state (its lock, rand's
+  // table), which its calls keep consistent: nothing the program could protect or name.
+  SetBuilder b;
+  b.object(1, "library", 4, "lock").object(2, "library", 128, "randtbl").object(3, "const", 8, "k");
+  for (int i = 0; i < 3; ++i) {
+    int t = b.add("draw", 1, 1);
+    b.uses(t, 1, 4, 4).uses(t, 2, 128, 128).uses(t, 3, 0, 8);
+  }
+  tasks::Hints h = tasks::porting_hints(b.set());
+  EXPECT_TRUE(h.warnings.empty()) << h.warnings.front().message;
+}
+
 TEST(TaskHints, OrderThroughNestingAndTaskwaits) {
   // W#2 writes X; P#3 waits for W, then creates C#4 which writes X: ordered through P's start.
   // C's parent P waits for C (a taskwait); Q#5, created later by main, waits for W and writes
