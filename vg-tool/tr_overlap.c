@@ -177,6 +177,10 @@ static void add_both(ULong time, const TrEvent* event)
    for (kind = 0; kind < BASE; kind++) add_item(kind, time, event);
 }
 
+/* Whether chunk `k` of `n` has a commit in the speculative stream: the last one leaves with the
+   call, final (tr_spec_chunk), so it needs none; sender and receiver both know n. */
+static Bool has_commit(UInt k, UInt n) { return k + 1 < n; }
+
 /* The commit of a chunk transfer of the program in the speculative stream (when chunks move:
    tr_speculate.h); its index there. */
 static UInt add_commit(ULong time, const TrEvent* chunk, Bool correction)
@@ -296,7 +300,7 @@ static void finish_sends(LastSend* last, ULong now)
       add_item(REAL, overwritten, &w);
       add_item(IDEAL, last->time + (now - last->time) * k / last->n, &w);
       add_item(SPEC, overwritten, &w);
-      add_item(SPEC, overwritten, &commit);
+      if (has_commit(k, last->n)) add_item(SPEC, overwritten, &commit);
       if (overwritten < now) tr_spec_stall();
    }
    last->unfinished = False;
@@ -372,7 +376,7 @@ static UInt send_chunks(const TrEvent* e, const TrLayout* l, ULong start, ULong 
          if (p) p->chunk_requests[k] = request;
          c = chunk_event(e, k, n, request, e->immediate);
          add_both(now, &c);
-         if (!whole) add_commit(now, &c, False);
+         if (!whole && has_commit(k, n)) add_commit(now, &c, False);
       } else {
          /* produced at its last store in the interval (at its start if none), but received
             data leaves no earlier than it was first used (an older use is of data since
@@ -395,7 +399,8 @@ static UInt send_chunks(const TrEvent* e, const TrLayout* l, ULong start, ULong 
             if (at[kind] < first[kind]) first[kind] = at[kind];
             if (at[kind] > last[kind]) last[kind] = at[kind];
          }
-         if (!whole) add_commit(commit > at[SPEC] ? commit : at[SPEC], &c, correction);
+         if (!whole && has_commit(k, n))
+            add_commit(commit > at[SPEC] ? commit : at[SPEC], &c, correction);
       }
    }
    for (kind = 0; kind < BASE; kind++)
@@ -449,7 +454,8 @@ static void close_interval(Interval* iv, ULong now)
          add_wait(REAL, used ? used - 1 : now, &w, iv->message);
          add_wait(IDEAL, iv->start + (now - iv->start) * k / iv->n, &w, iv->message);
          add_wait(SPEC, used ? used - 1 : now, &w, iv->message);
-         if (iv->commits) add_wait(SPEC, used ? used - 1 : now, &commit, iv->message);
+         if (iv->commits && has_commit(k, iv->n))
+            add_wait(SPEC, used ? used - 1 : now, &commit, iv->message);
       }
    tr_over(&iv->layout, 0, iv->layout.bytes, tr_watch, False);
    tr_layout_free(&iv->layout);
@@ -513,7 +519,7 @@ static Pending* post_receive(const TrEvent* e, Bool commits, ULong now)
          UInt item = add_item(kind, now, &c);
          if (p) p->items[kind][k] = item;
       }
-      if (commits) {
+      if (commits && has_commit(k, n)) {
          UInt item = add_commit(now, &c, True);
          if (p) p->commit_items[k] = item;
       }
@@ -533,7 +539,8 @@ static void cancel(Pending* p)
    for (kind = 0; kind < BASE; kind++)
       for (k = 0; k < p->n; k++) {
          ov.streams[kind].items[p->items[kind][k]].dropped = True;
-         if (kind == SPEC && p->commits) ov.streams[SPEC].items[p->commit_items[k]].dropped = True;
+         if (kind == SPEC && p->commits && has_commit(k, p->n))
+            ov.streams[SPEC].items[p->commit_items[k]].dropped = True;
       }
    if (ov.decompose) ov.streams[BASE].items[p->base_item].dropped = True;
    tr_layout_free(&p->layout);
@@ -567,12 +574,12 @@ static void resolve(const TrEvent* e)
             item->event.tag = chunk_tag(e->tag, k);
             item->event.bytes = (long long)chunk_size(p->layout.bytes, k, p->n);
             item->dropped = k >= p->n;
-            if (kind == SPEC && p->commits) {
+            if (kind == SPEC && p->commits && has_commit(k, n)) {
                TrItem* commit = &ov.streams[SPEC].items[p->commit_items[k]];
                commit->event.peer = e->peer;
                commit->event.tag = item->event.tag;
                commit->event.bytes = item->event.bytes;
-               commit->dropped = item->dropped;
+               commit->dropped = item->dropped || !has_commit(k, p->n);
             }
          }
       if (ov.decompose) {

@@ -90,7 +90,7 @@ for opt in O0 O2; do
   trace "$dir" "$labs/stackarrays-$opt" 1000
   found=$(edges "$dir/tasks.0.trc" | tr '\n' '|')
   instances=$(grep -c '^task' "$dir/tasks.0.trc" 2>/dev/null)
-  if [ "$found" = "2->3 stack:alloca@stackarrays.c:46|4->5 stack:alloca@stackarrays.c:47|" ] &&
+  if [ "$found" = "2->3 stack:alloca@stackarrays.c:57|4->5 stack:alloca@stackarrays.c:58|" ] &&
      [ "$instances" = 11 ]; then
     ok "stack arrays (-$opt): the VLA and the alloca'd buffer each carry one dependency; the recursive tasks' own VLAs none"
   else

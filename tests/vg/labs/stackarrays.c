@@ -40,6 +40,17 @@ static void halves(int n, double *out)
    *out = left + right;
 }
 
+/* One task fills v, the next sums it into *result: data passed through v. */
+static void fill_then_sum(double *v, int n, double scale, double *result)
+{
+   tareador_start_task("fill");
+   fill(v, n, scale);
+   tareador_end_task("fill");
+   tareador_start_task("sum");
+   *result = total(v, n);
+   tareador_end_task("sum");
+}
+
 int main(int argc, char **argv)
 {
    int n = argc > 1 ? atoi(argv[1]) : 1000;
@@ -47,18 +58,8 @@ int main(int argc, char **argv)
    double *buffer = alloca(n * sizeof *buffer);
    double sum;
    tareador_ON();
-   tareador_start_task("fill_vla");
-   fill(vla, n, 0.5);
-   tareador_end_task("fill_vla");
-   tareador_start_task("sum_vla");
-   results[0] = total(vla, n);
-   tareador_end_task("sum_vla");
-   tareador_start_task("fill_buffer");
-   fill(buffer, n, 0.25);
-   tareador_end_task("fill_buffer");
-   tareador_start_task("sum_buffer");
-   results[1] = total(buffer, n);
-   tareador_end_task("sum_buffer");
+   fill_then_sum(vla, n, 0.5, &results[0]);
+   fill_then_sum(buffer, n, 0.25, &results[1]);
    halves(64, &sum);
    tareador_OFF();
    printf("%g %g %g\n", results[0], results[1], sum);
