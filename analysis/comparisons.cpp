@@ -49,4 +49,18 @@ std::string baseline_explanation(const std::string& kind) {
          "over authentic it would also count the change from Dimemas's collective model";
 }
 
+std::string overlap_caution(const Machine& machine) {
+  if (machine.buses > 0 || !(machine.bandwidth > 0)) return "";
+  bool unlimited_out = false, unlimited_in = false;
+  for (const Node& node : machine.nodes) {
+    unlimited_out = unlimited_out || node.output_links == 0;
+    unlimited_in = unlimited_in || node.input_links == 0;
+  }
+  if (!unlimited_out || !unlimited_in) return "";
+  return "caution: this network limits neither links nor buses, so the chunks of a message, sent "
+         "together, each get the whole bandwidth and arrive sooner than the message would: part "
+         "of the overlap kinds' speedups may come from that, not from overlap (compare them on a "
+         "network with links, docs/tool.md)";
+}
+
 }  // namespace tareador::replay

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tareador/replay.h"
 #include "tareador/trace.h"
 
 namespace tareador::replay {
@@ -27,5 +28,11 @@ int baseline_index(const std::vector<std::string>& kinds, std::size_t i);
 // collectives as the same point-to-point transfers as the overlap kinds: ..."); "" when it
 // needs no explaining.
 std::string baseline_explanation(const std::string& kind);
+
+// A caution for the overlap kinds' speedups on `machine`, or "" when its network limits the
+// transfers between nodes that travel at once (links or buses). Without such a limit each
+// transfer gets the whole bandwidth, so the chunks of one message, sent together, arrive as
+// many times sooner: a speedup that comes from the model, not from overlap.
+std::string overlap_caution(const Machine& machine);
 
 }  // namespace tareador::replay

@@ -143,7 +143,8 @@ void check_outputs(const RunRequest& r, const std::vector<std::unique_ptr<trace:
 // The speedup of each trace over its baseline of the same input (baseline_index: the overlap
 // kinds over authentic-p2p when there is one), printed after the summaries and added to the
 // traces' JSON as "speedup": {"over": LABEL, "value": X}.
-void compare_with_baselines(const std::vector<std::unique_ptr<trace::Trace>>& traces,
+void compare_with_baselines(const RunRequest& r,
+                            const std::vector<std::unique_ptr<trace::Trace>>& traces,
                             const std::vector<std::size_t>& input_of,
                             const std::vector<double>& times,
                             const std::vector<std::string>& labels,
@@ -170,11 +171,14 @@ void compare_with_baselines(const std::vector<std::unique_ptr<trace::Trace>>& tr
     if (!headed) std::cout << "speedups (time of the baseline / time of the trace):\n";
     headed = true;
     std::cout << fmt::format("  {} over {}: {:.3f}\n", labels[i], labels[b], speedup);
-    const std::string why = baseline_explanation(traces[b]->header().kind);
-    if (!why.empty() && std::find(explained.begin(), explained.end(), why) == explained.end()) {
-      std::cout << "    (" << why << ")\n";
-      explained.push_back(why);
-    }
+    const std::string& kind = traces[i]->header().kind;
+    const std::string caution =
+        kind.rfind("overlap-", 0) == 0 ? overlap_caution(machine_for(r, traces[i]->header())) : "";
+    for (const std::string& why : {baseline_explanation(traces[b]->header().kind), caution})
+      if (!why.empty() && std::find(explained.begin(), explained.end(), why) == explained.end()) {
+        std::cout << "    (" << why << ")\n";
+        explained.push_back(why);
+      }
   }
 }
 
@@ -286,7 +290,7 @@ int run_replays(const RunRequest& r) {
     json_traces.push_back(replay_one(r, *traces[i], labels[i], traces.size()));
     times[i] = json_traces.back()["total_time_s"].get<double>();
   }
-  compare_with_baselines(traces, input_of, times, labels, json_traces, printing(r));
+  compare_with_baselines(r, traces, input_of, times, labels, json_traces, printing(r));
   if (!r.json_path.empty())
     write_json(r.json_path, {{"config", r.config}, {"traces", json_traces}});
   return 0;

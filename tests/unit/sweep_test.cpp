@@ -352,6 +352,22 @@ TEST(SweepBaselines, TheOverlapKindsAreComparedWithAuthenticP2pWhenThereIsOne) {
   EXPECT_EQ(replay::baseline_explanation("authentic"), "");
 }
 
+TEST(SweepBaselines, OverlapSpeedupsOnANetworkWithoutLinksComeWithACaution) {
+  replay::Machine m;
+  m.bandwidth = 100;
+  m.nodes.resize(2);  // one input and one output link each
+  EXPECT_EQ(replay::overlap_caution(m), "");
+  m.nodes[0].output_links = 0;  // node 0 sends without limit, node 1 receives one at a time
+  EXPECT_EQ(replay::overlap_caution(m), "");
+  m.nodes[1].input_links = 0;
+  EXPECT_THAT(replay::overlap_caution(m), HasSubstr("not from overlap"));
+  m.buses = 1;  // one transfer at a time all the same
+  EXPECT_EQ(replay::overlap_caution(m), "");
+  m.buses = 0;
+  m.bandwidth = 0;  // transfers take no time: nothing to gain from sending together
+  EXPECT_EQ(replay::overlap_caution(m), "");
+}
+
 // The fixture set with an authentic-p2p stream: the authentic run with 1 ms less computation
 // on rank 0 (as if its collectives took less time as point-to-point transfers).
 TEST(SweepBaselines, OutputsSayWhatEachSpeedupCompares) {
