@@ -137,14 +137,17 @@ for path in glob.glob(os.path.join(d, "*.toml")):
 json.load(open(os.path.join(d, "taskreport.0.json")))
 # The type: what is between the id and the parent and the two source sites.
 types = [l.split(" ", 2)[2].rsplit(" ", 3)[0] for l in open(os.path.join(d, "tasks.0.trc")) if l.startswith("task ")]
-expected = {"unnamed", '"caf\ufffd cr\ufffdme"', "x" * 200, '"copy \\"block\\" \\\\ 1"', "main"}
+expected = {"unnamed", '"caf\ufffd cr\ufffdme"', "x" * 200, '"copy \\"block\\" \\\\ 1"', "main",
+            "outer", "inner"}
 assert set(types) == expected, set(types) ^ expected
 warnings = tomllib.load(open(os.path.join(d, "rank-0.toml"), "rb"))["warnings"]
-# NULL, the two unreadable names, not UTF-8, too long: each said once.
-assert len(warnings) == len(set(warnings)) and len(warnings) == 5, warnings
+# NULL, the two unreadable names, not UTF-8, too long, the two misnamed ends: each said once;
+# past the first three misnamed ends, one line says more follow.
+assert len(warnings) == len(set(warnings)) and len(warnings) == 8, warnings
+assert sum("only the first 3" in w for w in warnings) == 1, warnings
 PY
   then
-    ok "$name: NULL, unreadable, Latin-1, 300-byte and quoted names give a valid UTF-8 set that replay and tareador-tasks read"
+    ok "$name: NULL, unreadable, Latin-1, 300-byte and quoted names and misnamed ends give a valid UTF-8 set that replay and tareador-tasks read, each said once"
   else
     not_ok "$name" "$(head -3 "$scratch/validate" | tr '\n' ' ') $(grep '^task' "$dir/tasks.0.trc" | tr '\n' '|')"
   fi

@@ -1,6 +1,7 @@
 /* names.c — task names a program should not pass, and does: NULL, a pointer to nothing, a
-   Latin-1 name (not UTF-8), a name of 300 bytes, a name with blanks and quotes. The tool keeps
-   tracing and writes a set that every reader takes, in valid UTF-8. */
+   Latin-1 name (not UTF-8), a name of 300 bytes, a name with blanks and quotes, ends that name
+   another task. The tool keeps tracing and writes a set that every reader takes, in valid
+   UTF-8. */
 #include <string.h>
 
 #include "tareador.h"
@@ -29,6 +30,12 @@ int main(void)
       tareador_start_task("copy \"block\" \\ 1");
       data[4] = data[3];
       tareador_end_task("copy \"block\" \\ 1");
+      /* Ends that name another open task: each ends the innermost one. */
+      tareador_start_task("outer");
+      tareador_start_task("inner");
+      data[5] = data[4];
+      tareador_end_task("outer");
+      tareador_end_task("inner");
    }
    tareador_OFF();
    return 0;
