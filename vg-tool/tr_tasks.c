@@ -681,5 +681,5 @@ void tr_tasks_finish(Bool complete)
                     "taken to be thread-safe", tasks.runtime_dependencies);
       tr_trace_warning(warning);
    }
-   tr_trace_tasks_summary(tasks.instances, tasks.n_types - 1, tasks.dependencies);
+   tr_trace_tasks_summary(tasks.instances, tasks.n_types, tasks.dependencies);
 }

@@ -302,7 +302,8 @@ void tr_trace_count_mpi_call(void) { rank_state.mpi_calls++; }
 
 void tr_trace_tasks_summary(ULong instances, ULong types, ULong dependencies)
 {
-   VG_(umsg)("tareador: rank %d: %llu task instances of %llu types, %llu dependencies -> %s/tasks.%d.trc\n",
+   VG_(umsg)("tareador: rank %d: %llu task instances of %llu types (the main task included), "
+             "%llu dependencies -> %s/tasks.%d.trc\n",
              rank_state.rank, instances, types, dependencies, rank_state.dir, rank_state.rank);
 }
 
