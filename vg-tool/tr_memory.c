@@ -210,10 +210,17 @@ static inline void depend(UInt from, TrDepKind kind, Addr a, ULong bytes)
 }
 
 /* Whether [a, a+n) is in the stack frames of the running instance (below the frame that
-   started it): private to it, and dead once it ends. */
+   started it): dead once it ends, and not among what it uses. */
 static Bool in_own_frames(Addr a, SizeT n)
 {
    return a >= state.stack_bottom && a + n <= tr_task_stack_top;
+}
+
+/* Whether [a, a+n) is in the part of them no instance it created can have written (private to
+   it: no dependency either). */
+static Bool in_private_frames(Addr a, SizeT n)
+{
+   return a >= state.stack_bottom && a + n <= tr_task_private_top;
 }
 
 /* Bytes read or written for the first time by the running instance (its own frames are not
@@ -383,10 +390,11 @@ static void access(Addr a, SizeT n, Bool write)
       tr_potential_access(a, n, write);
       return;
    }
-   /* The running instance's own frames make no dependency and are not among what it uses:
+   /* The running instance's private frames make no dependency and are not among what it uses:
       the frames die with it, and the next instance to use those addresses writes its own
-      frames there before reading them (the instrumented code skips these accesses inline). */
-   if (in_own_frames(a, n)) return;
+      frames there before reading them (the instrumented code skips these accesses inline).
+      Above them, in its own frames, it may read what an instance it created wrote. */
+   if (in_private_frames(a, n)) return;
    /* Other threads (an MPI library's progress threads, say) are not the traced program's. */
    if (VG_(get_running_tid)() != state.tid) return;
    /* The bytes of a disabled object are used, and make no dependency. */
@@ -590,7 +598,7 @@ Bool tr_memory_instrumenting(void) { return state.on || state.potential; }
 Bool tr_memory_checks_inline(void) { return state.on && !state.potential; }
 
 /* The own-frame check of the instrumented code in one unsigned comparison: an access of 2^k
-   bytes at `a` is in [stack bottom, tr_task_stack_top) when a - own_low <= own_bound[k]. When
+   bytes at `a` is in [stack bottom, tr_task_private_top) when a - own_low <= own_bound[k]. When
    the own frames are too few for that (an instance started on another stack), own_low is where
    no access can be: the helpers decide. */
 #define OWN_SIZES 6  /* 1 to 32 bytes */
@@ -599,7 +607,7 @@ static Addr own_bound[OWN_SIZES];
 
 void tr_memory_frames_moved(void)
 {
-   Addr top = tr_task_stack_top, low = state.stack_bottom;
+   Addr top = tr_task_private_top, low = state.stack_bottom;
    Bool some = top >= low + 64;
    UInt k;
    own_low = some ? low : ~(Addr)0;

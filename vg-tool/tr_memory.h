@@ -18,11 +18,12 @@ void tr_memory_potential(void);
 Bool tr_memory_instrumenting(void);
 /* While tasks are traced (not --potential-tasks), the instrumented code checks inline whether
    an access needs the helpers: tr_memory_own_ir says whether the access of `size` bytes at
-   `addr` is in the running instance's own frames, which make no dependency (an I1, read when
-   the code runs). */
+   `addr` is in the running instance's private frames (tr_task_private_top), which make no
+   dependency (an I1, read when the code runs). */
 Bool tr_memory_checks_inline(void);
 IRExpr* tr_memory_own_ir(IRSB* sb, IRExpr* addr, Int size);
-/* The running instance changed, and its own frames with it (tr_task_stack_top). */
+/* The running instance changed, or created one: its own and private frames with it
+   (tr_task_stack_top, tr_task_private_top). */
 void tr_memory_frames_moved(void);
 
 /* Accesses are not tracked while paused (inside MPI calls: the library's own memory is not the

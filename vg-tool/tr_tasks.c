@@ -29,6 +29,7 @@
 UInt tr_task_current;
 UChar* tr_task_open_flags;
 Addr tr_task_stack_top;
+Addr tr_task_private_top;
 
 typedef enum { REC_CPU, REC_MPI, REC_SPAWN, REC_AFTER } RecordKind;
 
@@ -59,6 +60,7 @@ typedef struct {
 typedef struct {
    UInt id, parent, type;
    Addr stack_top;
+   Addr private_top;  /* tr_task_private_top while it runs */
    Addr start_site, end_site;  /* the calls of tareador_start_task and _end_task (_ON, _OFF) */
    Addr children_sp;  /* the stack top of the last instance it created: the frame it creates in */
    Record* records;
@@ -176,7 +178,7 @@ static void open_instance(UInt type)
    in->id = ++tasks.instances;
    in->type = type;
    in->parent = tasks.n_open ? running()->id : 0;
-   in->stack_top = annotating_frame_sp(&in->start_site);
+   in->stack_top = in->private_top = annotating_frame_sp(&in->start_site);
    if (in->id >= tasks.flag_slots) {
       UInt old = tasks.flag_slots;
       tr_task_open_flags = grow(tr_task_open_flags, &tasks.flag_slots, in->id + 1, 1);
@@ -187,12 +189,14 @@ static void open_instance(UInt type)
       add_record(running(), REC_SPAWN, in->id, NULL);
       running()->records[running()->n_records - 1].site = site_in_frame(running()->stack_top);
       running()->children_sp = in->stack_top;
+      if (in->stack_top < running()->private_top) running()->private_top = in->stack_top;
    }
    if (tasks.n_open == tasks.max_open)
       tasks.open = grow(tasks.open, &tasks.max_open, tasks.n_open + 1, sizeof(Instance*));
    tasks.open[tasks.n_open++] = in;
    tr_task_current = in->id;
    tr_task_stack_top = in->stack_top;
+   tr_task_private_top = in->private_top;
    tr_memory_frames_moved();
 }
 
@@ -207,6 +211,7 @@ static void close_instance(void)
    tasks.n_open--;
    tr_task_current = tasks.n_open ? running()->id : 0;
    tr_task_stack_top = tasks.n_open ? running()->stack_top : 0;
+   tr_task_private_top = tasks.n_open ? running()->private_top : 0;
    tr_memory_frames_moved();
    if (tasks.n_ended == tasks.max_ended)
       tasks.ended = grow(tasks.ended, &tasks.max_ended, tasks.n_ended + 1, sizeof(Instance*));

@@ -19,6 +19,10 @@ extern UChar* tr_task_open_flags;
 static inline Bool tr_task_is_open(UInt id) { return tr_task_open_flags[id] != 0; }
 /* The stack pointer when the running instance started: the frames below are its own. */
 extern Addr tr_task_stack_top;
+/* The part of them no instance it created can have written: below the lowest stack pointer it
+   created one at (a child writes the locals of the function that created it, which the
+   creator then reads: a dependency). At most tr_task_stack_top. */
+extern Addr tr_task_private_top;
 
 /* Starts tracing tasks in thread `tid` (the rank's trace is open): the main task (instance 1)
    begins, and the shadow memory finds the dependencies of `dep_kinds` (TrDepKind bits). */

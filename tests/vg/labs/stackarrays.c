@@ -1,7 +1,8 @@
 /* Data passed between tasks through arrays a course code keeps on the stack: a variable-length
    array and an alloca'd buffer of main, sized at run time (which the debug information does not
    describe), each filled by one task and summed by the next; then recursive tasks, each with a
-   scratch VLA of its own, which make no dependency. */
+   scratch VLA of its own, which makes no dependency, returning their sums into locals of the
+   function that created them, which waits for them. */
 #include <alloca.h>
 #include <stdio.h>
 #include <stdlib.h>
