@@ -375,7 +375,10 @@ void tr_objects_site_name(Addr ip, HChar* out, SizeT size)
    const HChar* file;
    const HChar* function;
    UInt line;
-   if (VG_(get_filename_linenum)(VG_(current_DiEpoch)(), ip, &file, NULL, &line))
+   if (tr_program_is_inlined_library_code(ip) &&
+       VG_(get_fnname)(VG_(current_DiEpoch)(), ip, &function))
+      VG_(snprintf)(out, size, "%s", function);
+   else if (VG_(get_filename_linenum)(VG_(current_DiEpoch)(), ip, &file, NULL, &line))
       VG_(snprintf)(out, size, "%s:%u", VG_(basename)(file), line);
    else if (VG_(get_fnname)(VG_(current_DiEpoch)(), ip, &function))
       VG_(snprintf)(out, size, "%s", function);

@@ -75,7 +75,8 @@ TrObject* tr_object(UInt id);
 /* The object a program means by address `a` when it names one (tareador_disable_object): on
    the stack the variable there, never a whole frame. */
 UInt tr_object_of_variable(ThreadId tid, Addr a);
-/* Where instruction `ip` is, for a name: FILE:LINE, else its function, else its address. */
+/* Where instruction `ip` is, for a name: FILE:LINE, else its function (also for a library's
+   code inlined into a function of the program), else its address. */
 void tr_objects_site_name(Addr ip, HChar* out, SizeT size);
 /* A short name: the variable's symbol, the allocation site (malloc@dot.c:20,
    vector<...>@main.cpp:41), stack@function, memory@0x...(file), ... */

@@ -234,14 +234,47 @@ static Bool is_system_source(const HChar* file, const HChar* dir)
    return VG_(strncmp)(file, "/usr/", 5) == 0 || (dir && VG_(strncmp)(dir, "/usr/", 5) == 0);
 }
 
+/* The entry of the function (symbol) holding code address `ip`, or 0 if it is not known. */
+static Addr function_entry(Addr ip)
+{
+   const HChar* name;
+   const HChar* plus;
+   HChar* end;
+   Long offset;
+   if (!VG_(get_fnname_w_offset)(VG_(current_DiEpoch)(), ip, &name)) return 0;
+   plus = VG_(strrchr)(name, '+');
+   if (plus == NULL) return ip;
+   offset = VG_(strtoll10)(plus + 1, &end);
+   return *end == 0 && offset >= 0 ? ip - (Addr)offset : 0;
+}
+
+static Bool is_user_source(Addr ip)
+{
+   const HChar* file = NULL;
+   const HChar* dir = NULL;
+   UInt line;
+   return VG_(get_filename_linenum)(VG_(current_DiEpoch)(), ip, &file, &dir, &line) &&
+          !is_system_source(file, dir);
+}
+
 Bool tr_program_is_user_code(Addr ip)
 {
    const HChar* file = NULL;
    const HChar* dir = NULL;
    UInt line;
+   Addr entry;
    if (!tr_program_owns(ip)) return False;
    if (!VG_(get_filename_linenum)(VG_(current_DiEpoch)(), ip, &file, &dir, &line)) return True;
-   return !is_system_source(file, dir);
+   if (!is_system_source(file, dir)) return True;
+   /* A system header's code inlined into a function of the program (std::vector's allocation
+      in main, at -O2) is that function's: its entry is in the program's source. */
+   entry = function_entry(ip);
+   return entry != 0 && entry != ip && is_user_source(entry);
+}
+
+Bool tr_program_is_inlined_library_code(Addr ip)
+{
+   return tr_program_is_user_code(ip) && !is_user_source(ip) && function_entry(ip) != ip;
 }
 
 Bool tr_program_is_runtime_library(Addr a)

@@ -29,6 +29,10 @@ Bool tr_program_in_linker_tables(Addr a);
 /* Whether code address `ip` is the program's own source: in its file, and not compiled from a
    system header (a standard library template instantiated there). */
 Bool tr_program_is_user_code(Addr ip);
+/* Whether user code `ip` is a system header's code inlined into a function of the program: its
+   line is the header's (valgrind reads no inlining information for this tool), the function the
+   program's. */
+Bool tr_program_is_inlined_library_code(Addr ip);
 
 /* Whether address `a` (code or data) is in a library of the language runtimes (the C library
    and the dynamic linker, libm, libstdc++, libgcc_s, libgfortran). */

@@ -3,7 +3,7 @@
 # built -O0 as students compile and -O2): what the labs teach must come out of the tool. A disabled local accumulator makes the
 # dot product's tasks independent, an enabled one chains them; recursive sibling tasks have no
 # edge through the stack at any optimisation level; porting hints name the program's objects
-# only; arrays sized at run time on the stack carry dependencies; bad task names leave a valid
+# only; arrays sized at run time on the stack and C++ vectors carry dependencies; bad task names leave a valid
 # set; a code for the earlier API compiles and runs unchanged.
 #
 # Environment (set by `make check`): TAREADOR, REPLAY, TASKS (tareador-tasks), VG_TESTS_BUILD,
@@ -98,6 +98,18 @@ for opt in O0 O2; do
     ok "stack arrays (-$opt): the VLA and the alloca'd buffer each carry one dependency; each recursive task's creator waits for the sum it returns, its scratch VLA makes none"
   else
     not_ok "stack arrays (-$opt)" "$instances sections, edges '$found'"
+  fi
+done
+
+# ---- C++: the standard library's allocations inlined into main are the program's blocks ------
+for opt in O0 O2; do
+  dir="$scratch/vectors-$opt"
+  trace "$dir" "$labs/vectors-$opt"
+  found=$(edges "$dir/tasks.0.trc" | tr '\n' '|')
+  if [[ "$found" =~ ^2-\>3\ heap:(vector\<\.\.\.\>@vectors\.cpp:15|new@main)\|$ ]]; then
+    ok "vectors (-$opt): the vector filled by one task and summed by the next carries the dependency ($found)"
+  else
+    not_ok "vectors (-$opt)" "edges '$found'"
   fi
 done
 
