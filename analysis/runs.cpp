@@ -233,6 +233,20 @@ nlohmann::ordered_json replay_one(const RunRequest& r, const trace::Trace& t,
   return json;
 }
 
+// --accelerate and --cores-sweep act on tasks traces only: an input without one would replay as
+// if they were not given, and answer a what-if with "no change".
+void check_tasks_options(const RunRequest& r, const std::string& input,
+                         const std::vector<const trace::Trace*>& traces) {
+  if (r.accelerate.empty() && r.cores.empty()) return;
+  for (const trace::Trace* t : traces)
+    if (t->header().kind == "tasks") return;
+  throw trace::FormatError(input, 0,
+                           std::string("no tasks trace: ") +
+                               (r.accelerate.empty() ? "--cores-sweep" : "--accelerate") +
+                               " acts on the task instances of one (trace the program's tasks, "
+                               "or replay a set that has them with --kind tasks)");
+}
+
 }  // namespace
 
 int run_validation(const RunRequest& r) {
@@ -270,6 +284,12 @@ int run_replays(const RunRequest& r) {
       traces.push_back(swept ? std::move(t) : trace::prefetch(std::move(t)));
     }
   if (traces.empty()) throw trace::FormatError(r.inputs.front(), 0, "no trace to replay");
+  for (std::size_t n = 0; n < r.inputs.size(); ++n) {
+    std::vector<const trace::Trace*> of_input;
+    for (std::size_t i = 0; i < traces.size(); ++i)
+      if (input_of[i] == n) of_input.push_back(traces[i].get());
+    check_tasks_options(r, r.inputs[n], of_input);
+  }
   if (!r.dim_path.empty() || !r.native_path.empty())
     for (const auto& t : traces)
       if (t->header().kind == "tasks")
@@ -310,6 +330,7 @@ int run_sweeps(const RunRequest& r) {
     // Not prefetched: run_sweep reads ahead during each replay and frees the buffers after.
     std::vector<std::unique_ptr<trace::Trace>> traces = open_for_replay(r.inputs[n], r.kinds);
     if (traces.empty()) throw trace::FormatError(r.inputs[n], 0, "no trace to replay");
+    check_tasks_options(r, r.inputs[n], pointers(traces));
     const std::string prefix =
         analysis_prefix(r.files_prefix, r.keep, traces.front()->header(), "sweep-" + spec.key);
     if (!prefix.empty() && leader) prepare_sweep_files(prefix);

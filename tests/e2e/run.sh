@@ -312,6 +312,14 @@ t_tasks_critical() {  # cpwins: a, a (1 s), c (2 s) -> d (2 s); 6 s on 1 core, 4
   assert_contains "$ERR" "'c=0' is not TYPE=FACTOR with a positive factor" "bad factor"
   replay -q --no-save --config "$cfg" "$FIX/pingpong.dim" --critical; assert_rc 1
   assert_contains "$ERR" "pingpong.dim: no tasks trace" "not a tasks trace"
+  # Without a tasks trace --accelerate and --cores-sweep would change nothing: refused.
+  replay -q --no-save --config "$cfg" "$FIX/pingpong.dim" --accelerate c=2; assert_rc 1
+  assert_contains "$ERR" "pingpong.dim: no tasks trace: --accelerate" "--accelerate, not a tasks trace"
+  replay -q --no-save --config "$cfg" "$FIX/pingpong.dim" --cores-sweep=1,2; assert_rc 1
+  assert_contains "$ERR" "pingpong.dim: no tasks trace: --cores-sweep" "--cores-sweep, not a tasks trace"
+  replay -q --no-save --config "$cfg" "$FIX/pingpong.dim" --sweep bandwidth=1,2 --accelerate c=2
+  assert_rc 1
+  assert_contains "$ERR" "no tasks trace: --accelerate" "--accelerate in a sweep, not a tasks trace"
 }
 t_tasks_no_conversion() {
   local cfg; cfg=$(tasks_machine 2)
