@@ -654,6 +654,16 @@ std::vector<ToleratedReduction> tolerable_reduction(const std::vector<double>& v
 
 // ---- Outputs ------------------------------------------------------------------------------
 
+// Whether no replay's time changes across the sweep: nothing the traces do depends on the key on
+// this machine (a network parameter when no message crosses nodes).
+bool flat(const SweepResult& r) {
+  if (r.spec.values.size() < 2) return false;
+  for (const SweepSeries& s : r.series)
+    for (double t : s.times)
+      if (!std::isfinite(t) || t != s.times.front()) return false;
+  return true;
+}
+
 void print_sweep_table(std::ostream& out, const SweepResult& r) {
   fmt::print(out, "{}: {}\n", r.name, r.input);
   const std::string unit = sweep_key_unit(r.spec.key);
@@ -693,6 +703,12 @@ void print_sweep_table(std::ostream& out, const SweepResult& r) {
                "  reduction: how many times lower a {} the kind needs to take as long as its "
                "baseline takes at this one (thesis Fig. 5.16); >=x or <x: beyond the swept "
                "range\n",
+               r.spec.key);
+  if (flat(r))
+    fmt::print(out,
+               "  note: no replay's time changes with {}: nothing these traces do depends on it "
+               "on this machine (a network parameter, when no message crosses nodes: see "
+               "tasks_per_node and mapping), so the speedups and reductions say nothing of it\n",
                r.spec.key);
   for (const SweepSeries& s : r.series) {
     for (const std::string& note : s.notes) fmt::print(out, "  note ({}): {}\n", s.label, note);

@@ -19,9 +19,12 @@ using replay::SweepResult;
 using replay::SweepScale;
 using replay::SweepSpec;
 using replay::ToleratedReduction;
+using ::testing::Each;
 using ::testing::ElementsAre;
+using ::testing::Eq;
 using testing::fixture;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 using testing::TempDir;
 using S = ToleratedReduction::Status;
@@ -329,6 +332,20 @@ TEST(SweepOutputs, CsvTableAndJson) {
   EXPECT_EQ(j["tolerable_reduction"][0]["points"][0]["at_least"], 1.0);
   EXPECT_TRUE(j["tolerable_reduction"][0]["points"][0]["value"].is_null());
   EXPECT_GT(j["tolerable_reduction"][1]["points"][2]["value"].get<double>(), 1.0);
+  EXPECT_THAT(table.str(), Not(HasSubstr("no replay's time changes")));
+}
+
+TEST(SweepOutputs, ASweepThatChangesNoTimeSaysSo) {
+  // The fixture's ranks all on one node: no message crosses the network the sweep changes.
+  Fixture f;
+  f.machine.mapping.tasks_per_node = 2;
+  for (replay::Node& node : f.machine.nodes) node.cores = 2;
+  SweepResult r = f.sweep("bandwidth=4,16,64");
+  for (const replay::SweepSeries& s : r.series)
+    EXPECT_THAT(s.times, Each(Eq(s.times.front()))) << s.label;
+  std::ostringstream table;
+  replay::print_sweep_table(table, r);
+  EXPECT_THAT(table.str(), HasSubstr("note: no replay's time changes with bandwidth"));
 }
 
 // ---- Baselines ------------------------------------------------------------------------------
