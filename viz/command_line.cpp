@@ -2,6 +2,8 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -127,7 +129,19 @@ bool apply_view_options(const Options& options, ViewState& state, QString* error
     }
     state.setColourBy(found);
   }
-  if (options.range) state.setRange(options.range->first, options.range->second);
+  if (options.range) {
+    const auto [begin, end] = *options.range;
+    state.setRange(begin, end);
+    // The view stays within the run: a range past its end is shown moved, and says so.
+    const double slack = 1e-9 * std::max(1.0, end - begin);
+    if (std::abs(state.begin() - begin) > slack || std::abs(state.end() - end) > slack)
+      std::fprintf(stderr,
+                   "tareador-view: warning: --range %s:%s goes past the run, which ends at %s: "
+                   "showing %s to %s\n",
+                   format_duration(begin).c_str(), format_duration(end).c_str(),
+                   format_duration(state.traceEnd()).c_str(), format_duration(state.begin()).c_str(),
+                   format_duration(state.end()).c_str());
+  }
   if (options.selection) state.setSelection(options.selection->first, options.selection->second);
   return true;
 }

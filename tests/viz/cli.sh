@@ -59,6 +59,8 @@ check "trace set never replayed" 1 "no simulated timeline in" -- --export "$WORK
 check "unknown image format" 1 "the image format is chosen by the extension" -- --export "$WORK/d.jpg" "$DATA/small.prv"
 check "unknown colour" 1 "--colour-by nothing" -- --export "$WORK/d.png" --colour-by nothing "$DATA/small.prv"
 check "bad range" 2 "--range 5:1" -- --export "$WORK/d.png" --range 5:1 "$DATA/small.prv"
+check "range past the end of the run: shown moved, with a warning" 0 "goes past the run, which ends at" \
+  -- --export "$WORK/e.png" --range 1s:2s "$DATA/small.prv"
 check "bad size" 2 "--size" -- --export "$WORK/d.png" --size 10 "$DATA/small.prv"
 [ ! -e "$WORK/d.png" ] || { echo "not ok - failed exports leave no file"; failures=$((failures + 1)); }
 
