@@ -74,7 +74,7 @@ printf 'format = "tareador-trace-set"\nversion = 2\nname = "x"\nranks = 1\nmips 
   >"$WORK/runs/manifest.toml"
 cp "$DATA/small.prv" "$WORK/runs/replay/authentic.prv"
 echo '{"run": "A"}' >"$WORK/runs/replay/authentic.json"
-check "only replays of another run" 1 "no simulated timeline of this run of the set in" -- \
+check "only replays of another run" 1 "(1 of another run left out: replay the set again" -- \
   --export "$WORK/e.png" "$WORK/runs"
 cp "$DATA/small.prv" "$WORK/runs/replay/overlap-real.prv"
 echo '{"run": "B"}' >"$WORK/runs/replay/overlap-real.json"
