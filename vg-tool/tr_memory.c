@@ -568,9 +568,14 @@ void tr_memory_forget(Addr a, SizeT n)
 
 /* ---- Control ----------------------------------------------------------------------------- */
 
-static void forget_block(Addr start, SizeT size)
+static void on_block(Addr start, SizeT size, TrBlockEvent event)
 {
-   if (state.on) tr_memory_forget(start, size);
+   if (!state.on || size == 0) return;
+   if (event == TR_BLOCK_READ || event == TR_BLOCK_WRITTEN || event == TR_BLOCK_FREED) {
+      if (state.tracking) access(start, size, event != TR_BLOCK_READ);
+      if (event != TR_BLOCK_FREED) return;
+   }
+   tr_memory_forget(start, size);
 }
 
 void tr_memory_start(UInt kinds, ThreadId tid)
@@ -582,7 +587,7 @@ void tr_memory_start(UInt kinds, ThreadId tid)
    state.tid = tid;
    state.stack_end = VG_(thread_get_stack_max)(tid) + 1;
    state.stack_bottom = state.stack_end - VG_(thread_get_stack_size)(tid);
-   tr_objects_on_block = forget_block;
+   tr_objects_on_block = on_block;
    tr_stack_traced(tid, VG_(get_SP)(tid));
    tr_memory_frames_moved();
 }

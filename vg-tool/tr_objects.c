@@ -20,7 +20,7 @@
 #include "tr_program.h"
 #include "tr_stack.h"
 
-void (*tr_objects_on_block)(Addr start, SizeT size);
+void (*tr_objects_on_block)(Addr start, SizeT size, TrBlockEvent event);
 
 /* Objects are never removed (dependencies name them after they die); id 0 means none. */
 static TrObject* objects;
@@ -107,7 +107,7 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align)
    void* p = VG_(cli_malloc)(align, size);
    UInt id;
    if (p == NULL) return NULL;
-   if (tr_objects_on_block) tr_objects_on_block((Addr)p, size);
+   if (tr_objects_on_block) tr_objects_on_block((Addr)p, size, TR_BLOCK_NEW);
    if (mpi_initialising) return p;
    id = tr_objects_new(TR_OBJ_HEAP, (Addr)p, size);
    find_site(tid, &objects[id]);
@@ -119,11 +119,14 @@ static void free_block(ThreadId tid, void* p)
 {
    UWord id;
    if (p == NULL) return;
-   if (VG_(delFromFM)(heap_blocks, NULL, &id, (UWord)p)) {
+   if (VG_(lookupFM)(heap_blocks, NULL, &id, (UWord)p)) {
+      /* Freeing is the block's last use, told while the block is still known. */
+      if (tr_objects_on_block)
+         tr_objects_on_block(objects[id].start, objects[id].size, TR_BLOCK_FREED);
+      VG_(delFromFM)(heap_blocks, NULL, NULL, (UWord)p);
       objects[id].dead = True;
       forget_cached((UInt)id);
       check_scratch(tid, &objects[id]);
-      if (tr_objects_on_block) tr_objects_on_block(objects[id].start, objects[id].size);
    }
    VG_(cli_free)(p);
 }
@@ -162,8 +165,12 @@ static void* tr_realloc(ThreadId tid, void* p, SizeT size)
    }
    q = tr_malloc(tid, size);
    if (q == NULL) return NULL;
-   old = block_size(p);
-   VG_(memcpy)(q, p, old < size ? old : size);
+   old = block_size(p) < size ? block_size(p) : size;
+   VG_(memcpy)(q, p, old);
+   if (tr_objects_on_block) {
+      tr_objects_on_block((Addr)p, old, TR_BLOCK_READ);
+      tr_objects_on_block((Addr)q, old, TR_BLOCK_WRITTEN);
+   }
    free_block(tid, p);
    return q;
 }

@@ -82,7 +82,11 @@ void tr_objects_site_name(Addr ip, HChar* out, SizeT size);
    vector<...>@main.cpp:41), stack@function, memory@0x...(file), ... */
 const HChar* tr_object_name(UInt id);
 
-/* The heap blocks allocated and freed call this to forget what their bytes held. */
-extern void (*tr_objects_on_block)(Addr start, SizeT size);
+/* What the allocator does to a heap block's bytes: a new block holds nothing yet; realloc
+   copies (reads the old block, writes the new one); freeing is a write of the whole block (the
+   last use of it: whoever used it comes first), after which it holds nothing. */
+typedef enum { TR_BLOCK_NEW, TR_BLOCK_READ, TR_BLOCK_WRITTEN, TR_BLOCK_FREED } TrBlockEvent;
+/* The heap blocks call this as their bytes are allocated, copied and freed. */
+extern void (*tr_objects_on_block)(Addr start, SizeT size, TrBlockEvent event);
 
 #endif

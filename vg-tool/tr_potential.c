@@ -229,8 +229,9 @@ static void close_node(void)
 
 /* A heap block was allocated or freed: what its bytes held is forgotten from here on (a block
    allocated again at the same address is another object). */
-static void forget_block(Addr start, SizeT size)
+static void forget_block(Addr start, SizeT size, TrBlockEvent event)
 {
+   if (event == TR_BLOCK_READ || event == TR_BLOCK_WRITTEN) return;  /* a copy: not a use */
    if (!pt.recording || pt.n_open == 0 || size == 0) return;
    end_segment();
    tr_text_printf(&pt.out.text, "forget %lx+%lx\n", start, size);

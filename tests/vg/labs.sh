@@ -113,6 +113,22 @@ for opt in O0 O2; do
   fi
 done
 
+# ---- realloc and free are uses of the block ----------------------------------------------------
+for opt in O0 O2; do
+  dir="$scratch/heapblocks-$opt"
+  trace "$dir" "$labs/heapblocks-$opt"
+  raw=$(edges "$dir/tasks.0.trc" | tr '\n' '|')
+  release=$(grep -A1 '^  release' "$dir/taskreport.0.txt" | grep OmpSs)
+  trace "$dir-war" --deps=raw+war+waw "$labs/heapblocks-$opt"
+  war=$(edges "$dir-war/tasks.0.trc" | tr '\n' '|')
+  if [ "$raw" = "2->1 heap:malloc@heapblocks.c:15|" ] && [[ "$release" == *"out(realloc@heapblocks.c:20)"* ]] &&
+     [[ "$war" == *"3->4 heap:realloc@heapblocks.c:20|"* ]]; then
+    ok "heap blocks (-$opt): realloc reads what fill wrote, the freeing task writes the block, after its reader with --deps=raw+war+waw"
+  else
+    not_ok "heap blocks (-$opt)" "edges '$raw', with war '$war'; release: '$release'"
+  fi
+done
+
 # ---- Porting hints name the program's objects only -------------------------------------------
 for opt in O0 O2; do
   dir="$scratch/libc-$opt"
