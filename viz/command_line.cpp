@@ -139,8 +139,8 @@ bool apply_view_options(const Options& options, ViewState& state, QString* error
                    "tareador-view: warning: --range %s:%s goes past the run, which ends at %s: "
                    "showing %s to %s\n",
                    format_duration(begin).c_str(), format_duration(end).c_str(),
-                   format_duration(state.traceEnd()).c_str(), format_duration(state.begin()).c_str(),
-                   format_duration(state.end()).c_str());
+                   format_duration(state.traceEnd()).c_str(),
+                   format_duration(state.begin()).c_str(), format_duration(state.end()).c_str());
   }
   if (options.selection) state.setSelection(options.selection->first, options.selection->second);
   return true;

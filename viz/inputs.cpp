@@ -84,13 +84,12 @@ Inputs resolve_inputs(const std::vector<std::string>& paths) {
           found.push_back(entry.path());
         }
       if (found.empty())
-        throw LoadError(arg, 0,
-                        (stale ? "no simulated timeline of this run of the set in " +
-                                     replays.string() + "/ (" + std::to_string(stale) +
-                                     " of another run left out: replay the set again, "
-                               : "no simulated timeline in " + replays.string() + "/ (") +
-                            "a trace set shows its replays: run `replay --config MACHINE " + arg +
-                            "` first)");
+        throw LoadError(
+            arg, 0,
+            (stale ? "no simulated timeline of this run of the set in " + replays.string() + "/ (" +
+                         std::to_string(stale) + " of another run left out: replay the set again, "
+                   : "no simulated timeline in " + replays.string() + "/ (") +
+                "a trace set shows its replays: run `replay --config MACHINE " + arg + "` first)");
       std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) {
         int ra = kind_rank(a.stem().string()), rb = kind_rank(b.stem().string());
         return ra != rb ? ra < rb : a.stem() < b.stem();
