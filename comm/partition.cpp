@@ -55,7 +55,17 @@ std::vector<int> metis_parts(const WeightedGraph& g, int k) {
   if (status != METIS_OK)
     throw std::runtime_error("METIS cannot partition the graph (status " + std::to_string(status) +
                              ")");
-  return std::vector<int>(part.begin(), part.end());
+  // METIS numbers its parts in no particular order: renumbered by their first node, so that the
+  // strips of a chain are ranks 0, 1, ... in its order, as an MPI version would number them
+  // (and its matrix compares cell by cell with the prediction's).
+  std::vector<int> renumbered(static_cast<std::size_t>(k), -1), out;
+  int next = 0;
+  for (idx_t p : part) {
+    int& to = renumbered[static_cast<std::size_t>(p)];
+    if (to < 0) to = next++;
+    out.push_back(to);
+  }
+  return out;
 }
 
 // Part p holds the nodes whose cumulative weight (at their middle) falls in [p/k, (p+1)/k).

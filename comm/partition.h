@@ -24,7 +24,7 @@ Partitioner partitioner_named(const std::string& name);  // "metis", "contiguous
 
 // The part (0 .. k-1) of each node. Throws std::invalid_argument when k < 1 or k exceeds the
 // nodes, std::runtime_error when METIS fails. METIS runs with a fixed seed: the same graph
-// gives the same parts.
+// gives the same parts, numbered in the order of their first node.
 std::vector<int> partition(const WeightedGraph& g, int k, Partitioner how);
 
 }  // namespace tareador::comm

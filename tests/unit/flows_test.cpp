@@ -168,6 +168,19 @@ TEST(Partition, MetisCutsTheLightEdge) {
   EXPECT_EQ(comm::partition(two_cliques(), 2, comm::Partitioner::metis), part);  // seeded
 }
 
+TEST(Partition, MetisPartsAreNumberedInTheOrderOfTheirFirstNode) {
+  // A chain of 16 nodes in 4 parts: strips, ranks 0..3 along the chain (as an MPI version of
+  // a 1-D Jacobi numbers them), whatever numbers METIS gave them.
+  comm::WeightedGraph chain;
+  chain.node_weights.assign(16, 1);
+  for (std::size_t i = 0; i + 1 < 16; ++i) {
+    chain.edges.push_back({i, i + 1, 8});
+    chain.edges.push_back({i + 1, i, 8});
+  }
+  EXPECT_EQ(comm::partition(chain, 4, comm::Partitioner::metis),
+            (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}));
+}
+
 TEST(Partition, ContiguousRunsOfEqualWeight) {
   comm::WeightedGraph g;
   g.node_weights = {1, 1, 2, 1, 1, 2};  // total 8: parts of weight 4
