@@ -287,9 +287,26 @@ static void write_communication(void)
    tr_threadcomm_write();
 }
 
+/* Threads other than the traced one that computed (OpenMP in a hybrid rank) are in no burst:
+   said when their instructions are a tenth of the traced thread's or more. */
+static void warn_untraced_computation(ULong own)
+{
+   ULong others = tr_threads_instructions_except(traced);
+   HChar text[256];
+   if (others < 1000000 || others * 10 < own) return;
+   VG_(sprintf)(text,
+                "other threads executed %llu instructions (%llu%% of the traced thread's %llu), "
+                "which no burst holds: a rank is traced as one thread (a hybrid MPI+OpenMP "
+                "rank's bursts are its master thread's)",
+                others, own ? others * 100 / own : 0, own);
+   tr_trace_warning(text);
+   VG_(umsg)("tareador: warning: %s\n", text);
+}
+
 /* Ends the trace; the task report then reads a complete trace set. */
 static void close_trace(Bool complete, const HChar* reason)
 {
+   warn_untraced_computation(tr_count_thread(traced));
    tr_overlap_finish(complete, tr_count_thread(traced));
    write_communication();
    tr_trace_close(complete, reason);
@@ -394,16 +411,20 @@ static Bool tr_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
          break;
       case TR_REQ_MPI_INIT_BEGINS:
          tr_objects_mpi_allocates(True);
+         tr_threads_in_library(True);
          break;
       case TR_REQ_MPI_INIT:
          tr_objects_mpi_allocates(False);
+         tr_threads_in_library(False);
          start_tracing(tid, (Int)args[1], (Int)args[2]);
          if (tasks_requested) begin_tasks(tid);
          break;
       case TR_REQ_MPI_ENTER:
+         tr_threads_in_library(True);
          call_starts(tid);
          break;
       case TR_REQ_MPI_EXIT:
+         tr_threads_in_library(False);
          call_ends(tid, (const TrEvent*)args[1], (Int)args[2]);
          break;
       case TR_REQ_MPI_FINALIZE:
@@ -519,6 +540,7 @@ static void tr_fini(Int exitcode)
                    in_call ? ", inside an MPI call" : "");
    else
       VG_(sprintf)(reason, "killed by a signal%s", in_call ? ", inside an MPI call" : "");
+   if (tr_trace_is_open()) warn_untraced_computation(exit_called ? tr_count_thread(traced) : last_exit);
    write_communication();
    tr_trace_close(False, reason);
 }

@@ -1,17 +1,58 @@
 /* tr_threads.c — thread creation numbers. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
 
+#include "tr_count.h"
 #include "tr_threads.h"
 
 UInt tr_thread_numbers[TR_THREADS_CACHED] = {[1] = 1};
 static UInt created = 1;
 
 /* Valgrind reports the main thread's creation too: it stays 1. */
+static Bool in_library;
+static Bool library_thread[TR_THREADS_CACHED];  /* per valgrind id, while it lives */
+
+void tr_threads_in_library(Bool inside) { in_library = inside; }
+
 static void thread_created(ThreadId parent, ThreadId child)
 {
    if (child < TR_THREADS_CACHED && child != 1) tr_thread_numbers[child] = ++created;
+   if (child < TR_THREADS_CACHED) library_thread[child] = in_library;
 }
 
-void tr_threads_pre_clo_init(void) { VG_(track_pre_thread_ll_create)(thread_created); }
+static Bool program_thread(ThreadId tid)
+{
+   return tid >= TR_THREADS_CACHED || !library_thread[tid];
+}
+
+/* The instructions of the threads that ended, per valgrind id (a later thread may reuse one:
+   they add up); past the ids remembered, together. */
+static ULong ended_instructions[TR_THREADS_CACHED], ended_beyond;
+
+static void thread_exiting(ThreadId tid)
+{
+   if (!program_thread(tid)) return;
+   if (tid < TR_THREADS_CACHED) ended_instructions[tid] += tr_count_thread(tid);
+   else ended_beyond += tr_count_thread(tid);
+}
+
+void tr_threads_pre_clo_init(void)
+{
+   VG_(track_pre_thread_ll_create)(thread_created);
+   VG_(track_pre_thread_ll_exit)(thread_exiting);
+}
+
+ULong tr_threads_instructions_except(ThreadId tid)
+{
+   ULong sum = ended_beyond;
+   ThreadId other;
+   Addr low, high;
+   for (other = 0; other < TR_THREADS_CACHED; other++)
+      if (other != tid) sum += ended_instructions[other];
+   VG_(thread_stack_reset_iter)(&other);
+   while (VG_(thread_stack_next)(&other, &low, &high))
+      if (other != tid && program_thread(other)) sum += tr_count_thread(other);
+   return sum;
+}

@@ -10,8 +10,15 @@
 
 extern UInt tr_thread_numbers[TR_THREADS_CACHED];
 
-/* Registers the tool's hook on thread creation. */
+/* Registers the tool's hooks on thread creation and exit. */
 void tr_threads_pre_clo_init(void);
+
+/* While `inside` (an MPI call runs), the threads created are the library's own (progress
+   threads), not the program's. */
+void tr_threads_in_library(Bool inside);
+/* Guest instructions executed so far by the program's threads other than `tid` (those that
+   ended and those alive). */
+ULong tr_threads_instructions_except(ThreadId tid);
 
 /* The creation number of the thread `tid` runs now. */
 static inline UInt tr_thread_number(ThreadId tid)

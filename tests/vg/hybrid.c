@@ -1,0 +1,28 @@
+/* hybrid.c — an MPI+OpenMP rank in the FUNNELED style: every thread of the rank computes its
+   share of a loop, the master alone talks to the other ranks. The trace holds the master
+   thread's bursts only; when the other threads compute, the rank's manifest warns. */
+#include <mpi.h>
+#include <stdio.h>
+
+#define N 200000
+
+static double values[N];
+
+int main(int argc, char** argv)
+{
+   int provided, rank, step, i;
+   double local = 0, total = 0;
+   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+   for (step = 0; step < 3; step++) {
+#pragma omp parallel for reduction(+ : local)
+      for (i = 0; i < N; i++) {
+         values[i] = values[i] * 0.5 + i + rank;
+         local += values[i];
+      }
+      MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+   }
+   if (rank == 0) printf("total %g\n", total);
+   MPI_Finalize();
+   return 0;
+}
