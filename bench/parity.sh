@@ -43,7 +43,13 @@ for trace in "$@"; do
       kind=$(basename "$stream" .0.trc)
       [ "$kind" = tasks ] && continue
       out="$scratch/$(basename "$(cd "$trace" && pwd)")-$kind.dim"
-      "$replay" -q -c "${configs[0]}" --kind "$kind" --dim "$out" "$trace" >/dev/null
+      # The copy is written before the replay, which may then stop (a run that cannot
+      # finish): compared all the same.
+      if ! "$replay" -q -c "${configs[0]}" --kind "$kind" --dim "$out" "$trace" >/dev/null 2>&1 &&
+         [ ! -s "$out" ]; then
+        echo "parity.sh: $trace: cannot export its $kind kind" >&2
+        continue
+      fi
       dims+=("$out")
     done
   else

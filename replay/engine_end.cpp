@@ -73,14 +73,22 @@ void Engine::check_finished() {
     problems.push_back(who + " is blocked at " + where(t) + " in " + describe(record) + ": " +
                        blocked_reason(t, record));
   }
-  std::vector<std::string> channels = unmatched();
-  problems.insert(problems.end(), channels.begin(), channels.end());
   for (auto& [key, cid] : open_collectives_) {
     CollectiveSim& c = collectives_[cid];
     problems.push_back(std::string(trace::global_op_name(c.op)) + " #" +
                        std::to_string(c.sequence) + " on comm " + std::to_string(c.comm) +
                        " never completed: " + membership(c));
   }
+  std::vector<std::string> channels = unmatched();
+  if (problems.empty() && !channels.empty()) {
+    // Every thread ended: messages or posted receives that nothing waits for are left over, as
+    // when a program never waits for a receive it posted (Dimemas ends such a run too).
+    end_notes_.push_back("the run ends with " + std::to_string(channels.size()) +
+                         " channel(s) left unmatched, which nothing waited for:");
+    for (const std::string& line : channels) end_notes_.push_back("  " + line);
+    return;
+  }
+  problems.insert(problems.end(), channels.begin(), channels.end());
   if (problems.empty()) return;
   std::sort(problems.begin(), problems.end());
   if (!header_.truncated_tasks.empty()) return end_truncated(problems);
@@ -132,15 +140,15 @@ void Engine::end_truncated(const std::vector<std::string>& problems) {
   std::string ranks;
   for (int task : header_.truncated_tasks)
     ranks += (ranks.empty() ? "" : ", ") + std::to_string(task);
-  truncation_notes_.push_back("the trace stops early (truncated: rank(s) " + ranks +
+  end_notes_.push_back("the trace stops early (truncated: rank(s) " + ranks +
                               "): the simulation ends at " + std::to_string(now_) + " s, with " +
                               std::to_string(problems.size()) +
                               " thing(s) that could not complete because of it");
   constexpr std::size_t kMaxLines = 30;
   for (std::size_t i = 0; i < problems.size() && i < kMaxLines; ++i)
-    truncation_notes_.push_back("  " + problems[i]);
+    end_notes_.push_back("  " + problems[i]);
   if (problems.size() > kMaxLines)
-    truncation_notes_.push_back("  ... and " + std::to_string(problems.size() - kMaxLines) +
+    end_notes_.push_back("  ... and " + std::to_string(problems.size() - kMaxLines) +
                                 " more");
 }
 
@@ -193,7 +201,7 @@ Result Engine::summarize() {
   result.path = header_.path;
   result.notes = header_.notes;
   result.notes.insert(result.notes.end(), machine_.notes.begin(), machine_.notes.end());
-  result.notes.insert(result.notes.end(), truncation_notes_.begin(), truncation_notes_.end());
+  result.notes.insert(result.notes.end(), end_notes_.begin(), end_notes_.end());
   for (const ThreadSim& t : threads_) {
     RankSummary& rank = ranks_[static_cast<std::size_t>(t.task)];
     rank.end = std::max(rank.end, t.end);

@@ -406,8 +406,18 @@ void tr_trace_close(Bool complete, const HChar* reason)
    HChar speculation[128] = "";
    Int i;
    if (!rank_state.open || rank_state.closed) return;
-   /* Receives whose source never became known stay as they are (-1): the validator says so. */
-   for (i = 0; i < n_held; i++) write_held(&held[i]);
+   /* A receive from an unknown source that never completed (left pending at the end, or freed)
+      matched no message: it is left out, as a cancelled one is, with a warning. */
+   for (i = 0; i < n_held; i++) {
+      if (unresolved(&held[i])) {
+         HChar text[160];
+         VG_(sprintf)(text, "a receive from MPI_ANY_SOURCE (request %lld) never completed: left out",
+                      held[i].event.request);
+         tr_trace_warning(text);
+         continue;
+      }
+      write_held(&held[i]);
+   }
    n_held = 0;
    if (tr_file_failure()) {  /* the trace lost records: it stops where the disk filled */
       complete = False;
