@@ -32,6 +32,9 @@ edges() {
                        print $2 "->" t, s }' "$1"
 }
 
+# edge_list SET: its edges on one line, each followed by '|'.
+edge_list() { edges "$1/tasks.0.trc" | tr '\n' '|'; }
+
 # speedup SET CORES: the replayed speedup of the set's tasks on CORES cores (critical path first).
 speedup() {
   "$REPLAY" --config "$machine" --kind tasks --policy=cp --cores-sweep=1,"$2" --csv "$1" \
@@ -88,7 +91,7 @@ fi
 for opt in O0 O2; do
   dir="$scratch/stackarrays-$opt"
   trace "$dir" "$labs/stackarrays-$opt" 1000
-  found=$(edges "$dir/tasks.0.trc" | tr '\n' '|')
+  found=$(edge_list "$dir")
   instances=$(grep -c '^task' "$dir/tasks.0.trc" 2>/dev/null)
   # The recursive halves (instances 6-11) return their sums into locals of their creator,
   # which waits for them; their scratch VLAs make no dependency.
@@ -105,11 +108,10 @@ done
 for opt in O0 O2; do
   dir="$scratch/vectors-$opt"
   trace "$dir" "$labs/vectors-$opt"
-  found=$(edges "$dir/tasks.0.trc" | tr '\n' '|')
-  if [[ "$found" =~ ^2-\>3\ heap:(vector\<\.\.\.\>@vectors\.cpp:15|new@main)\|$ ]]; then
-    ok "vectors (-$opt): the vector filled by one task and summed by the next carries the dependency ($found)"
+  if [[ "$(edge_list "$dir")" =~ ^2-\>3\ heap:(vector\<\.\.\.\>@vectors\.cpp:15|new@main)\|$ ]]; then
+    ok "vectors (-$opt): the vector filled by one task and summed by the next carries the dependency (${BASH_REMATCH[1]})"
   else
-    not_ok "vectors (-$opt)" "edges '$found'"
+    not_ok "vectors (-$opt)" "edges '$(edge_list "$dir")'"
   fi
 done
 
@@ -117,10 +119,10 @@ done
 for opt in O0 O2; do
   dir="$scratch/heapblocks-$opt"
   trace "$dir" "$labs/heapblocks-$opt"
-  raw=$(edges "$dir/tasks.0.trc" | tr '\n' '|')
+  raw=$(edge_list "$dir")
   release=$(grep -A1 '^  release' "$dir/taskreport.0.txt" | grep OmpSs)
   trace "$dir-war" --deps=raw+war+waw "$labs/heapblocks-$opt"
-  war=$(edges "$dir-war/tasks.0.trc" | tr '\n' '|')
+  war=$(edge_list "$dir-war")
   if [ "$raw" = "2->1 heap:malloc@heapblocks.c:15|" ] && [[ "$release" == *"out(realloc@heapblocks.c:20)"* ]] &&
      [[ "$war" == *"3->4 heap:realloc@heapblocks.c:20|"* ]]; then
     ok "heap blocks (-$opt): realloc reads what fill wrote, the freeing task writes the block, after its reader with --deps=raw+war+waw"
@@ -141,7 +143,7 @@ for opt in O0 O2; do
      grep -q "runtime libraries' own state" "$dir/rank-0.toml"; then
     ok "libc (-$opt): the clauses name in, out and the copy's block only; no dependency through the C library"
   else
-    not_ok "libc (-$opt)" "clauses of '$named' ($pragma); edges: $(edges "$dir/tasks.0.trc" | tr '\n' '|')"
+    not_ok "libc (-$opt)" "clauses of '$named' ($pragma); edges: $(edge_list "$dir")"
   fi
 done
 
@@ -191,7 +193,7 @@ if grep -q '^norm' "$dir.log" &&
    [ "$(edges "$dir/tasks.0.trc" | cut -d' ' -f1 | sort | tr '\n' ' ')" = "2->3 2->4 2->5 2->6 3->7 4->7 5->7 6->7 " ]; then
   ok "oldapi: <tareador_hooks.h>, tareador_end_task() and -ltareador: init -> 4 relax -> norm"
 else
-  not_ok "oldapi" "$(tail -2 "$dir.log" | tr '\n' ' ') edges: $(edges "$dir/tasks.0.trc" | tr '\n' '|')"
+  not_ok "oldapi" "$(tail -2 "$dir.log" | tr '\n' ' ') edges: $(edge_list "$dir")"
 fi
 
 echo "# $passed passed, $failed failed"
