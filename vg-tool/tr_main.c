@@ -288,17 +288,17 @@ static void write_communication(void)
 }
 
 /* Threads other than the traced one that computed (OpenMP in a hybrid rank) are in no burst:
-   said when their instructions are a tenth of the traced thread's or more. */
-static void warn_untraced_computation(ULong own)
+   said when their instructions are a tenth of the bursts' or more. */
+static void warn_untraced_computation(void)
 {
-   ULong others = tr_threads_instructions_except(traced);
+   ULong bursts = tr_trace_burst_instructions(), others = tr_threads_instructions_except(traced);
    HChar text[256];
-   if (others < 1000000 || others * 10 < own) return;
+   if (others < 1000000 || others * 10 < bursts) return;
    VG_(sprintf)(text,
-                "other threads executed %llu instructions (%llu%% of the traced thread's %llu), "
-                "which no burst holds: a rank is traced as one thread (a hybrid MPI+OpenMP "
-                "rank's bursts are its master thread's)",
-                others, own ? others * 100 / own : 0, own);
+                "other threads executed %llu instructions (%llu%% of the %llu of the traced "
+                "thread's bursts), which no burst holds: a rank is traced as one thread (a "
+                "hybrid MPI+OpenMP rank's bursts are its master thread's)",
+                others, bursts ? others * 100 / bursts : 0, bursts);
    tr_trace_warning(text);
    VG_(umsg)("tareador: warning: %s\n", text);
 }
@@ -306,7 +306,7 @@ static void warn_untraced_computation(ULong own)
 /* Ends the trace; the task report then reads a complete trace set. */
 static void close_trace(Bool complete, const HChar* reason)
 {
-   warn_untraced_computation(tr_count_thread(traced));
+   warn_untraced_computation();
    tr_overlap_finish(complete, tr_count_thread(traced));
    write_communication();
    tr_trace_close(complete, reason);
@@ -540,7 +540,7 @@ static void tr_fini(Int exitcode)
                    in_call ? ", inside an MPI call" : "");
    else
       VG_(sprintf)(reason, "killed by a signal%s", in_call ? ", inside an MPI call" : "");
-   if (tr_trace_is_open()) warn_untraced_computation(exit_called ? tr_count_thread(traced) : last_exit);
+   if (tr_trace_is_open()) warn_untraced_computation();
    write_communication();
    tr_trace_close(False, reason);
 }

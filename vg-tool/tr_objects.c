@@ -65,6 +65,16 @@ void tr_objects_died(UInt id)
 
 #define SITE_FRAMES 32
 
+/* Whether the runtime-library function at `ip` allocates for the program: std::string's
+   members, which libstdc++ holds compiled (a string's characters are the program's data, as a
+   vector's elements are). */
+static Bool allocates_for_program(Addr ip)
+{
+   const HChar* function;
+   return VG_(get_fnname)(VG_(current_DiEpoch)(), ip, &function) &&
+          VG_(strstr)(function, "basic_string") != NULL;
+}
+
 /* The allocating call in the program's own code (the first frame that is, below the
    allocator), and the function it called. A block the C runtime allocated for itself, deep
    below the function the program called (printf's buffer), is that library's memory. */
@@ -77,7 +87,7 @@ static void find_site(ThreadId tid, TrObject* o)
          o->site = ips[i];
          o->site_sp = sps[i];
          o->via = ips[i - 1];
-         if (i > 2 && tr_program_is_runtime_library(o->via)) {
+         if (i > 2 && tr_program_is_runtime_library(o->via) && !allocates_for_program(o->via)) {
             o->kind = TR_OBJ_LIBRARY;
             o->runtime = True;
          }
@@ -87,15 +97,22 @@ static void find_site(ThreadId tid, TrObject* o)
 }
 
 /* A block freed by library code before the call that allocated it returned (qsort's scratch)
-   was that library's own. */
+   was that library's own: the allocating call, a frame at site_sp returning to site, is still on
+   the stack (a std::string freed by its destructor, in the library, long after the call that
+   allocated it returned, is the program's). */
 static void check_scratch(ThreadId tid, TrObject* o)
 {
-   Addr ips[2];
+   Addr ips[SITE_FRAMES], sps[SITE_FRAMES];
+   UInt n, i;
    if (o->site_sp == 0 || VG_(get_SP)(tid) >= o->site_sp) return;
-   if (VG_(get_StackTrace)(tid, ips, 2, NULL, NULL, 0) == 2 && !tr_program_is_user_code(ips[1])) {
-      o->kind = TR_OBJ_LIBRARY;
-      o->runtime = tr_program_is_runtime_library(ips[1]);
-   }
+   n = VG_(get_StackTrace)(tid, ips, SITE_FRAMES, sps, NULL, 0);
+   if (n < 2 || tr_program_is_user_code(ips[1])) return;
+   for (i = 1; i < n && sps[i] <= o->site_sp; i++)
+      if (sps[i] == o->site_sp && ips[i] == o->site) {
+         o->kind = TR_OBJ_LIBRARY;
+         o->runtime = tr_program_is_runtime_library(ips[1]);
+         return;
+      }
 }
 
 static Bool mpi_initialising;

@@ -279,8 +279,9 @@ Bool tr_program_is_inlined_library_code(Addr ip)
 
 Bool tr_program_is_runtime_library(Addr a)
 {
-   static const HChar* const kRuntimes[] = {"libc.so", "ld-linux", "libm.so", "libstdc++.so",
-                                            "libgcc_s.so", "libgfortran.so", "libpthread.so"};
+   static const HChar* const kRuntimes[] = {"libc.so",     "ld-linux",       "libm.so",
+                                            "libstdc++.so", "libgcc_s.so",    "libgfortran.so",
+                                            "libpthread.so", "libgomp.so"};
    const HChar* file = NULL;
    const HChar* base;
    UInt i;

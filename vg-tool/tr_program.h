@@ -35,7 +35,7 @@ Bool tr_program_is_user_code(Addr ip);
 Bool tr_program_is_inlined_library_code(Addr ip);
 
 /* Whether address `a` (code or data) is in a library of the language runtimes (the C library
-   and the dynamic linker, libm, libstdc++, libgcc_s, libgfortran). */
+   and the dynamic linker, libm, libstdc++, libgcc_s, libgfortran, OpenMP's libgomp). */
 Bool tr_program_is_runtime_library(Addr a);
 
 #endif

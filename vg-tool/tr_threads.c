@@ -2,6 +2,7 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_machine.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 
 #include "tr_count.h"
@@ -13,13 +14,25 @@ static UInt created = 1;
 /* Valgrind reports the main thread's creation too: it stays 1. */
 static Bool in_library;
 static Bool library_thread[TR_THREADS_CACHED];  /* per valgrind id, while it lives */
+/* A new thread's counter starts from its creator's (the guest state is copied): what it had
+   then is none of its own. */
+static ULong count_at_start[TR_THREADS_CACHED];
 
 void tr_threads_in_library(Bool inside) { in_library = inside; }
 
 static void thread_created(ThreadId parent, ThreadId child)
 {
    if (child < TR_THREADS_CACHED && child != 1) tr_thread_numbers[child] = ++created;
-   if (child < TR_THREADS_CACHED) library_thread[child] = in_library;
+   if (child >= TR_THREADS_CACHED) return;
+   library_thread[child] = in_library;
+   count_at_start[child] = parent != VG_INVALID_THREADID ? tr_count_thread(parent) : 0;
+}
+
+/* The instructions thread `tid` executed itself. */
+static ULong own_instructions(ThreadId tid)
+{
+   ULong count = tr_count_thread(tid), start = tid < TR_THREADS_CACHED ? count_at_start[tid] : 0;
+   return count > start ? count - start : 0;
 }
 
 static Bool program_thread(ThreadId tid)
@@ -34,8 +47,8 @@ static ULong ended_instructions[TR_THREADS_CACHED], ended_beyond;
 static void thread_exiting(ThreadId tid)
 {
    if (!program_thread(tid)) return;
-   if (tid < TR_THREADS_CACHED) ended_instructions[tid] += tr_count_thread(tid);
-   else ended_beyond += tr_count_thread(tid);
+   if (tid < TR_THREADS_CACHED) ended_instructions[tid] += own_instructions(tid);
+   else ended_beyond += own_instructions(tid);
 }
 
 void tr_threads_pre_clo_init(void)
@@ -53,6 +66,6 @@ ULong tr_threads_instructions_except(ThreadId tid)
       if (other != tid) sum += ended_instructions[other];
    VG_(thread_stack_reset_iter)(&other);
    while (VG_(thread_stack_next)(&other, &low, &high))
-      if (other != tid && program_thread(other)) sum += tr_count_thread(other);
+      if (other != tid && program_thread(other)) sum += own_instructions(other);
    return sum;
 }

@@ -307,6 +307,8 @@ void tr_trace_tasks_summary(ULong instances, ULong types, ULong dependencies)
              rank_state.rank, instances, types, dependencies, rank_state.dir, rank_state.rank);
 }
 
+ULong tr_trace_burst_instructions(void) { return rank_state.burst_instructions; }
+
 const HChar* tr_trace_dir(void) { return rank_state.dir; }
 Int tr_trace_rank(void) { return rank_state.rank; }
 

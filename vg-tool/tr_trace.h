@@ -19,6 +19,8 @@ Bool tr_trace_open_kind(const HChar* kind, TrFile* file);
 /* Creates file `name` in the trace set (False if it cannot). */
 Bool tr_trace_create(const HChar* name, TrFile* file);
 void tr_trace_tasks_summary(ULong instances, ULong types, ULong dependencies);
+/* The instructions of the bursts recorded so far (what the trace holds of the computation). */
+ULong tr_trace_burst_instructions(void);
 const HChar* tr_trace_dir(void);
 Int tr_trace_rank(void);
 

@@ -1,12 +1,18 @@
 /* hybrid.c — an MPI+OpenMP rank in the FUNNELED style: every thread of the rank computes its
    share of a loop, the master alone talks to the other ranks. The trace holds the master
-   thread's bursts only; when the other threads compute, the rank's manifest warns. */
+   thread's bursts only; when the other threads compute, the rank's manifest warns. With
+   "idle", each rank also starts a thread that does nothing, which is no reason to warn (a new
+   thread's count starts from its creator's). */
 #include <mpi.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 
 #define N 200000
 
 static double values[N];
+
+static void* nothing(void* arg) { return arg; }
 
 int main(int argc, char** argv)
 {
@@ -14,6 +20,11 @@ int main(int argc, char** argv)
    double local = 0, total = 0;
    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+   if (argc > 1 && strcmp(argv[1], "idle") == 0) {
+      pthread_t idle;
+      pthread_create(&idle, NULL, nothing, NULL);
+      pthread_join(idle, NULL);
+   }
    for (step = 0; step < 3; step++) {
 #pragma omp parallel for reduction(+ : local)
       for (i = 0; i < N; i++) {

@@ -147,13 +147,14 @@ for mpi in "${mpis[@]}"; do
     dir="$scratch/$mpi-hybrid-$threads"
     rm -rf "$dir"
     OMP_NUM_THREADS=$threads OMP_WAIT_POLICY=passive timeout 300 "$(launcher "$mpi")" -np 2 \
-      "$TAREADOR" --trace-dir="$dir" "$VG_TESTS_BUILD/$mpi/hybrid" >"$dir.log" 2>&1
+      "$TAREADOR" --trace-dir="$dir" "$VG_TESTS_BUILD/$mpi/hybrid" "$([ "$threads" = 1 ] && echo idle)" \
+      >"$dir.log" 2>&1
   done
   one=$(grep -c 'other threads executed' "$scratch/$mpi-hybrid-1/rank-0.toml" 2>&1)
   two=$(grep -o 'other threads executed [0-9]* instructions ([0-9]*%' \
     "$scratch/$mpi-hybrid-2/rank-0.toml" 2>&1)
   if [ "$one" = 0 ] && [[ "$two" =~ \(([0-9]+)%$ ]] && [ "${BASH_REMATCH[1]}" -ge 50 ]; then
-    ok "hybrid ($mpi): 2 OpenMP threads a rank: the manifest says the other thread computed ($two of the traced one's); 1 thread: no warning"
+    ok "hybrid ($mpi): 2 OpenMP threads a rank: the manifest says the other thread computed ($two of the bursts); 1 thread and an idle pthread: no warning"
   else
     not_ok "hybrid ($mpi)" "1 thread: '$one' warnings; 2 threads: '$two'; $(tail -2 "$scratch/$mpi-hybrid-2.log" | tr '\n' ' ')"
   fi
