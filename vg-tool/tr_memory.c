@@ -695,6 +695,8 @@ VG_REGPARM(3) void tr_memory_stack_rises(Addr old_sp, Addr new_sp, UWord returne
    /* A return ends its function and the red zone it used; another rise (a pop, a frame's
       release) may leave a leaf function the red zone below its new stack pointer. */
    stack_dies_below(old_sp - RED_ZONE, returned ? new_sp : new_sp - RED_ZONE);
+   if (new_sp > tr_task_private_top && tr_task_private_top < tr_task_stack_top)
+      tr_tasks_stack_rose(new_sp);
 }
 
 VG_REGPARM(3) void tr_memory_stack_allocated(Addr old_sp, Addr new_sp, Addr ip)

@@ -23,6 +23,9 @@ extern Addr tr_task_stack_top;
    created one at (a child writes the locals of the function that created it, which the
    creator then reads: a dependency). At most tr_task_stack_top. */
 extern Addr tr_task_private_top;
+/* The traced thread's stack rose to `sp`: the frames the running instance created instances in
+   that ended are no longer among its own it reads children's results from. */
+void tr_tasks_stack_rose(Addr sp);
 
 /* Starts tracing tasks in thread `tid` (the rank's trace is open): the main task (instance 1)
    begins, and the shadow memory finds the dependencies of `dep_kinds` (TrDepKind bits). */
