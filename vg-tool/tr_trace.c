@@ -408,12 +408,15 @@ void tr_trace_close(Bool complete, const HChar* reason)
    HChar speculation[128] = "";
    Int i;
    if (!rank_state.open || rank_state.closed) return;
-   /* A receive from an unknown source that never completed (left pending at the end, or freed)
-      matched no message: it is left out, as a cancelled one is, with a warning. */
+   /* A receive from an unknown source whose source never became known (it never completed, or
+      its request was freed) names no sender: it is left out, as a cancelled one is, with a
+      warning. */
    for (i = 0; i < n_held; i++) {
       if (unresolved(&held[i])) {
-         HChar text[160];
-         VG_(sprintf)(text, "a receive from MPI_ANY_SOURCE (request %lld) never completed: left out",
+         HChar text[256];
+         VG_(sprintf)(text,
+                      "a receive from MPI_ANY_SOURCE (request %lld) never completed (or its "
+                      "request was freed): its source is not known, and it is left out",
                       held[i].event.request);
          tr_trace_warning(text);
          continue;
