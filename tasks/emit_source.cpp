@@ -242,7 +242,8 @@ class Generator {
     const NamedObject& named = name_of(object);
     std::vector<std::string> items;
     for (const auto& [first, end] : pieces(object, named))
-      if (first < use.end && end > use.first) items.push_back(list_item(named, first, end));
+      if (first < use.end && end > use.first)
+        items.push_back(list_item(named, first, end, options_.dialect));
     return items;
   }
 

@@ -47,9 +47,11 @@ struct NamedObject {
 };
 
 // The list item for bytes [first, end) of an object: `name` for the whole of an array or a
-// scalar, an array section `name[lo:len]` (elements) for part of it or for a pointed-to block.
-// Bounds are widened to whole elements. Empty when the object cannot be named so.
-std::string list_item(const NamedObject& object, std::int64_t first, std::int64_t end);
+// scalar, an array section of `len` elements from `lo` for part of it or for a pointed-to
+// block: `name[lo:len]` in OpenMP, `name[lo;len]` in OmpSs (where `[lo:hi]` means lo to hi
+// inclusive). Bounds are widened to whole elements. Empty when the object cannot be named so.
+std::string list_item(const NamedObject& object, std::int64_t first, std::int64_t end,
+                      Dialect dialect);
 
 // The items of one task's clauses.
 struct Clauses {

@@ -76,14 +76,16 @@ std::string unified_diff(const std::string& old_name, const std::string& new_nam
   return out.str();
 }
 
-std::string list_item(const NamedObject& object, std::int64_t first, std::int64_t end) {
+std::string list_item(const NamedObject& object, std::int64_t first, std::int64_t end,
+                      Dialect dialect) {
   if (object.name.empty() || first >= end) return {};
   bool whole = first <= 0 && end >= object.size;
   if (!object.pointer && (whole || object.element <= 0)) return object.name;
   if (object.element <= 0) return {};
   std::int64_t low = first / object.element;
   std::int64_t high = (end + object.element - 1) / object.element;
-  return object.name + "[" + std::to_string(low) + ":" + std::to_string(high - low) + "]";
+  return object.name + "[" + std::to_string(low) + (dialect == Dialect::OmpSs ? ";" : ":") +
+         std::to_string(high - low) + "]";
 }
 
 std::string task_pragma(const Clauses& clauses, Dialect dialect) {

@@ -11,6 +11,7 @@
 namespace tareador {
 namespace {
 
+using tasks::Dialect;
 using tasks::Insertion;
 using tasks::NamedObject;
 using tasks::SourceText;
@@ -63,20 +64,24 @@ TEST(UnifiedDiff, NothingToInsertIsNoDiff) {
 
 TEST(ListItem, PointedBlocksAreSectionsInElements) {
   NamedObject u{"u", true, 8, 800};
-  EXPECT_EQ(tasks::list_item(u, 8, 472), "u[1:58]");
-  EXPECT_EQ(tasks::list_item(u, 0, 800), "u[0:100]");
+  EXPECT_EQ(tasks::list_item(u, 8, 472, Dialect::OpenMP), "u[1:58]");
+  EXPECT_EQ(tasks::list_item(u, 0, 800, Dialect::OpenMP), "u[0:100]");
   // Bytes that do not start or end on an element take the whole elements around them.
-  EXPECT_EQ(tasks::list_item(u, 12, 17), "u[1:2]");
-  EXPECT_EQ(tasks::list_item(NamedObject{"p", true, 0, 64}, 0, 64), "") << "no element size";
+  EXPECT_EQ(tasks::list_item(u, 12, 17, Dialect::OpenMP), "u[1:2]");
+  // OmpSs writes a length after ';' (its [lo:hi] includes hi).
+  EXPECT_EQ(tasks::list_item(u, 8, 472, Dialect::OmpSs), "u[1;58]");
+  EXPECT_EQ(tasks::list_item(NamedObject{"p", true, 0, 64}, 0, 64, Dialect::OpenMP), "")
+      << "no element size";
 }
 
 TEST(ListItem, ArraysWholeByNameAndPartsAsSections) {
   NamedObject g{"g", false, 4, 16};
-  EXPECT_EQ(tasks::list_item(g, 0, 16), "g");
-  EXPECT_EQ(tasks::list_item(g, 4, 12), "g[1:2]");
-  EXPECT_EQ(tasks::list_item(g, 5, 9), "g[1:2]");
-  EXPECT_EQ(tasks::list_item(NamedObject{"x", false, 8, 8}, 0, 8), "x") << "a scalar";
-  EXPECT_EQ(tasks::list_item(NamedObject{"m", false, 0, 128}, 8, 16), "m")
+  EXPECT_EQ(tasks::list_item(g, 0, 16, Dialect::OpenMP), "g");
+  EXPECT_EQ(tasks::list_item(g, 4, 12, Dialect::OpenMP), "g[1:2]");
+  EXPECT_EQ(tasks::list_item(g, 5, 9, Dialect::OpenMP), "g[1:2]");
+  EXPECT_EQ(tasks::list_item(NamedObject{"x", false, 8, 8}, 0, 8, Dialect::OpenMP), "x")
+      << "a scalar";
+  EXPECT_EQ(tasks::list_item(NamedObject{"m", false, 0, 128}, 8, 16, Dialect::OpenMP), "m")
       << "a matrix (no element size): the whole of it";
 }
 
@@ -251,9 +256,10 @@ TEST(EmitSource, OmpSsDialect) {
   tasks::EmitOptions options;
   options.dialect = tasks::Dialect::OmpSs;
   std::string diff = tasks::emit_source(program_set(dir.path("prog.c")), options).diff;
-  EXPECT_NE(diff.find("+      #pragma omp task firstprivate(n) out(g[0:2])\n"), std::string::npos)
+  // OmpSs sections give a length after ';' (g[2:2] would be g[2] alone there).
+  EXPECT_NE(diff.find("+      #pragma omp task firstprivate(n) out(g[0;2])\n"), std::string::npos)
       << diff;
-  EXPECT_NE(diff.find("+   #pragma omp task inout(g[0:2], g[2:2])\n"), std::string::npos) << diff;
+  EXPECT_NE(diff.find("+   #pragma omp task inout(g[0;2], g[2;2])\n"), std::string::npos) << diff;
 }
 
 TEST(EmitSource, SourcesFoundInSourceDirAndErrorsNameTheLine) {

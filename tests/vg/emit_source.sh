@@ -98,7 +98,7 @@ fi
 
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
-  grep -qxF '+         #pragma omp task firstprivate(src, dst, n, rows) inout(u[1:1154], v[1:1154])' \
+  grep -qxF '+         #pragma omp task firstprivate(src, dst, n, rows) inout(u[1;1154], v[1;1154])' \
     "$scratch/ompss.diff"; then
   ok "jacobi --dialect=ompss: inout(u[..], v[..])"
 else
