@@ -248,9 +248,12 @@ void tr_comm_configure(void)
 {
    ULong size;
    if (!tr_comm_enabled() || !clo.sample) return;
-   if (clo.z <= 0 || clo.r <= 0 || clo.fe <= 0 || clo.fe >= 1)
-      VG_(fmsg_bad_option)("--sample-z, --sample-error, --sample-fraction",
-                           "expected z > 0, an error > 0 and a fraction in (0, 1)\n");
+   if (clo.z <= 0 || clo.r <= 0 || clo.fe <= 0 || clo.fe >= 1) {
+      /* (after the options are read, valgrind's fmsg_bad_option would not stop the run) */
+      VG_(fmsg)("tareador: --sample-z, --sample-error, --sample-fraction: expected z > 0, an "
+                "error > 0 and a fraction in (0, 1)\n");
+      VG_(exit)(1);
+   }
    size = clo.size ? (ULong)clo.size : tr_reservoir_size_for(clo.z, clo.r, clo.fe);
    tr_reservoir_init(&rec.reservoir, size, (ULong)clo.seed);
    rec.samples = VG_(malloc)("tareador.comm.samples", size * sizeof(Sample));

@@ -496,12 +496,22 @@ static void tr_post_clo_init(void)
 {
    tr_program_defer_variables();
    trace_dir = VG_(expand_file_name)("--trace-dir", clo_trace_dir);
+   /* Made before the program runs: a directory that cannot be is said at once (and the run
+      stops), not after a run whose trace is lost. */
+   if (!tr_trace_make_directory(trace_dir)) {
+      VG_(fmsg)("tareador: --trace-dir: cannot create the directory %s\n", trace_dir);
+      VG_(exit)(1);
+   }
    tr_overlap_configure(clo_overlap, (UInt)clo_chunks, (ULong)clo_chunk_min, clo_overlap_shift,
                         clo_collectives);
    tr_potential_configure(clo_potential, (UInt)clo_potential_max_calls,
                           (UInt)clo_potential_max_intervals, (ULong)clo_potential_segment);
    if (clo_potential) {
-      if (clo_overlap) VG_(fmsg_bad_option)("--overlap=yes", "not with --potential-tasks\n");
+      /* (valgrind's fmsg_bad_option stops the run only while the options are read) */
+      if (clo_overlap) {
+         VG_(fmsg)("tareador: --overlap=yes is not for --potential-tasks\n");
+         VG_(exit)(1);
+      }
       tr_potential_set_hooks(potential_begins, potential_ends);
       /* A superblock must end at each call for the call to be seen: VEX may otherwise follow
          a call into its callee within one superblock. */
@@ -521,6 +531,7 @@ static void tr_fini(Int exitcode)
    if (traced == VG_INVALID_THREADID) {
       VG_(umsg)("tareador: %s called neither MPI_Init nor tareador_ON: nothing traced\n",
                 program_name());
+      tr_trace_unmake_directory(trace_dir);
       return;
    }
    /* A program traced from tareador_ON that exits normally without tareador_OFF ends there. */

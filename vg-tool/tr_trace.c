@@ -19,18 +19,32 @@
 
 /* ---- Files ------------------------------------------------------------------------------ */
 
-/* mkdir -p, by running it: the tool API has no mkdir. */
-static void make_directory(const HChar* dir)
+/* Runs /bin/COMMAND with `argv` (the tool API has no mkdir, no rmdir); whether it succeeded. */
+static Bool run_command(const HChar* path, const HChar** argv)
 {
-   const HChar* argv[] = {"mkdir", "-p", "--", dir, NULL};
    Int status = 0;
    Int pid = VG_(fork)();
    if (pid == 0) {
-      VG_(execv)("/bin/mkdir", argv);
+      VG_(execv)(path, argv);
       VG_(exit)(127);
    }
-   if (pid < 0 || VG_(waitpid)(pid, &status, 0) != pid || status != 0)
-      VG_(umsg)("tareador: cannot create the trace directory %s\n", dir);
+   return pid > 0 && VG_(waitpid)(pid, &status, 0) == pid && status == 0;
+}
+
+static Bool made_directory;  /* tr_trace_make_directory made it: it did not exist */
+
+Bool tr_trace_make_directory(const HChar* dir)
+{
+   const HChar* argv[] = {"mkdir", "-p", "--", dir, NULL};
+   struct vg_stat st;
+   made_directory = sr_isError(VG_(stat)(dir, &st));
+   return run_command("/bin/mkdir", argv);
+}
+
+void tr_trace_unmake_directory(const HChar* dir)
+{
+   const HChar* argv[] = {"rmdir", "--", dir, NULL};
+   if (made_directory) run_command("/bin/rmdir", argv);
 }
 
 /* ---- State of this rank ------------------------------------------------------------------ */
@@ -171,7 +185,6 @@ void tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HCha
    VG_(gettimeofday)(&now, NULL);
    VG_(sprintf)(rank_state.run, "%ld.%06ld-%d", (long)now.tv_sec, (long)now.tv_usec,
                 VG_(getpid)());
-   make_directory(dir);
    forget_earlier_run();
    rank_state.kinds[rank_state.n_kinds++] = "authentic";
    if (rank == 0) write_set_manifest();

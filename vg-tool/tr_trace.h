@@ -9,7 +9,11 @@
 #include "tr_file.h"
 #include "tr_text.h"
 
-/* Creates `dir` if needed and opens the stream of `rank` of `ranks`. */
+/* Creates directory `dir` and its parents if needed; False if it cannot. */
+Bool tr_trace_make_directory(const HChar* dir);
+/* Removes `dir` if tr_trace_make_directory made it and it is still empty (nothing was traced). */
+void tr_trace_unmake_directory(const HChar* dir);
+/* Opens the stream of `rank` of `ranks` in `dir` (made already). */
 void tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HChar* program);
 Bool tr_trace_is_open(void);
 

@@ -325,5 +325,25 @@ else
   not_ok "tareador-calibrate options" "$("$calibrate" --help 2>&1 | head -3 | tr '\n' ' ')"
 fi
 
+# ---- Options found wrong once read: the run stops before the program runs -----------------------
+touch "$scratch/not-a-directory"
+bad_options=(
+  "--trace-dir=$scratch/not-a-directory/set|cannot create the directory"
+  "--potential-tasks=functions --overlap=yes|--overlap=yes is not for --potential-tasks"
+  "--comm=function --sample-error=0|expected z > 0, an error > 0"
+)
+for case in "${bad_options[@]}"; do
+  options=${case%%|*} said=${case#*|}
+  # shellcheck disable=SC2086 # the options are a list
+  timeout 120 "$TAREADOR" -q $options "$VG_TESTS_BUILD/taskdeps" >"$scratch/badopt.out" 2>&1
+  status=$?
+  if [ "$status" = 1 ] && grep -qF -- "$said" "$scratch/badopt.out" &&
+     ! grep -q 'task instances' "$scratch/badopt.out"; then
+    ok "$options: exit 1 before the program runs, saying '$said'"
+  else
+    not_ok "$options" "exit $status: $(head -4 "$scratch/badopt.out" | tr '\n' ' ')"
+  fi
+done
+
 echo "# $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
