@@ -293,6 +293,8 @@ static void warn_untraced_computation(void)
 {
    ULong bursts = tr_trace_burst_instructions(), others = tr_threads_instructions_except(traced);
    HChar text[256];
+   /* (a communication recording's trace is incidental: its threads are what it records) */
+   if (!tr_program_is_mpi() && !tasks_ended && !tr_tasks_active()) return;
    if (others < 1000000 || others * 10 < bursts) return;
    VG_(sprintf)(text,
                 "other threads executed %llu instructions (%llu%% of the %llu of the traced "
