@@ -300,22 +300,27 @@ double Engine::burst_ns(const ThreadSim& t) {
 
 // The speedup of each task type of each rank (--accelerate); checks that each named type
 // exists somewhere.
-void Engine::set_type_speedups() {
-  if (options_.accelerate.empty()) return;
+void check_accelerations(const trace::TraceHeader& header,
+                         const std::map<std::string, double>& accelerate) {
   std::string known;
-  for (const auto& [name, factor] : options_.accelerate) {
+  for (const auto& [name, factor] : accelerate) {
     if (!(factor > 0) || !std::isfinite(factor))
       throw std::invalid_argument("--accelerate " + name +
                                   ": the factor must be a positive number");
     bool found = false;
-    for (const trace::TaskSet& set : header_.task_sets)
+    for (const trace::TaskSet& set : header.task_sets)
       found = found || std::find(set.types.begin(), set.types.end(), name) != set.types.end();
     if (found) continue;
-    for (const std::string& type : task_type_table(header_).names)
+    for (const std::string& type : task_type_table(header).names)
       known += (known.empty() ? "" : ", ") + type;
     throw std::invalid_argument("--accelerate: the trace has no task type '" + name +
                                 "' (its types: " + known + ")");
   }
+}
+
+void Engine::set_type_speedups() {
+  if (options_.accelerate.empty()) return;
+  check_accelerations(header_, options_.accelerate);
   for (const trace::TaskSet& set : header_.task_sets) {
     type_speedup_.emplace_back();
     for (const std::string& type : set.types) {

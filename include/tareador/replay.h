@@ -268,6 +268,12 @@ struct SimulationOptions {
 Result simulate(const trace::Trace& trace, const Machine& machine,
                 const SimulationOptions& options = {});
 
+// Throws std::invalid_argument, as simulate() would, when `accelerate` names a task type the
+// tasks trace of `header` does not have or gives a factor that is not a positive number (checked
+// before anything is replayed).
+void check_accelerations(const trace::TraceHeader& header,
+                         const std::map<std::string, double>& accelerate);
+
 // The MPI call a record stands for ("MPI_Isend", "MPI_Allreduce", an opaque call's name; empty
 // for records that are not calls).
 std::string_view mpi_call_name(const trace::Record& record, const trace::TraceHeader& header);
