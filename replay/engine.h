@@ -356,7 +356,7 @@ class Engine {
   MatchTable arrivals_;  // messages arrived, and receives (RequestSim ids) waiting
   double mips_ = 0;
   std::vector<std::optional<SharedCores>> shared_cores_;  // per node: where threads outnumber
-  bool cores_pending_ = false;                     // a core was freed or a thread queued for one
+  bool cores_pending_ = false;          // a core was freed or a thread queued for one
   std::vector<std::string> end_notes_;  // what the run left unfinished (truncated, unmatched)
   std::vector<std::vector<double>> type_speedup_;  // [rank][type]: --accelerate; empty: none
   std::vector<ThreadSim> threads_;

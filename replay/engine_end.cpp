@@ -141,15 +141,14 @@ void Engine::end_truncated(const std::vector<std::string>& problems) {
   for (int task : header_.truncated_tasks)
     ranks += (ranks.empty() ? "" : ", ") + std::to_string(task);
   end_notes_.push_back("the trace stops early (truncated: rank(s) " + ranks +
-                              "): the simulation ends at " + std::to_string(now_) + " s, with " +
-                              std::to_string(problems.size()) +
-                              " thing(s) that could not complete because of it");
+                       "): the simulation ends at " + std::to_string(now_) + " s, with " +
+                       std::to_string(problems.size()) +
+                       " thing(s) that could not complete because of it");
   constexpr std::size_t kMaxLines = 30;
   for (std::size_t i = 0; i < problems.size() && i < kMaxLines; ++i)
     end_notes_.push_back("  " + problems[i]);
   if (problems.size() > kMaxLines)
-    end_notes_.push_back("  ... and " + std::to_string(problems.size() - kMaxLines) +
-                                " more");
+    end_notes_.push_back("  ... and " + std::to_string(problems.size() - kMaxLines) + " more");
 }
 
 // Why `t` is blocked at `record`, the record it is at.

@@ -519,9 +519,9 @@ TEST(Engine, LeftoversOfARunThatEndsAreNotes) {
   // Every rank ends: an eager message no receive matched, a receive posted and never waited
   // for (rank 1, tag 4) are left over, and the run ends when its last burst does.
   TempDir dir;
-  replay::Result r = simulate_dim(
-      dir, 2, "2:0:0:1:-1:10:3:1:0\n1:0:0:0.001\n3:1:0:0:-1:8:4:1:1\n1:1:0:0.002\n",
-      machine(2, BW, L));
+  replay::Result r =
+      simulate_dim(dir, 2, "2:0:0:1:-1:10:3:1:0\n1:0:0:0.001\n3:1:0:0:-1:8:4:1:1\n1:1:0:0.002\n",
+                   machine(2, BW, L));
   EXPECT_DOUBLE_EQ(r.total_time, 0.002);
   EXPECT_THAT(r.notes, Contains(HasSubstr("the run ends with 2 channel(s) left unmatched")));
   EXPECT_THAT(r.notes, Contains(HasSubstr("rank 0 sent 1 message(s) to rank 1 (tag 3, comm 1)")));
