@@ -15,14 +15,17 @@ namespace tareador::cli {
 
 inline constexpr int kExitBadInput = 1;  // a malformed input or option, or a file not written
 
-// Parses argv into `app` (--help and --version exit 0, a bad option 1), then returns run()'s
-// exit status; an exception out of run() is printed after `name` and exits kExitBadInput.
+// Parses argv into `app` (--help and --version exit 0, a bad option 1, said after `name` as
+// every other error is), then returns run()'s exit status; an exception out of run() is printed
+// after `name` and exits kExitBadInput.
 template <class Run>
 int parse_and_run(CLI::App& app, int argc, char** argv, const char* name, Run&& run) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : kExitBadInput;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::cerr << name << ": " << e.what() << " (" << name << " --help lists the options)\n";
+    return kExitBadInput;
   }
   try {
     return run();

@@ -440,6 +440,9 @@ t_sweep_conflicts() {
   local cfg=$SWEEP_FIX/machine.toml
   replay --config "$cfg" "$WORK/sweep" --sweep bandwidth=1,2 --cores-sweep 1,2
   assert_rc 1 && assert_contains "$ERR" "excludes" "--cores-sweep"
+  # The option parser's messages are the command's, as every other error.
+  assert_contains "$ERR" "replay: --cores-sweep excludes --sweep (replay --help lists the options)" \
+    "the command's name"
   replay --config "$cfg" "$WORK/sweep" --sweep bandwidth=1,2 --prv "$WORK/s.prv"
   assert_rc 1 && assert_contains "$ERR" "excludes" "--prv"
   replay --config "$cfg" "$WORK/sweep" --sweep-out "$WORK/x"
