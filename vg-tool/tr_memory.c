@@ -571,11 +571,8 @@ void tr_memory_forget(Addr a, SizeT n)
 static void on_block(Addr start, SizeT size, TrBlockEvent event)
 {
    if (!state.on || size == 0) return;
-   if (event == TR_BLOCK_READ || event == TR_BLOCK_WRITTEN || event == TR_BLOCK_FREED) {
-      if (state.tracking) access(start, size, event != TR_BLOCK_READ);
-      if (event != TR_BLOCK_FREED) return;
-   }
-   tr_memory_forget(start, size);
+   if (event != TR_BLOCK_NEW && state.tracking) access(start, size, event != TR_BLOCK_READ);
+   if (event == TR_BLOCK_NEW || event == TR_BLOCK_FREED) tr_memory_forget(start, size);
 }
 
 void tr_memory_start(UInt kinds, ThreadId tid)

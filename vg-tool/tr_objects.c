@@ -182,7 +182,8 @@ static void* tr_realloc(ThreadId tid, void* p, SizeT size)
    }
    q = tr_malloc(tid, size);
    if (q == NULL) return NULL;
-   old = block_size(p) < size ? block_size(p) : size;
+   old = block_size(p);
+   if (old > size) old = size;
    VG_(memcpy)(q, p, old);
    if (tr_objects_on_block) {
       tr_objects_on_block((Addr)p, old, TR_BLOCK_READ);

@@ -248,33 +248,32 @@ static Addr function_entry(Addr ip)
    return *end == 0 && offset >= 0 ? ip - (Addr)offset : 0;
 }
 
-static Bool is_user_source(Addr ip)
+/* Whether code address `ip` has a source line, in a system header (`system`) or not. */
+static Bool has_line(Addr ip, Bool system)
 {
    const HChar* file = NULL;
    const HChar* dir = NULL;
    UInt line;
    return VG_(get_filename_linenum)(VG_(current_DiEpoch)(), ip, &file, &dir, &line) &&
-          !is_system_source(file, dir);
+          is_system_source(file, dir) == system;
+}
+
+/* Whether `ip`, a system header's line, is code inlined into a function of the program
+   (std::vector's allocation in main, at -O2): that function's entry is in the program's source. */
+static Bool inlined_into_program(Addr ip)
+{
+   Addr entry = function_entry(ip);
+   return entry != 0 && entry != ip && has_line(entry, False);
 }
 
 Bool tr_program_is_user_code(Addr ip)
 {
-   const HChar* file = NULL;
-   const HChar* dir = NULL;
-   UInt line;
-   Addr entry;
-   if (!tr_program_owns(ip)) return False;
-   if (!VG_(get_filename_linenum)(VG_(current_DiEpoch)(), ip, &file, &dir, &line)) return True;
-   if (!is_system_source(file, dir)) return True;
-   /* A system header's code inlined into a function of the program (std::vector's allocation
-      in main, at -O2) is that function's: its entry is in the program's source. */
-   entry = function_entry(ip);
-   return entry != 0 && entry != ip && is_user_source(entry);
+   return tr_program_owns(ip) && (!has_line(ip, True) || inlined_into_program(ip));
 }
 
 Bool tr_program_is_inlined_library_code(Addr ip)
 {
-   return tr_program_is_user_code(ip) && !is_user_source(ip) && function_entry(ip) != ip;
+   return tr_program_owns(ip) && has_line(ip, True) && inlined_into_program(ip);
 }
 
 Bool tr_program_is_runtime_library(Addr a)

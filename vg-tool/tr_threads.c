@@ -11,7 +11,6 @@
 UInt tr_thread_numbers[TR_THREADS_CACHED] = {[1] = 1};
 static UInt created = 1;
 
-/* Valgrind reports the main thread's creation too: it stays 1. */
 static Bool in_library;
 static Bool library_thread[TR_THREADS_CACHED];  /* per valgrind id, while it lives */
 /* A new thread's counter starts from its creator's (the guest state is copied): what it had
@@ -20,6 +19,7 @@ static ULong count_at_start[TR_THREADS_CACHED];
 
 void tr_threads_in_library(Bool inside) { in_library = inside; }
 
+/* Valgrind reports the main thread's creation too: it stays 1. */
 static void thread_created(ThreadId parent, ThreadId child)
 {
    if (child < TR_THREADS_CACHED && child != 1) tr_thread_numbers[child] = ++created;
