@@ -140,6 +140,16 @@ void check_outputs(const RunRequest& r, const std::vector<std::unique_ptr<trace:
   }
 }
 
+// What a trace's speedup over its baseline may owe to something other than what its kind
+// studies, or "": overlap on a network without link limits, a tasks replay with --accelerate.
+std::string speedup_caution(const RunRequest& r, const trace::TraceHeader& header) {
+  if (header.kind.rfind("overlap-", 0) == 0) return overlap_caution(machine_for(r, header));
+  if (header.kind == "tasks" && !r.accelerate.empty())
+    return "the tasks replay has --accelerate: this speedup counts the acceleration as well as "
+           "the decomposition (--critical sets each accelerated replay against the plain one)";
+  return "";
+}
+
 // The speedup of each trace over its baseline of the same input (baseline_index: the overlap
 // kinds over authentic-p2p when there is one), printed after the summaries and added to the
 // traces' JSON as "speedup": {"over": LABEL, "value": X}.
@@ -171,15 +181,8 @@ void compare_with_baselines(const RunRequest& r,
     if (!headed) std::cout << "speedups (time of the baseline / time of the trace):\n";
     headed = true;
     std::cout << fmt::format("  {} over {}: {:.3f}\n", labels[i], labels[b], speedup);
-    const std::string& kind = traces[i]->header().kind;
-    const std::string caution =
-        kind.rfind("overlap-", 0) == 0 ? overlap_caution(machine_for(r, traces[i]->header()))
-        : kind == "tasks" && !r.accelerate.empty()
-            ? "the tasks replay has --accelerate: this speedup counts the acceleration as well "
-              "as the decomposition (--critical sets each accelerated replay against the plain "
-              "one)"
-            : "";
-    for (const std::string& why : {baseline_explanation(traces[b]->header().kind), caution})
+    for (const std::string& why :
+         {baseline_explanation(traces[b]->header().kind), speedup_caution(r, traces[i]->header())})
       if (!why.empty() && std::find(explained.begin(), explained.end(), why) == explained.end()) {
         std::cout << "    (" << why << ")\n";
         explained.push_back(why);

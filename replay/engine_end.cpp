@@ -18,6 +18,17 @@ std::string endpoint(int task, int thread) {
          (thread >= 0 ? " thread " + std::to_string(thread) : std::string());
 }
 
+// The lines of a report of what could not complete, indented: at most 30, then how many more.
+std::vector<std::string> listed(const std::vector<std::string>& problems) {
+  constexpr std::size_t kMaxLines = 30;
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < problems.size() && i < kMaxLines; ++i)
+    lines.push_back("  " + problems[i]);
+  if (problems.size() > kMaxLines)
+    lines.push_back("  ... and " + std::to_string(problems.size() - kMaxLines) + " more");
+  return lines;
+}
+
 }  // namespace
 
 std::string describe(const trace::Record& r) {
@@ -85,7 +96,7 @@ void Engine::check_finished() {
     // when a program never waits for a receive it posted (Dimemas ends such a run too).
     end_notes_.push_back("the run ends with " + std::to_string(channels.size()) +
                          " channel(s) left unmatched, which nothing waited for:");
-    for (const std::string& line : channels) end_notes_.push_back("  " + line);
+    for (const std::string& line : listed(channels)) end_notes_.push_back(line);
     return;
   }
   problems.insert(problems.end(), channels.begin(), channels.end());
@@ -94,10 +105,7 @@ void Engine::check_finished() {
   if (!header_.truncated_tasks.empty()) return end_truncated(problems);
   std::string report = "deadlock: the simulated run cannot finish (" +
                        std::to_string(problems.size()) + " problem(s))";
-  constexpr std::size_t kMaxLines = 30;
-  for (std::size_t i = 0; i < problems.size() && i < kMaxLines; ++i) report += "\n  " + problems[i];
-  if (problems.size() > kMaxLines)
-    report += "\n  ... and " + std::to_string(problems.size() - kMaxLines) + " more";
+  for (const std::string& line : listed(problems)) report += "\n" + line;
   for (const std::string& note : header_.notes) report += "\n  note: " + note;
   throw DeadlockError(report);
 }
@@ -144,11 +152,7 @@ void Engine::end_truncated(const std::vector<std::string>& problems) {
                        "): the simulation ends at " + std::to_string(now_) + " s, with " +
                        std::to_string(problems.size()) +
                        " thing(s) that could not complete because of it");
-  constexpr std::size_t kMaxLines = 30;
-  for (std::size_t i = 0; i < problems.size() && i < kMaxLines; ++i)
-    end_notes_.push_back("  " + problems[i]);
-  if (problems.size() > kMaxLines)
-    end_notes_.push_back("  ... and " + std::to_string(problems.size() - kMaxLines) + " more");
+  for (const std::string& line : listed(problems)) end_notes_.push_back(line);
 }
 
 // Why `t` is blocked at `record`, the record it is at.
