@@ -274,12 +274,15 @@ int run_validation(const RunRequest& r) {
       continue;
     }
     for (const auto& t : traces) {
-      std::vector<std::string> found = trace::validate(*t);
-      for (const std::string& p : found) std::cout << p << "\n";
-      std::cout << t->header().path << " (" << t->header().kind
-                << "): " << (found.empty() ? "valid" : std::to_string(found.size()) + " problem(s)")
+      trace::Validation found = trace::validate(*t);
+      for (const std::string& p : found.problems) std::cout << p << "\n";
+      for (const std::string& n : found.notes) std::cout << "note: " << n << "\n";
+      std::cout << t->header().path << " (" << t->header().kind << "): "
+                << (found.problems.empty() ? "valid"
+                                           : std::to_string(found.problems.size()) + " problem(s)")
+                << (found.notes.empty() ? "" : ", " + std::to_string(found.notes.size()) + " note(s)")
                 << truncation(t->header()) << "\n";
-      problems += found.size();
+      problems += found.problems.size();
     }
   }
   return problems == 0 ? 0 : kExitBadInput;

@@ -19,12 +19,21 @@ struct Stream {
   bool done = false;
 };
 
-// A send or a receive waiting for its partner: its size and where it is.
+// A send or a receive waiting for its partner: its size, where it is, and whether its thread
+// waits until it matches (a blocking receive, a waited one, a send that must meet its receive).
 struct Unpaired {
   std::int64_t bytes = 0;
   std::size_t stream = 0;
   std::uint64_t mark = 0;
+  bool blocks = false;
+  std::uint64_t request = 0;  // an immediate receive's, while nothing has waited for it
 };
+
+bool blocks(const Record& r) {
+  if (r.immediate()) return false;
+  if (r.type == RecordType::Recv) return true;
+  return (r.flags & kRendezvous) && (r.flags & kProtocolFixed);
+}
 
 // The sends and receives of one channel. They pair in FIFO order, as the replay matches them;
 // the unpaired ones are all sends or all receives.
@@ -65,18 +74,23 @@ class Validator {
   Validator(const Trace& trace, std::size_t max_problems)
       : trace_(trace), header_(trace.header()), max_problems_(max_problems) {}
 
-  std::vector<std::string> run() {
+  Validation run() {
     open_streams();
     read_side_by_side();
     check_channels();
     for (const auto& [comm_id, per_thread] : collectives_) check_collectives(comm_id, per_thread);
-    return std::move(problems_);
+    return std::move(found_);
   }
 
  private:
   void report(const std::string& problem) {
-    if (problems_.size() < max_problems_) problems_.push_back(problem);
+    if (found_.problems.size() < max_problems_) found_.problems.push_back(problem);
   }
+  void note(const std::string& note) {
+    if (found_.notes.size() < max_problems_) found_.notes.push_back(note);
+  }
+
+  std::string where(const Unpaired& u) const { return streams_[u.stream].records->where(u.mark); }
 
   void open_streams() {
     for (int task = 0; task < header_.tasks(); ++task)
@@ -106,6 +120,7 @@ class Validator {
             }
             read = true;
             if (r.type == RecordType::Send || r.type == RecordType::Recv) message(i, r);
+            else if (r.type == RecordType::Wait) waited(i, r.request);
             else if (r.type == RecordType::GlobalOp && !(r.flags & kCollectiveWait))
               collective(s, r);
           }
@@ -126,23 +141,36 @@ class Validator {
     if ((send ? c.sends : c.receives)++ == 0)
       (send ? c.first_send : c.first_receive) = s.records->where();
     if (header_.kind == "tasks") return;
-    Unpaired self{r.bytes, i, s.records->mark()};
+    Unpaired self{r.bytes, i, s.records->mark(), blocks(r),
+                  !send && r.immediate() ? r.request : 0};
     if (!c.unpaired.empty() && c.unpaired_sends != send) {
-      send ? pair(self, c.unpaired.front()) : pair(c.unpaired.front(), self);
+      Unpaired& other = c.unpaired.front();
+      send ? pair(self, other) : pair(other, self);
+      if (other.request != 0) unwaited_.erase({other.stream, other.request});
       c.unpaired.pop_front();
     } else {
       c.unpaired_sends = send;
       c.unpaired.push_back(self);
+      if (self.request != 0) unwaited_[{i, self.request}] = &c.unpaired.back();
     }
+  }
+
+  // A wait of stream i: an immediate receive not yet matched that it waits for blocks its thread
+  // as a blocking receive does.
+  void waited(std::size_t i, std::uint64_t request) {
+    auto it = unwaited_.find({i, request});
+    if (it == unwaited_.end()) return;
+    it->second->blocks = true;
+    it->second->request = 0;
+    unwaited_.erase(it);
   }
 
   // A send larger than the receive it matches is an MPI error (MPI_ERR_TRUNCATE).
   void pair(const Unpaired& send, const Unpaired& receive) {
     if (send.bytes <= receive.bytes) return;
-    report(streams_[receive.stream].records->where(receive.mark) + ": receive of " +
-           std::to_string(receive.bytes) + " bytes matches a message of " +
-           std::to_string(send.bytes) + " bytes sent at " +
-           streams_[send.stream].records->where(send.mark) +
+    report(where(receive) + ": receive of " + std::to_string(receive.bytes) +
+           " bytes matches a message of " + std::to_string(send.bytes) + " bytes sent at " +
+           where(send) +
            ": the message is truncated (an MPI error)");
   }
 
@@ -161,12 +189,29 @@ class Validator {
     return std::binary_search(header_.truncated_tasks.begin(), header_.truncated_tasks.end(), task);
   }
 
+  // A channel whose sends and receives do not pair up. In an MPI trace the ones left over are
+  // known: messages nothing receives, and receives nothing waits for, are what a run that ended
+  // left behind (a replay ends with them too); one its thread waits for would wait forever.
+  // In a tasks trace which ones pair is only known when replayed.
   void check_channels() {
     for (const auto& [channel, c] : channels_) {
       if (c.sends == c.receives || died(channel.src_task) || died(channel.dst_task)) continue;
-      const std::string& where = c.sends > c.receives ? c.first_send : c.first_receive;
-      report(where + ": " + std::to_string(c.sends) + " send(s) but " + std::to_string(c.receives) +
-             " receive(s) " + describe(channel));
+      std::string counts = ": " + std::to_string(c.sends) + " send(s) but " +
+                           std::to_string(c.receives) + " receive(s) " + describe(channel);
+      if (c.unpaired.empty()) {
+        report((c.sends > c.receives ? c.first_send : c.first_receive) + counts);
+        continue;
+      }
+      auto blocking = std::find_if(c.unpaired.begin(), c.unpaired.end(),
+                                   [](const Unpaired& u) { return u.blocks; });
+      if (blocking != c.unpaired.end()) {
+        report(where(*blocking) + counts + ": its thread waits for a " +
+               (c.unpaired_sends ? "receive" : "message") + " that never comes");
+        continue;
+      }
+      note(where(c.unpaired.front()) + counts + ": nothing " +
+           (c.unpaired_sends ? "receives this message" : "waits for this receive") +
+           "; a replay ends with it unmatched, as the run did");
     }
   }
 
@@ -208,7 +253,7 @@ class Validator {
     if ((i == ops.size() || i == reference.size()) && shorter_died) return;
     // Blame the first collective that has no partner: this rank's, unless it has run out.
     bool this_rank = i < ops.size();
-    std::string where = where_collective(trace_, this_rank ? task : reference_task, comm_id, i);
+    std::string at = where_collective(trace_, this_rank ? task : reference_task, comm_id, i);
     std::string detail =
         i < ops.size() && i < reference.size()
             ? "collective #" + std::to_string(i) + " is " + std::string(global_op_name(ops[i])) +
@@ -216,23 +261,26 @@ class Validator {
                   std::to_string(reference_task)
             : std::to_string(ops.size()) + " collective(s) but rank " +
                   std::to_string(reference_task) + " calls " + std::to_string(reference.size());
-    report(where + ": on communicator " + std::to_string(comm_id) + ", rank " +
+    report(at + ": on communicator " + std::to_string(comm_id) + ", rank " +
            std::to_string(task) + " calls " + detail);
   }
 
   const Trace& trace_;
   const TraceHeader& header_;
   std::size_t max_problems_;
-  std::vector<std::string> problems_;
+  Validation found_;
   std::vector<Stream> streams_;
   std::map<Channel, ChannelState> channels_;
+  // The immediate receives not yet matched nor waited for, by stream and request: a deque's
+  // elements stay where they are as it grows and shrinks at its ends.
+  std::map<std::pair<std::size_t, std::uint64_t>, Unpaired*> unwaited_;
   // comm -> (task, thread) -> the operations of the collectives it calls, in order.
   std::map<int, std::map<std::pair<int, int>, std::vector<int>>> collectives_;
 };
 
 }  // namespace
 
-std::vector<std::string> validate(const Trace& trace, std::size_t max_problems) {
+Validation validate(const Trace& trace, std::size_t max_problems) {
   return Validator(trace, max_problems).run();
 }
 

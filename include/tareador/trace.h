@@ -523,10 +523,16 @@ std::unique_ptr<TraceWriter> make_native_writer(const std::string& dir, const Tr
 // Copies every stream of `trace` into `writer`.
 void copy_trace(const Trace& trace, TraceWriter& writer);
 
+// What a validation found, each as "file:line: what": problems a replay would trip over, and
+// notes on what it leaves over (messages nothing receives, receives that may wait for nothing),
+// which a replay ends with, as the program did.
+struct Validation {
+  std::vector<std::string> problems, notes;
+};
+
 // Reads every record of every stream and checks it against the header (peers, communicators,
-// sizes, matching waits). Returns the problems found, each as "file:line: what is wrong";
-// stops after `max_problems`.
-std::vector<std::string> validate(const Trace& trace, std::size_t max_problems = 100);
+// sizes, matching waits); stops after `max_problems` problems (and as many notes).
+Validation validate(const Trace& trace, std::size_t max_problems = 100);
 
 // ---- Paraver (.prv / .pcf / .row) ---------------------------------------------------------
 

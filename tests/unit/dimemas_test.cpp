@@ -219,18 +219,52 @@ TEST(Dimemas, WriterOutputReadsBackIdenticallyAndKeepsItsHeaderLength) {
   }
 }
 
-TEST(Dimemas, ValidatorReportsUnmatchedMessagesAndCollectives) {
+// A validation's line from the trace's file name on (without the directory).
+std::string from_file(const std::string& line) { return line.substr(line.find("v.dim:")); }
+
+TEST(Dimemas, ValidatorReportsMismatchedCollectivesAndNotesAMessageNothingReceives) {
+  // An eager send nothing receives is left over, as the run left it (a replay ends with it);
+  // ranks that call different collectives are a problem.
   TempDir dir;
   auto t = trace::open_dimemas(dir.write(
       "v.dim", dim_header(2) + "2:0:0:1:-1:10:4:1:0\n10:0:0:0:1:0:0:0:0\n10:1:0:11:1:0:0:8:8\n"));
-  auto problems = trace::validate(*t);
-  ASSERT_EQ(problems.size(), 2u);
-  EXPECT_NE(problems[0].find("v.dim:3: 1 send(s) but 0 receive(s) from rank 0 to rank 1"),
+  trace::Validation found = trace::validate(*t);
+  ASSERT_EQ(found.problems.size(), 1u);
+  EXPECT_NE(found.problems[0].find("collective #0 is MPI_Allreduce but MPI_Barrier on rank 0"),
             std::string::npos)
-      << problems[0];
-  EXPECT_NE(problems[1].find("collective #0 is MPI_Allreduce but MPI_Barrier on rank 0"),
+      << found.problems[0];
+  ASSERT_EQ(found.notes.size(), 1u);
+  EXPECT_EQ(from_file(found.notes[0]),
+            "v.dim:3: 1 send(s) but 0 receive(s) from rank 0 to rank 1 (tag 4, comm 1): nothing "
+            "receives this message; a replay ends with it unmatched, as the run did");
+}
+
+TEST(Dimemas, ValidatorReportsOnlyTheUnmatchedReceivesAThreadWaitsFor) {
+  // Rank 1 posts three receives nothing sends: an immediate one it never waits for (left over,
+  // as the run left it), one it waits for and a blocking one (each would wait forever). A
+  // rendezvous send to its own task, which nothing receives, waits forever too.
+  TempDir dir;
+  auto t = trace::open_dimemas(
+      dir.write("v.dim", dim_header(2) + "3:1:0:0:-1:8:1:1:1\n3:1:0:0:-1:8:2:1:1\n"
+                                         "3:1:0:0:-1:8:2:1:2\n3:1:0:0:-1:8:3:1:0\n"
+                                         "2:0:0:0:-1:8:5:1:0\n"));
+  trace::Validation found = trace::validate(*t);
+  ASSERT_EQ(found.problems.size(), 3u);
+  EXPECT_EQ(from_file(found.problems[0]),
+            "v.dim:7: 1 send(s) but 0 receive(s) from rank 0 to rank 0 (tag 5, comm 1): its "
+            "thread waits for a receive that never comes");
+  EXPECT_EQ(from_file(found.problems[1]),
+            "v.dim:4: 0 send(s) but 1 receive(s) from rank 0 to rank 1 (tag 2, comm 1): its "
+            "thread waits for a message that never comes");
+  EXPECT_NE(found.problems[2].find("v.dim:6: 0 send(s) but 1 receive(s) from rank 0 to rank 1 "
+                                   "(tag 3, comm 1): its thread waits"),
             std::string::npos)
-      << problems[1];
+      << found.problems[2];
+  ASSERT_EQ(found.notes.size(), 1u);
+  EXPECT_NE(found.notes[0].find("v.dim:3: 0 send(s) but 1 receive(s) from rank 0 to rank 1 (tag "
+                                "1, comm 1): nothing waits for this receive"),
+            std::string::npos)
+      << found.notes[0];
 }
 
 TEST(Dimemas, ValidatorReportsATruncatedMessageAtItsReceiveAndItsSend) {
@@ -241,7 +275,7 @@ TEST(Dimemas, ValidatorReportsATruncatedMessageAtItsReceiveAndItsSend) {
       dir.write("v.dim", dim_header(2) + "2:0:0:1:-1:1000:4:1:0\n2:0:0:1:-1:10:4:1:0\n"
                                          "2:0:0:1:-1:10:5:1:0\n3:1:0:0:-1:1000:4:1:0\n"
                                          "3:1:0:0:-1:8:4:1:0\n3:1:0:0:-1:4096:5:1:0\n"));
-  auto problems = trace::validate(*t);
+  auto problems = trace::validate(*t).problems;
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("v.dim:7: receive of 8 bytes matches a message of 10 bytes sent at "),
             std::string::npos)
@@ -258,7 +292,7 @@ TEST(Dimemas, ValidatorPairsMessagesBetweenThreads) {
       dir.write("v.dim",
                 "#DIMEMAS:\"t\":0:1(3),1\nd:1:1:1:0\n"
                 "3:0:0:0:2:8:1:1:0\n3:0:0:0:1:8:1:1:0\n2:0:1:0:0:8:1:1:2\n2:0:2:0:0:100:1:1:2\n"));
-  auto problems = trace::validate(*t);
+  auto problems = trace::validate(*t).problems;
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("v.dim:3: receive of 8 bytes matches a message of 100 bytes"),
             std::string::npos)

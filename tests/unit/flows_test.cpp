@@ -228,7 +228,7 @@ TEST(Predict, ChainInTwoParts) {
   comm::write_predicted_trace(dir.path("set"), "chain", 1000, p);
   auto traces = trace::open_traces(dir.path("set"));
   ASSERT_EQ(traces.size(), 1u);
-  EXPECT_TRUE(trace::validate(*traces[0]).empty());
+  EXPECT_TRUE(trace::validate(*traces[0]).problems.empty());
   EXPECT_EQ(testing::read_file(dir.path("set/authentic.1.trc")),
             "# tareador stream v1 kind=authentic rank=1\n"
             "cpu 200\nisend 0 0 0 8 eager 1\nirecv 0 0 0 8 2\nwait 1 2\n"

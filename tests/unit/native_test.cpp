@@ -120,7 +120,7 @@ TEST(Native, ReadsTheSpeculativeKindWithItsCommits) {
   EXPECT_EQ(r0[2].bytes, 0);
   EXPECT_EQ(r0[5].request, (std::uint64_t{1} << 60) + 1);
   EXPECT_EQ(r0[5].flags, trace::kJoinedWait);
-  EXPECT_EQ(trace::validate(*traces[1]), std::vector<std::string>{});
+  EXPECT_EQ(trace::validate(*traces[1]).problems, std::vector<std::string>{});
 }
 
 TEST(Native, InstructionBurstsReplayAtTheManifestMipsRate) {
@@ -343,7 +343,7 @@ TEST(Native, ConvertingDimemasToNativeKeepsTheSimulatedTime) {
   replay::Machine m = testing::machine(4, 250, 5e-6);
   EXPECT_NEAR(replay::simulate(*native[0], m).total_time, replay::simulate(*dim, m).total_time,
               1e-12);
-  EXPECT_TRUE(trace::validate(*native[0]).empty());
+  EXPECT_TRUE(trace::validate(*native[0]).problems.empty());
 }
 
 }  // namespace
