@@ -648,7 +648,6 @@ void tr_memory_object_disabled(Addr start, SizeT size)
    state.disabled[state.n_disabled].start = start;
    state.disabled[state.n_disabled].end = start + size;
    state.n_disabled++;
-   tr_memory_forget(start, size);
 }
 
 void tr_memory_object_enabled(Addr start)

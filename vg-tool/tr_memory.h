@@ -47,8 +47,8 @@ void tr_memory_read(Addr a, SizeT size);
 void tr_memory_write(Addr a, SizeT size);
 void tr_memory_forget(Addr a, SizeT size);
 
-/* The object at [start, start+size) makes no dependency from now on (what it held is
-   forgotten), until it is enabled again. */
+/* The object at [start, start+size) makes no dependency from now on, until it is enabled
+   again. What its bytes held stays: a reader after that depends on the writers before. */
 void tr_memory_object_disabled(Addr start, SizeT size);
 void tr_memory_object_enabled(Addr start);
 

@@ -100,6 +100,8 @@ static struct {
    ULong dependencies;
    ULong runtime_dependencies;  /* left out: through the runtime libraries' own state */
    UInt misnamed_ends;          /* tareador_end_task calls naming another task */
+   UInt* disabled;              /* the objects disabled now */
+   UInt n_disabled, max_disabled;
    TrFile out;  /* the tasks stream */
 } tasks = {.out = {.fd = -1}};
 
@@ -514,7 +516,8 @@ void tr_tasks_uses(UInt object, Addr a, SizeT n, ULong read, ULong written, Bool
 void tr_tasks_disable_object(Addr a, Bool disable)
 {
    TrObject* o;
-   HChar warning[160];
+   UInt id, i;
+   HChar warning[TR_NAME_MAX + 160];
    if (!tasks.active) return;
    if (!VG_(am_is_valid_for_client)(a, 1, VKI_PROT_READ)) {
       VG_(snprintf)(warning, sizeof warning, "tareador_%s_object(%#lx): not an address of the "
@@ -522,11 +525,47 @@ void tr_tasks_disable_object(Addr a, Bool disable)
       tr_trace_warning(warning);
       return;
    }
-   o = tr_object(tr_object_of_variable(tasks.tid, a));
+   id = tr_object_of_variable(tasks.tid, a);
+   o = tr_object(id);
    if (o == NULL || o->disabled == disable) return;
    o->disabled = disable;
-   if (disable) tr_memory_object_disabled(o->start, o->size);
-   else tr_memory_object_enabled(o->start);
+   if (disable) {
+      /* An element or a member names all of its object: say so, once per object (the text
+         leaves out the element's address). */
+      if (a != o->start) {
+         VG_(snprintf)(warning, sizeof warning, "tareador_disable_object names a byte inside %s "
+                       "(%lu bytes): the whole object is disabled, every element of it",
+                       tr_object_name(id), o->size);
+         tr_trace_warning(warning);
+      }
+      tr_memory_object_disabled(o->start, o->size);
+      if (tasks.n_disabled == tasks.max_disabled) {
+         tasks.max_disabled = tasks.max_disabled ? 2 * tasks.max_disabled : 8;
+         tasks.disabled = VG_(realloc)("tareador.tasks.disabled", tasks.disabled,
+                                       tasks.max_disabled * sizeof(UInt));
+      }
+      tasks.disabled[tasks.n_disabled++] = id;
+   } else {
+      tr_memory_object_enabled(o->start);
+      for (i = 0; i < tasks.n_disabled && tasks.disabled[i] != id; i++) {}
+      if (i < tasks.n_disabled) tasks.disabled[i] = tasks.disabled[--tasks.n_disabled];
+   }
+}
+
+/* Objects still disabled when tracing ends: their accesses since they were disabled made no
+   dependency, which a program that forgot tareador_enable_object did not mean. */
+static void warn_still_disabled(void)
+{
+   UInt i;
+   HChar warning[TR_NAME_MAX + 160];
+   for (i = 0; i < tasks.n_disabled; i++) {
+      TrObject* o = tr_object(tasks.disabled[i]);
+      if (o == NULL || o->dead || !o->disabled) continue;
+      VG_(snprintf)(warning, sizeof warning, "%s was still disabled when tracing ended: no "
+                    "access to it after tareador_disable_object made a dependency",
+                    tr_object_name(tasks.disabled[i]));
+      tr_trace_warning(warning);
+   }
 }
 
 /* ---- Writing ----------------------------------------------------------------------------- */
@@ -721,6 +760,7 @@ void tr_tasks_finish(Bool complete)
       close_instance();
    }
    write_ended(True);
+   warn_still_disabled();
    if (complete) tr_text_record(&tasks.out.text, "end");
    tr_text_end_records(&tasks.out.text);
    tr_file_close(&tasks.out);

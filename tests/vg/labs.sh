@@ -3,8 +3,9 @@
 # built -O0 as students compile and -O2): what the labs teach must come out of the tool. A disabled local accumulator makes the
 # dot product's tasks independent, an enabled one chains them; recursive sibling tasks have no
 # edge through the stack at any optimisation level; porting hints name the program's objects
-# only; arrays sized at run time on the stack and C++ vectors carry dependencies; bad task names leave a valid
-# set; a code for the earlier API compiles and runs unchanged.
+# only; arrays sized at run time on the stack and C++ vectors carry dependencies; a disabled object's
+# bytes keep their writers; bad task names leave a valid set; a code for the earlier API compiles
+# and runs unchanged.
 #
 # Environment (set by `make check`): TAREADOR, REPLAY, TASKS (tareador-tasks), VG_TESTS_BUILD,
 # TESTS_DIR, EXAMPLES_DIR.
@@ -142,6 +143,26 @@ for opt in O0 O2; do
     ok "heap blocks (-$opt): realloc reads what fill wrote, the freeing task writes the block, after its reader with --deps=raw+war+waw"
   else
     not_ok "heap blocks (-$opt)" "edges '$raw', with war '$war'; release: '$release'"
+  fi
+done
+
+# ---- A counter disabled inside the block of data it counts: its readers keep their producers --
+produced="2->6 heap:malloc@counted.c:24|3->7 heap:malloc@counted.c:24|4->8 heap:malloc@counted.c:24|5->9 heap:malloc@counted.c:24|"
+chained="6->7 global:total|7->8 global:total|8->9 global:total|"
+for opt in O0 O2; do
+  dir="$scratch/counted-$opt"
+  trace "$dir" "$labs/counted-$opt"
+  plain=$(edge_list "$dir" | tr '|' '\n' | sort | tr '\n' '|')
+  trace "$dir-stale" "$labs/counted-$opt" stale
+  stale=$(edge_list "$dir-stale")
+  want=$(echo "$produced$chained" | tr '|' '\n' | sed '/^$/d' | sort | tr '\n' '|')
+  if [ "$plain" = "$want" ] && [ "$stale" = "$produced" ] &&
+     ! grep -q 'disable' "$dir/rank-0.toml" &&
+     grep -q 'names a byte inside malloc@counted.c:24 (1032 bytes): the whole object is disabled' "$dir-stale/rank-0.toml" &&
+     grep -q 'total was still disabled when tracing ended' "$dir-stale/rank-0.toml"; then
+    ok "a counter disabled inside its data's block (-$opt): each consumer after its producer; warnings for an element that disables its block and for a counter never enabled again"
+  else
+    not_ok "counted (-$opt)" "edges '$plain', stale '$stale'; warnings: $(grep '^warnings' "$dir-stale/rank-0.toml")"
   fi
 done
 
