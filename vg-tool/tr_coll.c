@@ -195,7 +195,9 @@ Int tr_coll_steps(TrCollAlgorithm algorithm, const HChar* name, Int me, Int size
          algorithm = TR_COLL_LINEAR;
          s.sizes = blocks ? blocks + size : NULL;  /* what the root receives from each member */
       }
-      all_to_one(&s, algorithm, v, sent, !is(name, "MPI_Reduce"));
+      /* A gather's root may send nothing (MPI_IN_PLACE): a block is what it gets from each. */
+      all_to_one(&s, algorithm, v, v == 0 && is(name, "MPI_Gather") ? received / size : sent,
+                 !is(name, "MPI_Reduce"));
    } else if (is(name, "MPI_Alltoall") || is(name, "MPI_Alltoallv")) {
       /* Pairwise: in round i, to me + i and from me - i (a ring passes blocks on instead, but
          not blocks of the members' own sizes, which only their senders and receivers know). */

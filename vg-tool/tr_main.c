@@ -501,7 +501,8 @@ static void tr_post_clo_init(void)
    /* Made before the program runs: a directory that cannot be is said at once (and the run
       stops), not after a run whose trace is lost. */
    if (!tr_trace_make_directory(trace_dir)) {
-      VG_(fmsg)("tareador: --trace-dir: cannot create the directory %s\n", trace_dir);
+      VG_(fmsg)("tareador: --trace-dir: cannot create the directory %s, or write into it\n",
+                trace_dir);
       VG_(exit)(1);
    }
    tr_overlap_configure(clo_overlap, (UInt)clo_chunks, (ULong)clo_chunk_min, clo_overlap_shift,

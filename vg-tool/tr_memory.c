@@ -573,6 +573,8 @@ static void on_block(Addr start, SizeT size, TrBlockEvent event)
    if (!state.on || size == 0) return;
    if (event != TR_BLOCK_NEW && state.tracking) access(start, size, event != TR_BLOCK_READ);
    if (event == TR_BLOCK_NEW || event == TR_BLOCK_FREED) tr_memory_forget(start, size);
+   /* A block freed while disabled takes its disabling along: the next block there is another. */
+   if (event == TR_BLOCK_FREED && state.n_disabled > 0) tr_memory_object_enabled(start);
 }
 
 void tr_memory_start(UInt kinds, ThreadId tid)

@@ -527,7 +527,17 @@ void tr_tasks_disable_object(Addr a, Bool disable)
    }
    id = tr_object_of_variable(tasks.tid, a);
    o = tr_object(id);
-   if (o == NULL || o->disabled == disable) return;
+   if (o == NULL) return;
+   /* Only the program's variables and live heap blocks: a freed block's address lies in a
+      region of the heap, and disabling that would disable the blocks allocated there next. */
+   if (o->kind != TR_OBJ_HEAP && o->kind != TR_OBJ_GLOBAL && o->kind != TR_OBJ_STACK) {
+      VG_(snprintf)(warning, sizeof warning, "tareador_%s_object: an address that is not a "
+                    "variable or a live heap block of the program (freed memory, a library's, "
+                    "a constant): ignored", disable ? "disable" : "enable");
+      tr_trace_warning(warning);
+      return;
+   }
+   if (o->disabled == disable) return;
    o->disabled = disable;
    if (disable) {
       /* An element or a member names all of its object: say so, once per object (the text

@@ -33,17 +33,35 @@ static Bool run_command(const HChar* path, const HChar** argv)
 
 static Bool made_directory;  /* tr_trace_make_directory made it: it did not exist */
 
+/* Whether a file can be made in `dir`: a directory that exists may still refuse (its mode, a
+   read-only or special file system), which a run would only learn when it writes. */
+static Bool writable(const HChar* dir)
+{
+   HChar* probe = VG_(malloc)("tareador.trace.probe", VG_(strlen)(dir) + 48);
+   SysRes fd;
+   VG_(sprintf)(probe, "%s/.tareador-probe-%d", dir, VG_(getpid)());
+   fd = VG_(open)(probe, VKI_O_CREAT | VKI_O_EXCL | VKI_O_WRONLY, 0600);
+   if (!sr_isError(fd)) {
+      VG_(close)(sr_Res(fd));
+      VG_(unlink)(probe);
+   }
+   VG_(free)(probe);
+   return !sr_isError(fd);
+}
+
 Bool tr_trace_make_directory(const HChar* dir)
 {
    const HChar* argv[] = {"mkdir", "-p", "--", dir, NULL};
    struct vg_stat st;
    made_directory = sr_isError(VG_(stat)(dir, &st));
-   return run_command("/bin/mkdir", argv);
+   return run_command("/bin/mkdir", argv) && writable(dir);
 }
 
+/* Only if empty: under --trace-children=yes the launcher's process ends after the ranks that
+   filled the directory. */
 void tr_trace_unmake_directory(const HChar* dir)
 {
-   const HChar* argv[] = {"rmdir", "--", dir, NULL};
+   const HChar* argv[] = {"rmdir", "--ignore-fail-on-non-empty", "--", dir, NULL};
    if (made_directory) run_command("/bin/rmdir", argv);
 }
 

@@ -166,6 +166,20 @@ for opt in O0 O2; do
   fi
 done
 
+# ---- Blocks freed while disabled: the next block at their address is not disabled --------------
+for opt in O0 O2; do
+  dir="$scratch/freed-$opt"
+  trace "$dir" "$labs/freed-$opt"
+  # (the 4 counting tasks and main's read of a bin use the bins while disabled)
+  if [ "$(edge_list "$dir")" = "6->7 heap:malloc@freed.c:28|" ] && grep -q 'same address' "$dir.log" &&
+     [ "$(grep -c 'disabled' "$dir/tasks.0.trc")" = 5 ] &&
+     grep -q 'not a variable or a live heap block of the program (freed memory' "$dir/rank-0.toml"; then
+    ok "freed while disabled (-$opt): the block malloc puts at the same address carries its dependency; disabling a freed pointer is ignored, with a warning"
+  else
+    not_ok "freed (-$opt)" "edges '$(edge_list "$dir")'; $(grep -c 'disabled' "$dir/tasks.0.trc") disabled uses; $(grep '^warnings' "$dir/rank-0.toml")"
+  fi
+done
+
 # ---- Porting hints name the program's objects only -------------------------------------------
 for opt in O0 O2; do
   dir="$scratch/libc-$opt"

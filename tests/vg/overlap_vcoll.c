@@ -8,8 +8,9 @@
    - the bucket sort of IS: each rank counts the keys that fall in each rank's range, exchanges
      the counts with MPI_Alltoall, sends each rank its keys with MPI_Alltoallv (displacements
      from the counts' prefix sums) and checks that everything it received is in its range;
-   - MPI_Allgatherv of r + 1 values from rank r, MPI_Gatherv of 2 r + 1 values to rank 0 and
-     MPI_Scatterv of r + 2 values to each rank r from rank 1, each checked where it lands.
+   - MPI_Allgatherv of r + 1 values from rank r, MPI_Gatherv of 2 r + 1 values to rank 0,
+     MPI_Scatterv of r + 2 values to each rank r from rank 1, and an MPI_Gather to rank 0 whose
+     root sends nothing (MPI_IN_PLACE), each checked where it lands.
    Usage: overlap_vcoll [ITERATIONS]   (any number of ranks >= 2) */
 #include <stdlib.h>
 
@@ -85,6 +86,14 @@ int main(int argc, char** argv)
             for (int i = 0; i < r + 2; i++) out[vdispls[r] + i] = value(r, it) + i;
       MPI_Scatterv(out, vcounts, vdispls, MPI_INT, in, rank + 2, MPI_INT, 1, MPI_COMM_WORLD);
       for (int i = 0; i < rank + 2; i++) errors += in[i] != value(rank, it) + i;
+
+      /* MPI_Gather of 3 values each, the root's own already in place (it sends nothing). */
+      int* mine = rank == 0 ? in : out;
+      for (int i = 0; i < 3; i++) mine[i] = value(rank, it) + i;
+      MPI_Gather(rank == 0 ? MPI_IN_PLACE : out, 3, MPI_INT, in, 3, MPI_INT, 0, MPI_COMM_WORLD);
+      if (rank == 0)
+         for (int r = 0; r < size; r++)
+            for (int i = 0; i < 3; i++) errors += in[3 * r + i] != value(r, it) + i;
    }
    long all = 0;
    MPI_Reduce(&errors, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);

@@ -67,8 +67,10 @@ for mpi in "${mpis[@]}"; do
   check_set "ring ($mpi): tareador --trace-children=yes $(launcher "$mpi") -np 4 ring" "$dir" ring 4
   if ls "$dir" | grep -qvE '^(manifest\.toml|rank-[0-3]\.toml|authentic\.[0-3]\.trc|replay)$'; then
     not_ok "no trace of the launcher ($mpi)" "unexpected files: $(ls "$dir" | tr '\n' ' ')"
+  elif grep -q rmdir "$dir.log"; then
+    not_ok "no trace of the launcher ($mpi)" "it tried to remove the set: $(grep rmdir "$dir.log")"
   else
-    ok "no trace of the launcher ($mpi)"
+    ok "no trace of the launcher ($mpi), which leaves the set the ranks filled alone"
   fi
 done
 
@@ -329,6 +331,7 @@ fi
 touch "$scratch/not-a-directory"
 bad_options=(
   "--trace-dir=$scratch/not-a-directory/set|cannot create the directory"
+  "--trace-dir=/proc|cannot create the directory /proc, or write into it"
   "--potential-tasks=functions --overlap=yes|--overlap=yes is not for --potential-tasks"
   "--comm=function --sample-error=0|expected z > 0, an error > 0"
 )
