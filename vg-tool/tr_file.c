@@ -15,8 +15,11 @@
 #define WRITE_AFTER_MS 250
 
 static HChar* failure;
+static Bool silenced;  /* a forked copy of the process: the files are its parent's */
 
 const HChar* tr_file_failure(void) { return failure; }
+
+void tr_file_silence(void) { silenced = True; }
 
 static void failed(const HChar* path)
 {
@@ -51,14 +54,14 @@ static Bool write_all(Int fd, const TrText* text)
 Bool tr_file_create(TrFile* file, const HChar* path)
 {
    file->path = VG_(strdup)("tareador.file.path", path);
-   file->fd = open_for_writing(path);
+   file->fd = silenced ? -1 : open_for_writing(path);
    file->written_ms = VG_(read_millisecond_timer)();
-   return file->fd >= 0;
+   return silenced || file->fd >= 0;
 }
 
 static void write_out(TrFile* file)
 {
-   if (file->fd >= 0 && !write_all(file->fd, &file->text)) {
+   if (file->fd >= 0 && !silenced && !write_all(file->fd, &file->text)) {
       failed(file->path);
       VG_(close)(file->fd);
       file->fd = -1;
@@ -89,6 +92,10 @@ Bool tr_file_replace(const HChar* path, TrText* text)
    HChar* temporary = VG_(malloc)("tareador.file.tmp", VG_(strlen)(path) + 8);
    Int fd;
    Bool ok;
+   if (silenced) {
+      VG_(free)(temporary);
+      return True;
+   }
    VG_(sprintf)(temporary, "%s.tmp", path);
    fd = open_for_writing(temporary);
    ok = fd >= 0 && write_all(fd, text);

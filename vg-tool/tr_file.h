@@ -29,6 +29,10 @@ void tr_file_close(TrFile* file);
    so that the file is always a whole version. False, with a message, if it cannot. */
 Bool tr_file_replace(const HChar* path, TrText* text);
 
+/* From now on nothing reaches a file, quietly: this process is a forked copy of the traced one,
+   whose files (and buffers not yet written) it shares. */
+void tr_file_silence(void);
+
 /* Why the trace stops early because of a failed write ("cannot write FILE ..."), or NULL. */
 const HChar* tr_file_failure(void);
 

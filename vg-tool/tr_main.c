@@ -225,6 +225,23 @@ static Bool mpi_loaded(void)
 }
 
 static Bool exiting;  /* in tr_fini: no more code runs, none may be discarded */
+/* A child the program forked (and that did not exec): a copy of the traced process, whose
+   trace files and unwritten buffers it shares. It traces nothing and writes nothing (its exit
+   once wrote the parent's buffered records a second time). */
+static Bool forked_copy;
+
+static void forked_child(ThreadId tid)
+{
+   forked_copy = True;
+   tr_file_silence();
+}
+
+static void forked_parent(ThreadId tid)
+{
+   if (tr_trace_is_open())
+      tr_trace_warning("the program forked a process, which is not traced: its work is in no "
+                       "trace (one that execs a program is traced with --trace-children=yes)");
+}
 
 /* Memory accesses are instrumented only while tasks are traced: the code translated so far
    goes, and is translated again with (or without) the calls to the shadow memory. */
@@ -382,6 +399,10 @@ static Bool tr_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
 {
    HChar reason[64];
    HChar name[TR_NAME_MAX + 1];
+   if (forked_copy && VG_IS_TOOL_USERREQ('T', 'R', args[0])) {
+      *ret = 0;
+      return True;
+   }
    switch (args[0]) {
       case TR_REQ_ON:
          if (!clo_potential) tareador_on(tid);
@@ -531,6 +552,7 @@ static void tr_fini(Int exitcode)
 {
    HChar reason[96];
    exiting = True;
+   if (forked_copy) return;
    if (traced == VG_INVALID_THREADID) {
       VG_(umsg)("tareador: %s called neither MPI_Init nor tareador_ON: nothing traced\n",
                 program_name());
@@ -574,6 +596,7 @@ static void tr_pre_clo_init(void)
    VG_(needs_client_requests)(tr_handle_client_request);
    VG_(needs_syscall_wrapper)(tr_pre_syscall, tr_post_syscall);
    VG_(track_pre_deliver_signal)(tr_pre_deliver_signal);
+   VG_(atfork)(NULL, forked_parent, forked_child);
    VG_(track_new_mem_startup)(tr_new_mem_startup);
    tr_objects_pre_clo_init();
    tr_threads_pre_clo_init();

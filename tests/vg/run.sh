@@ -162,6 +162,26 @@ for mpi in "${mpis[@]}"; do
   fi
 done
 
+# ---- A rank that forks: the copy writes nothing of the rank's trace -------------------------------
+for mpi in "${mpis[@]}"; do
+  for mode in wait late; do
+    dir="$scratch/$mpi-forked-$mode"
+    rm -rf "$dir"
+    timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" \
+      "$VG_TESTS_BUILD/$mpi/forked" "$mode" >"$dir.log" 2>&1
+    sleep 3  # (the late helper outlives the job)
+    stream=$(grep -v '^cpu' "$dir/authentic.0.trc" 2>&1 | tr '\n' '|')
+    if [ "$stream" = "# tareador stream v1 kind=authentic rank=0|call MPI_Comm_rank|coll MPI_Barrier 0 -1 0 0|coll MPI_Allreduce 0 -1 8 8|end|" ] &&
+       grep -q 'status = "complete"' "$dir/rank-0.toml" &&
+       grep -q 'the program forked a process, which is not traced' "$dir/rank-0.toml" &&
+       "$REPLAY" --validate "$dir" >/dev/null 2>&1; then
+      ok "forked ($mpi, $mode): the helper's exit leaves the rank's stream and manifest as the rank wrote them, which say it forked"
+    else
+      not_ok "forked ($mpi, $mode)" "stream '$stream'; $(grep -E '^(status|warnings)' "$dir/rank-0.toml" | tr '\n' ' ')"
+    fi
+  done
+done
+
 # ---- Communicators made by other calls: known (a graph), or not (a warning) ---------------------
 for mpi in "${mpis[@]}"; do
   dir="$scratch/$mpi-comms"
