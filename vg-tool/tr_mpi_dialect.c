@@ -661,6 +661,22 @@ static int completed_any(const CallInfo* k, const UW* args)
    return !k->at.flag || *AT(flag, int*);
 }
 
+/* Tests that completed nothing. A loop of them (a program polling for messages) is in the
+   bursts as computation: its instructions grow with how long the traced run waited, which the
+   replay then predicts as work. Said once they are many. */
+#define IDLE_TESTS_SAID 1000
+static unsigned long idle_tests;
+
+static void count_idle_test(const CallInfo* k, const UW* args)
+{
+   int idle = k->at.flag ? !*AT(flag, int*) : k->family == COMPLETE_SOME && *AT(outcount, int*) == 0;
+   if (idle && ++idle_tests == IDLE_TESTS_SAID)
+      warn("more than 1000 MPI tests (MPI_Test, MPI_Testany, MPI_Testsome, MPI_Testall) completed "
+           "nothing: if the program polls for messages in a loop, the instructions it spends "
+           "polling are in its bursts as computation, so the replay predicts the traced run's "
+           "waiting as work (and runs differ); MPI_Wait where the program only polls predicts it");
+}
+
 /* A wait or test: calls the original with statuses the trace can read, and says which of its
    requests completed. */
 static UW completion_call(const CallInfo* k, OrigFn fn, const UW* args, UW* a)
@@ -676,6 +692,7 @@ static UW completion_call(const CallInfo* k, OrigFn fn, const UW* args, UW* a)
       a[k->at.status] = (UW)statuses_for(AT(status, MPI_Status*), n, &own);
    }
    CALL_ORIGINAL(result, a);
+   count_idle_test(k, args);
    switch (k->family) {
       case COMPLETE_ONE: case COMPLETE_ALL:
          if (completed_any(k, args)) completed(handles, NULL, n, (MPI_Status*)a[k->at.status]);

@@ -182,6 +182,23 @@ for mpi in "${mpis[@]}"; do
   done
 done
 
+# ---- Polling for a message: the tests that complete nothing are said ------------------------------
+for mpi in "${mpis[@]}"; do
+  for mode in poll wait; do
+    dir="$scratch/$mpi-polling-$mode"
+    rm -rf "$dir"
+    timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" \
+      "$VG_TESTS_BUILD/$mpi/polling" "$mode" >"$dir.log" 2>&1
+  done
+  polled=$(grep -c 'MPI tests .* completed nothing' "$scratch/$mpi-polling-poll/rank-1.toml" 2>&1)
+  waited=$(grep -c 'completed nothing' "$scratch/$mpi-polling-wait/rank-1.toml" 2>&1)
+  if [ "$polled" = 1 ] && [ "$waited" = 0 ] && grep -q 'polling: polled, ok' "$scratch/$mpi-polling-poll.log"; then
+    ok "polling ($mpi): a rank that polls with MPI_Test is warned that its polling counts as computation; one that waits is not"
+  else
+    not_ok "polling ($mpi)" "poll: '$polled' warnings, wait: '$waited'; $(tail -2 "$scratch/$mpi-polling-poll.log" | tr '\n' ' ')"
+  fi
+done
+
 # ---- Communicators made by other calls: known (a graph), or not (a warning) ---------------------
 for mpi in "${mpis[@]}"; do
   dir="$scratch/$mpi-comms"
