@@ -23,7 +23,8 @@ typedef enum {
    TR_REQ_MPI_ABORT,     /* errorcode: the trace ends here, truncated */
    TR_REQ_COMM_DEF,      /* id, size, world ranks (int*) */
    TR_REQ_WARN,          /* a warning for the rank manifest (const char*) */
-   TR_REQ_MPI_INIT_BEGINS /* MPI_Init (or _thread) starts: what it allocates is MPI's own */
+   TR_REQ_MPI_INIT_BEGINS, /* MPI_Init (or _thread) starts: what it allocates is MPI's own */
+   TR_REQ_MPI_SPAWNED      /* MPI_Init ended in a process MPI_Comm_spawn started: no trace */
 } TrRequest;
 
 /* What an MPI call did, as the trace records it. */

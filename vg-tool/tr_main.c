@@ -225,14 +225,16 @@ static Bool mpi_loaded(void)
 }
 
 static Bool exiting;  /* in tr_fini: no more code runs, none may be discarded */
-/* A child the program forked (and that did not exec): a copy of the traced process, whose
-   trace files and unwritten buffers it shares. It traces nothing and writes nothing (its exit
-   once wrote the parent's buffered records a second time). */
-static Bool forked_copy;
+/* A process that traces nothing and writes nothing: a child the program forked (and that did
+   not exec), a copy of the traced process whose trace files and unwritten buffers it shares
+   (its exit once wrote the parent's buffered records a second time), or one MPI_Comm_spawn
+   started (its ranks would overwrite the parent job's). What it says at exit, if anything. */
+static Bool untraced;
+static const HChar* untraced_note;
 
 static void forked_child(ThreadId tid)
 {
-   forked_copy = True;
+   untraced = True;
    tr_file_silence();
 }
 
@@ -399,7 +401,7 @@ static Bool tr_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
 {
    HChar reason[64];
    HChar name[TR_NAME_MAX + 1];
-   if (forked_copy && VG_IS_TOOL_USERREQ('T', 'R', args[0])) {
+   if (untraced && VG_IS_TOOL_USERREQ('T', 'R', args[0])) {
       *ret = 0;
       return True;
    }
@@ -441,6 +443,13 @@ static Bool tr_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
          tr_threads_in_library(False);
          start_tracing(tid, (Int)args[1], (Int)args[2]);
          if (tasks_requested) begin_tasks(tid);
+         break;
+      case TR_REQ_MPI_SPAWNED:
+         tr_objects_mpi_allocates(False);
+         tr_threads_in_library(False);
+         untraced = True;
+         untraced_note = "started by MPI_Comm_spawn: not traced (the spawned job's ranks would "
+                         "overwrite the parent job's in the trace set)";
          break;
       case TR_REQ_MPI_ENTER:
          tr_threads_in_library(True);
@@ -552,7 +561,10 @@ static void tr_fini(Int exitcode)
 {
    HChar reason[96];
    exiting = True;
-   if (forked_copy) return;
+   if (untraced) {
+      if (untraced_note) VG_(umsg)("tareador: %s %s\n", program_name(), untraced_note);
+      return;
+   }
    if (traced == VG_INVALID_THREADID) {
       VG_(umsg)("tareador: %s called neither MPI_Init nor tareador_ON: nothing traced\n",
                 program_name());

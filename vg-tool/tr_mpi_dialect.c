@@ -570,8 +570,14 @@ static unsigned long start_tracing(OrigFn fn, const UW* args)
    int* world;
    const Comm* c;
    int i;
+   MPI_Comm parent;
    VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_INIT_BEGINS, 0, 0, 0, 0, 0);
    CALL_ORIGINAL(result, args);
+   PMPI_Comm_get_parent(&parent);
+   if (parent != MPI_COMM_NULL) {
+      VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_SPAWNED, 0, 0, 0, 0, 0);
+      return result;
+   }
    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
    PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
    world = malloc(world_size * sizeof(int));

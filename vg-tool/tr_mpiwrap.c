@@ -124,6 +124,8 @@ static const char* unmodelled_communication(const char* name)
       return "a persistent collective or partitioned call";
    if (named(name, one_sided, sizeof one_sided / sizeof *one_sided))
       return "one-sided communication";
+   if (strncmp(name, "MPI_Comm_spawn", 14) == 0)
+      return "the start of other processes (which are not traced)";
    if (named(name, other, sizeof other / sizeof *other) || strncmp(name, "MPI_Neighbor_", 13) == 0)
       return "communication";
    return NULL;

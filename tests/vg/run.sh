@@ -199,6 +199,23 @@ for mpi in "${mpis[@]}"; do
   fi
 done
 
+# ---- MPI_Comm_spawn: the workers it starts leave the parent job's set alone (Open MPI) -----------
+if [[ " ${mpis[*]} " == *" openmpi "* ]]; then
+  dir="$scratch/openmpi-spawned"
+  rm -rf "$dir"
+  timeout 300 "$TAREADOR" -q --trace-children=yes --trace-dir="$dir" "$(launcher openmpi)" -np 1 \
+    "$VG_TESTS_BUILD/openmpi/spawned" >"$dir.log" 2>&1
+  stream=$(grep -v '^cpu' "$dir/authentic.0.trc" 2>&1 | tr '\n' '|')
+  if [[ "$stream" == *"call MPI_Comm_spawn|call MPI_Send|"* ]] && grep -q '^ranks = 1$' "$dir/manifest.toml" &&
+     [ "$(grep -c 'started by MPI_Comm_spawn: not traced' "$dir.log")" = 2 ] &&
+     grep -q 'MPI_Comm_spawn is the start of other processes (which are not traced)' "$dir/rank-0.toml" &&
+     "$REPLAY" --validate "$dir" >/dev/null 2>&1; then
+    ok "spawned (openmpi): the two workers MPI_Comm_spawn starts say they are not traced; the parent's rank 0 is the set's, which says so"
+  else
+    not_ok "spawned (openmpi)" "stream '$stream'; $(grep -E '^ranks' "$dir/manifest.toml" 2>&1); $(grep -c 'not traced' "$dir.log") notes"
+  fi
+fi
+
 # ---- Communicators made by other calls: known (a graph), or not (a warning) ---------------------
 for mpi in "${mpis[@]}"; do
   dir="$scratch/$mpi-comms"
