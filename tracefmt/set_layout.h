@@ -7,6 +7,7 @@
 
 #define TR_SET_MANIFEST "manifest.toml"      /* the set */
 #define TR_SET_RANK_MANIFEST "rank-%d.toml"  /* rank */
+#define TR_SET_LOCK "rank-%d.lock"           /* rank, while a process writes it: its pid */
 #define TR_SET_STREAM "%s.%d.trc"            /* kind, rank */
 #define TR_SET_PATTERNS "patterns.%d.txt"    /* rank (the overlap study) */
 #define TR_SET_POTENTIAL "potential.%d.txt"  /* rank (--potential-tasks) */

@@ -165,13 +165,46 @@ static const HChar* program_name(void)
    return slash ? slash + 1 : name;
 }
 
-static void start_tracing(ThreadId tid, Int rank, Int ranks)
+/* A process that traces nothing and writes nothing: a child the program forked (and that did
+   not exec), a copy of the traced process whose trace files and unwritten buffers it shares
+   (its exit once wrote the parent's buffered records a second time), or one MPI_Comm_spawn
+   started (its ranks would overwrite the parent job's). What it says at exit, if anything. */
+static Bool untraced;
+static const HChar* untraced_note;
+
+static void forked_child(ThreadId tid)
 {
-   if (tr_trace_is_open()) return;
-   tr_trace_open(trace_dir, rank, ranks, (ULong)clo_mips, program_name());
+   untraced = True;
+   tr_file_silence();
+}
+
+static void forked_parent(ThreadId tid)
+{
+   if (tr_trace_is_open())
+      tr_trace_warning("the program forked a process, which is not traced: its work is in no "
+                       "trace (one that execs a program is traced with --trace-children=yes)");
+}
+
+/* Whether this process traces: not if another run writes the same rank of the directory. */
+static Bool start_tracing(ThreadId tid, Int rank, Int ranks)
+{
+   static HChar note[256];
+   Int holder;
+   if (tr_trace_is_open()) return True;
+   holder = tr_trace_open(trace_dir, rank, ranks, (ULong)clo_mips, program_name());
+   if (holder != 0) {
+      VG_(snprintf)(note, sizeof note, "rank %d: not traced: process %d (another run) is writing "
+                    "rank %d of --trace-dir %s; give this run a directory of its own", rank,
+                    holder, rank, trace_dir);
+      VG_(umsg)("tareador: %s\n", note);
+      untraced = True;
+      untraced_note = note;
+      return False;
+   }
    traced = tid;
    last_exit = tr_count_thread(tid);
    tr_overlap_begin(tid, last_exit);
+   return True;
 }
 
 static Bool from_traced_thread(ThreadId tid)
@@ -225,25 +258,6 @@ static Bool mpi_loaded(void)
 }
 
 static Bool exiting;  /* in tr_fini: no more code runs, none may be discarded */
-/* A process that traces nothing and writes nothing: a child the program forked (and that did
-   not exec), a copy of the traced process whose trace files and unwritten buffers it shares
-   (its exit once wrote the parent's buffered records a second time), or one MPI_Comm_spawn
-   started (its ranks would overwrite the parent job's). What it says at exit, if anything. */
-static Bool untraced;
-static const HChar* untraced_note;
-
-static void forked_child(ThreadId tid)
-{
-   untraced = True;
-   tr_file_silence();
-}
-
-static void forked_parent(ThreadId tid)
-{
-   if (tr_trace_is_open())
-      tr_trace_warning("the program forked a process, which is not traced: its work is in no "
-                       "trace (one that execs a program is traced with --trace-children=yes)");
-}
 
 /* Memory accesses are instrumented only while tasks are traced: the code translated so far
    goes, and is translated again with (or without) the calls to the shadow memory. */
@@ -342,7 +356,7 @@ static void tareador_on(ThreadId tid)
          tasks_requested = True;  /* rank and size come with MPI_Init */
          return;
       }
-      start_tracing(tid, 0, 1);
+      if (!start_tracing(tid, 0, 1)) return;
       traced_by_on = True;
    }
    begin_tasks(tid);
@@ -351,12 +365,12 @@ static void tareador_on(ThreadId tid)
 /* --potential-tasks: the program's main was called, and returned (or the program exits). */
 static void potential_begins(ThreadId tid)
 {
-   start_tracing(tid, 0, 1);
-   traced_by_on = True;
+   traced_by_on = start_tracing(tid, 0, 1);
 }
 
 static void potential_ends(void)
 {
+   if (untraced) return;
    burst += tr_count_thread(traced) - last_exit;
    last_exit = tr_count_thread(traced);
    end_burst();
@@ -441,8 +455,7 @@ static Bool tr_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
       case TR_REQ_MPI_INIT:
          tr_objects_mpi_allocates(False);
          tr_threads_in_library(False);
-         start_tracing(tid, (Int)args[1], (Int)args[2]);
-         if (tasks_requested) begin_tasks(tid);
+         if (start_tracing(tid, (Int)args[1], (Int)args[2]) && tasks_requested) begin_tasks(tid);
          break;
       case TR_REQ_MPI_SPAWNED:
          tr_objects_mpi_allocates(False);
@@ -497,8 +510,7 @@ static void tr_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs
       its trace set is made as it exits. */
    if (syscallno == __NR_exit_group && traced == VG_INVALID_THREADID &&
        (tr_comm_enabled() || tr_threadcomm_enabled())) {
-      start_tracing(tid, 0, 1);
-      traced_by_on = True;
+      traced_by_on = start_tracing(tid, 0, 1);
    }
    if (syscallno == __NR_exit_group || syscallno == __NR_exit) {
       exit_called = True;

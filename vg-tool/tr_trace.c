@@ -191,13 +191,69 @@ static void forget_earlier_run(void)
    }
 }
 
-void tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HChar* program)
+/* The lock of this rank of the set: a file that holds the pid of the process writing it. Two
+   jobs into one directory (the default one, from two terminals) once wrote each other's ranks
+   into one mixed set, each saying it succeeded. */
+static HChar* lock_path(void)
+{
+   HChar name[64];
+   VG_(sprintf)(name, TR_SET_LOCK, rank_state.rank);
+   return path_in_dir(name);
+}
+
+/* The pid in the lock at `path` if that process lives, else 0. */
+static Int live_holder(const HChar* path)
+{
+   HChar text[32] = "", proc[48];
+   struct vg_stat st;
+   Int pid;
+   SysRes fd = VG_(open)(path, VKI_O_RDONLY, 0);
+   if (sr_isError(fd)) return 0;
+   VG_(read)(sr_Res(fd), text, sizeof text - 1);
+   VG_(close)(sr_Res(fd));
+   pid = (Int)VG_(strtoll10)(text, NULL);
+   VG_(sprintf)(proc, "/proc/%d", pid);
+   return pid > 0 && pid != VG_(getpid)() && !sr_isError(VG_(stat)(proc, &st)) ? pid : 0;
+}
+
+/* Takes the rank's lock: 0, or the pid of the live process that holds it. A lock left by a
+   process that died is taken over. */
+static Int lock_rank(void)
+{
+   HChar* path = lock_path();
+   HChar pid[32];
+   Int holder = 0, attempt;
+   for (attempt = 0; attempt < 2; attempt++) {
+      SysRes fd = VG_(open)(path, VKI_O_CREAT | VKI_O_EXCL | VKI_O_WRONLY, 0644);
+      if (!sr_isError(fd)) {
+         VG_(sprintf)(pid, "%d\n", VG_(getpid)());
+         VG_(write)(sr_Res(fd), pid, (Int)VG_(strlen)(pid));
+         VG_(close)(sr_Res(fd));
+         break;
+      }
+      if ((holder = live_holder(path)) != 0) break;
+      VG_(unlink)(path);
+   }
+   VG_(free)(path);
+   return holder;
+}
+
+static void unlock_rank(void)
+{
+   HChar* path = lock_path();
+   VG_(unlink)(path);
+   VG_(free)(path);
+}
+
+Int tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HChar* program)
 {
    struct vki_timeval now;
+   Int holder;
    tl_assert(!rank_state.open);
    rank_state.dir = VG_(strdup)("tareador.dir", dir);
-   rank_state.program = VG_(strdup)("tareador.program", program);
    rank_state.rank = rank;
+   if ((holder = lock_rank()) != 0) return holder;
+   rank_state.program = VG_(strdup)("tareador.program", program);
    rank_state.ranks = ranks;
    rank_state.mips = mips;
    VG_(gettimeofday)(&now, NULL);
@@ -211,6 +267,7 @@ void tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HCha
    write_rank_manifest("running", "");
    open_stream("authentic", &rank_state.stream);
    rank_state.open = True;
+   return 0;
 }
 
 Bool tr_trace_is_open(void) { return rank_state.open && !rank_state.closed; }
@@ -464,6 +521,7 @@ void tr_trace_close(Bool complete, const HChar* reason)
    tr_text_end_records(&rank_state.stream.text);
    tr_file_close(&rank_state.stream);
    write_rank_manifest(complete ? "complete" : "truncated", complete ? "" : reason);
+   unlock_rank();
    if (rank_state.speculated)
       VG_(sprintf)(speculation, "; speculation: %llu chunks, %llu sent ahead, %llu mis-speculated, %llu stalls",
                    rank_state.spec_chunks, rank_state.spec_ahead, rank_state.spec_missed,

@@ -13,8 +13,10 @@
 Bool tr_trace_make_directory(const HChar* dir);
 /* Removes `dir` if tr_trace_make_directory made it and it is still empty (nothing was traced). */
 void tr_trace_unmake_directory(const HChar* dir);
-/* Opens the stream of `rank` of `ranks` in `dir` (made already). */
-void tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HChar* program);
+/* Opens the stream of `rank` of `ranks` in `dir` (made already). Returns 0, or the process id
+of another live process writing that rank of `dir` (two jobs into one directory): then nothing
+is opened. */
+Int tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HChar* program);
 Bool tr_trace_is_open(void);
 
 /* Opens this rank's stream of another kind ("tasks", "overlap-real", ...; the set's manifest

@@ -159,5 +159,26 @@ else
   not_ok "SIGKILL of a tasks program" "no sections written: $(tail -3 "$dir.log" | tr '\n' ' ')"
 fi
 
+# ---- Two runs into one directory at once: the second leaves the first's set alone -------------
+dir="$scratch/shared"
+rm -rf "$dir" "$scratch/first.go"
+mkfifo "$scratch/first.go"
+timeout 300 "$TAREADOR" --trace-dir="$dir" "${VG_TESTS_BUILD:?}/waiting" <"$scratch/first.go" \
+  >"$dir.first.log" 2>&1 &
+exec 7>"$scratch/first.go"  # (the first run waits for a line on it)
+for ((i = 0; i < 600; i++)); do [ -f "$dir/rank-0.lock" ] && break; sleep 0.1; done
+timeout 300 "$TAREADOR" --trace-dir="$dir" "$VG_TESTS_BUILD/waiting" </dev/null >"$dir.second.log" 2>&1
+echo >&7
+exec 7>&-
+wait
+if grep -q 'rank 0: not traced: process [0-9]* (another run) is writing rank 0 of --trace-dir' "$dir.second.log" &&
+   grep -q 'waiting: 523776' "$dir.second.log" && grep -q 'status = "complete"' "$dir/rank-0.toml" &&
+   [ "$(grep -c '^task' "$dir/tasks.0.trc")" = 3 ] && [ ! -e "$dir/rank-0.lock" ] &&
+   "$REPLAY" --validate "$dir" >/dev/null 2>&1; then
+  ok "two runs into one directory: the second is not traced and says why; the first's set is whole and valid"
+else
+  not_ok "two runs into one directory" "second: $(tail -2 "$dir.second.log" | tr '\n' ' '); first: $(grep -E '^status' "$dir/rank-0.toml" 2>&1)"
+fi
+
 echo "# $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
