@@ -17,7 +17,7 @@ typedef enum {
 
    /* The MPI wrappers. */
    TR_REQ_MPI_INIT = VG_USERREQ_TOOL_BASE('T', 'R') + 0x100, /* rank, size, dir buf, len */
-   TR_REQ_MPI_ENTER,     /* an MPI call starts: the burst before it ends here */
+   TR_REQ_MPI_ENTER,     /* an MPI call (its name) starts: the burst before it ends here */
    TR_REQ_MPI_EXIT,      /* it ends: events, count, name of the call */
    TR_REQ_MPI_FINALIZE,  /* the trace is complete */
    TR_REQ_MPI_ABORT,     /* errorcode: the trace ends here, truncated */

@@ -155,6 +155,8 @@ static ThreadId traced = VG_INVALID_THREADID;
 static ULong last_exit;               /* instruction count when the last MPI call returned */
 static ULong burst;                   /* instructions outside MPI calls not yet in the trace */
 static Bool in_call;
+static HChar call_name[48];  /* the call it is in: a process killed there (a job's time limit
+                                ending a deadlock) says which */
 static Bool traced_by_on;             /* a program without MPI, traced from tareador_ON */
 static Bool tasks_requested;          /* tareador_ON came before MPI_Init */
 
@@ -220,11 +222,12 @@ static void end_burst(void)
    burst = 0;
 }
 
-static void call_starts(ThreadId tid)
+static void call_starts(ThreadId tid, const HChar* name)
 {
    if (!tr_trace_is_open() || !from_traced_thread(tid)) return;
    burst += tr_count_thread(tid) - last_exit;
    in_call = True;
+   VG_(strncpy)(call_name, name ? name : "an MPI call", sizeof call_name - 1);
    tr_tasks_mpi_enter();
    tr_overlap_mpi_enter(tr_count_thread(tid));
 }
@@ -466,7 +469,7 @@ static Bool tr_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
          break;
       case TR_REQ_MPI_ENTER:
          tr_threads_in_library(True);
-         call_starts(tid);
+         call_starts(tid, (const HChar*)args[1]);
          break;
       case TR_REQ_MPI_EXIT:
          tr_threads_in_library(False);
@@ -571,7 +574,7 @@ static void tr_post_clo_init(void)
 
 static void tr_fini(Int exitcode)
 {
-   HChar reason[96];
+   HChar reason[160];
    exiting = True;
    if (untraced) {
       if (untraced_note) VG_(umsg)("tareador: %s %s\n", program_name(), untraced_note);
@@ -593,13 +596,14 @@ static void tr_fini(Int exitcode)
    /* The thread is gone: its count is known if it called exit, else the last call's stands. */
    tr_overlap_finish(False, exit_called ? tr_count_thread(traced) : last_exit);
    if (exit_called)
-      VG_(sprintf)(reason, "exited with status %d without MPI_Finalize%s", exit_status,
-                   in_call ? ", inside an MPI call" : "");
+      VG_(sprintf)(reason, "exited with status %d without MPI_Finalize%s%s", exit_status,
+                   in_call ? ", inside " : "", in_call ? call_name : "");
    else if (last_fault_signal)
-      VG_(sprintf)(reason, "killed by signal %d%s", last_fault_signal,
-                   in_call ? ", inside an MPI call" : "");
+      VG_(sprintf)(reason, "killed by signal %d%s%s", last_fault_signal,
+                   in_call ? ", inside " : "", in_call ? call_name : "");
    else
-      VG_(sprintf)(reason, "killed by a signal%s", in_call ? ", inside an MPI call" : "");
+      VG_(sprintf)(reason, "killed by a signal%s%s", in_call ? ", inside " : "",
+                   in_call ? call_name : "");
    if (tr_trace_is_open()) warn_untraced_computation();
    write_communication();
    tr_trace_close(False, reason);

@@ -527,7 +527,10 @@ static void collective_event(const CallInfo* k, const UW* args, Comm* c)
    e->bytes_recv = received;
 }
 
-static void enter(void) { VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ENTER, 0, 0, 0, 0, 0); }
+static void enter(const char* name)
+{
+   VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ENTER, name, 0, 0, 0, 0);
+}
 
 static void leave(void)
 {
@@ -747,7 +750,7 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
 
    if (k->family == INIT) return start_tracing(fn, args);
    memcpy(a, args, sizeof a);
-   enter();
+   enter(k->name);
    if (has_comm(k->family) && !(c = comm_of(AT(comm, MPI_Comm)))) {
       /* A communicator the trace does not know: the call is opaque. */
       CALL_ORIGINAL(result, a);

@@ -62,7 +62,7 @@ static UW opaque_call(MpiFunction* next, int* seen, const char* symbol, const ch
                       PARAMETERS)
 {
    UW result;
-   tr_mpi_call_begins();
+   tr_mpi_call_begins(name);
    if (*next == NULL) *next = next_definition(symbol);
    result = (*next)(ARGUMENTS);
    tr_mpi_call_ends(name, seen);

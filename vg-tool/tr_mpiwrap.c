@@ -74,9 +74,9 @@ static const TrDialect* dialect_for(OrigFn fn)
 #include "tr_mpi_modelled.def"
 #undef X
 
-void tr_mpi_call_begins(void)
+void tr_mpi_call_begins(const char* name)
 {
-   if (depth++ == 0) VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ENTER, 0, 0, 0, 0, 0);
+   if (depth++ == 0) VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ENTER, name, 0, 0, 0, 0);
 }
 
 /* The modelled calls' names, for their large-count forms (MPI_Send_c). */

@@ -12,7 +12,7 @@ typedef unsigned long UW;
 #define ARGUMENTS a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12
 
 /* An opaque MPI call starts: when it is the thread's outermost, the tool hears of it. */
-void tr_mpi_call_begins(void);
+void tr_mpi_call_begins(const char* name);
 /* It ends: when it was the outermost, it is recorded as a call of `name`; the first time
    (`*seen` unset), a call that communicates in a way the trace does not model (a non-blocking
    or persistent collective, one-sided, a matched receive, a large-count form) is a warning. */

@@ -1,6 +1,7 @@
 /* faults — a run that does not reach MPI_Finalize: `faults segv` makes rank 1 dereference
-   NULL, `faults abort` makes it call MPI_Abort. The trace stops there, marked truncated.
-   Usage: faults segv|abort (2 or more ranks) */
+   NULL, `faults abort` makes it call MPI_Abort, `faults hang` makes it wait for a message no
+   rank sends (until the job is killed: a time limit). The trace stops there, marked truncated.
+   Usage: faults segv|abort|hang (2 or more ranks) */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +21,8 @@ int main(int argc, char** argv)
       volatile int* nowhere = NULL;
       *nowhere = 1;
    }
+   if (rank == 1 && argc > 1 && strcmp(argv[1], "hang") == 0)
+      MPI_Recv(data, 1, MPI_DOUBLE, 0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
    MPI_Barrier(MPI_COMM_WORLD);
    MPI_Finalize();
    return 0;

@@ -84,6 +84,24 @@ for mpi in "${mpis[@]}"; do
 done
 mpi=${mpis[0]}
 
+# ---- A job killed while a rank waits (a deadlock ended by a time limit): the call is named -------
+dir="$scratch/hang"
+rm -rf "$dir"
+timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" "$EXAMPLES_BUILD/$mpi/faults" \
+  hang >"$dir.log" 2>&1 &
+for ((i = 0; i < 600; i++)); do
+  grep -q 'MPI_Barrier' "$dir/authentic.1.trc" 2>/dev/null && break  # (then it waits)
+  sleep 0.1
+done
+sleep 1
+kill -TERM $(ranks_of "$dir") 2>/dev/null
+wait
+if grep -q 'reason = "killed by a signal, inside MPI_Recv"' "$dir/rank-1.toml" 2>/dev/null; then
+  ok "a job killed while rank 1 waits ($mpi): its manifest names the call it was in"
+else
+  not_ok "a job killed while rank 1 waits ($mpi)" "$(grep -E '^(status|reason)' "$dir/rank-1.toml" 2>&1 | tr '\n' ' ')"
+fi
+
 # ---- One rank killed without warning: its manifest says it did not finish -----------------------
 dir="$scratch/kill-one"
 start_ring "$mpi" 3 "$dir"
