@@ -74,10 +74,15 @@ Inputs resolve_inputs(const std::vector<std::string>& paths) {
         for (const fs::directory_entry& entry : fs::directory_iterator(replays, error)) {
           if (!entry.is_regular_file(error) || !has_extension(entry.path(), ".prv")) continue;
           fs::path json = fs::path(entry.path()).replace_extension(".json");
-          if (!set.run.empty() && trace::saved_replay_run(json.string()) != set.run) {
-            inputs.warnings.push_back(entry.path().string() +
-                                      ": the replay of another run of the set, left out (replay "
-                                      "the set again)");
+          std::string run = set.run.empty() ? set.run : trace::saved_replay_run(json.string());
+          if (run != set.run) {
+            inputs.warnings.push_back(
+                entry.path().string() +
+                (run.empty() ? ": its summary " + json.string() +
+                                   " is missing or unreadable, so which run it replays is not "
+                                   "known: left out (replay the set again)"
+                             : ": the replay of another run of the set, left out (replay the "
+                               "set again)"));
             ++stale;
             continue;
           }
@@ -87,7 +92,8 @@ Inputs resolve_inputs(const std::vector<std::string>& paths) {
         throw LoadError(
             arg, 0,
             (stale ? "no simulated timeline of this run of the set in " + replays.string() + "/ (" +
-                         std::to_string(stale) + " of another run left out: replay the set again, "
+                         std::to_string(stale) +
+                         " left out, of another run or without a summary: replay the set again, "
                    : "no simulated timeline in " + replays.string() + "/ (") +
                 "a trace set shows its replays: run `replay --config MACHINE " + arg + "` first)");
       std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) {

@@ -74,8 +74,9 @@ printf 'format = "tareador-trace-set"\nversion = 2\nname = "x"\nranks = 1\nmips 
   >"$WORK/runs/manifest.toml"
 cp "$DATA/small.prv" "$WORK/runs/replay/authentic.prv"
 echo '{"run": "A"}' >"$WORK/runs/replay/authentic.json"
-check "only replays of another run" 1 "(1 of another run left out: replay the set again" -- \
+check "only replays of another run" 1 "(1 left out, of another run or without a summary: replay the set again" -- \
   --export "$WORK/e.png" "$WORK/runs"
+
 cp "$DATA/small.prv" "$WORK/runs/replay/overlap-real.prv"
 echo '{"run": "B"}' >"$WORK/runs/replay/overlap-real.json"
 cp "$DATA/taskgraph.dot" "$WORK/runs/taskgraph.5.dot"
@@ -83,6 +84,9 @@ check "the replay of another run left out" 0 "authentic.prv: the replay of anoth
   --export "$WORK/e.png" "$WORK/runs"
 grep -qF "taskgraph.5.dot: left out (the set has 1 rank)" "$WORK/err" ||
   { echo "not ok - a task graph of a rank the set does not have: $(head -3 "$WORK/err")"; failures=$((failures + 1)); }
+echo '{"run": ' >"$WORK/runs/replay/authentic.json"
+check "a damaged replay summary" 0 "authentic.json is missing or unreadable, so which run it replays is not known" -- \
+  --export "$WORK/e.png" "$WORK/runs"
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]
