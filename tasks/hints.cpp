@@ -27,7 +27,11 @@ const char* clause_name(Clause c) {
 namespace {
 
 int code_rank(const std::string& code) {
-  return code == "shared-global" ? 0 : code == "race" ? 1 : code == "stack-write" ? 2 : 3;
+  return code == "shared-global"    ? 0
+         : code == "race"           ? 1
+         : code == "reduction-read" ? 2
+         : code == "stack-write"    ? 3
+                                    : 4;
 }
 
 std::vector<std::string> type_names(const trace::TaskSet& set, const std::set<int>& types) {
@@ -256,6 +260,73 @@ void stack_write_warnings(const trace::TaskSet& set, const std::vector<TypeUses>
   }
 }
 
+// Tasks that read bytes of an object that earlier tasks updated while it was disabled (a
+// reduction): no dependency orders the reader after the updates, and in() would not either,
+// next to updates made atomic or critical. (The main task is left out: its uses are its whole
+// run's, before and after its children's.)
+void reduction_read_warnings(const trace::TaskSet& set, int main, Hints& hints) {
+  struct Updates {
+    int first = 0;  // the first instance that updated the object while disabled
+    std::int64_t low = 0, high = 0;  // the bytes updated, [low, high) (0, 0: not known)
+    std::set<int> types;
+    int reader = 0;  // the first later instance that read them, enabled
+    std::size_t readers = 0;
+  };
+  std::map<int, Updates> updated;
+  auto overlaps = [](const Updates& w, const trace::TaskUse& u) {
+    return w.high == 0 || u.span_end == 0 || (u.span_first < w.high && w.low < u.span_end);
+  };
+  for (const trace::TaskInstance& t : set.instances) {  // in creation order
+    if (t.id == 0 || t.type == main) continue;
+    for (const trace::TaskUse& u : set.uses(t)) {
+      if (u.disabled && u.written > 0) {
+        auto [it, fresh] = updated.try_emplace(u.object);
+        Updates& w = it->second;
+        if (fresh) {
+          w.first = t.id;
+          w.low = u.span_first;
+          w.high = u.span_end;
+        } else if (w.high != 0 && u.span_end != 0) {
+          w.low = std::min(w.low, u.span_first);
+          w.high = std::max(w.high, u.span_end);
+        } else {
+          w.high = 0;
+        }
+        w.types.insert(t.type);
+        continue;
+      }
+      auto it = updated.find(u.object);
+      if (u.disabled || u.read == 0 || it == updated.end() || it->second.first == t.id ||
+          !overlaps(it->second, u))
+        continue;
+      if (it->second.readers++ == 0) it->second.reader = t.id;
+    }
+  }
+  for (const auto& [object, w] : updated) {
+    if (w.readers == 0) continue;
+    const trace::TaskInstance& reader = set.instance(w.reader);
+    Warning warning;
+    warning.code = "reduction-read";
+    warning.object = object;
+    std::set<int> types = w.types;
+    types.insert(reader.type);
+    warning.types = type_names(set, types);
+    warning.instances = {w.first, w.reader};
+    warning.count = w.readers;
+    std::string name = object_name(set, object);
+    warning.message =
+        "#" + std::to_string(reader.id) + " (" + type_name(set, reader.type) + ") reads " +
+        name + ", which " + join(type_names(set, w.types), ", ") +
+        " tasks update while it is disabled (a reduction), from #" + std::to_string(w.first) +
+        " on: no dependency orders it after them, and in(" + name +
+        ") would not next to atomic or critical updates (" + std::to_string(w.readers) +
+        (w.readers == 1 ? " such reader" : " such readers") +
+        "). Wait for the updates first (a taskwait), or declare them a reduction that the "
+        "runtime completes before the read";
+    hints.warnings.push_back(std::move(warning));
+  }
+}
+
 // Data passed from one task to another through the stack.
 void stack_flow_warnings(const trace::TaskSet& set, Hints& hints) {
   struct StackFlow {
@@ -329,6 +400,7 @@ Hints porting_hints(const trace::TaskSet& set, const HintOptions& options) {
 
   shared_global_warnings(set, main, hints);
   race_warnings(set, options, hints);
+  reduction_read_warnings(set, main, hints);
   stack_write_warnings(set, uses, hints);
   stack_flow_warnings(set, hints);
   std::stable_sort(hints.warnings.begin(), hints.warnings.end(),

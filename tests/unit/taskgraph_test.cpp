@@ -49,6 +49,12 @@ class SetBuilder {
     set_.add_use(id, {object, read, written, false, 0, 0});
     return *this;
   }
+  // A use of bytes [first, end) of the object, while it was disabled or not.
+  SetBuilder& uses(int id, int object, std::int64_t read, std::int64_t written, bool disabled,
+                   std::int64_t first, std::int64_t end) {
+    set_.add_use(id, {object, read, written, disabled, first, end});
+    return *this;
+  }
   SetBuilder& instructions(int id, double n) {
     at(id).instructions = n;
     return *this;
@@ -503,6 +509,29 @@ TEST(TaskHints, RaceOnAnAccumulatorWithoutDependencies) {
       << w->message;
   EXPECT_EQ(h.warnings.size(), 1u);
   EXPECT_EQ(h.types[0].ompss, "#pragma omp task in(x) inout(sum)");
+}
+
+TEST(TaskHints, AReaderOfWhatTasksUpdateWhileDisabledIsOrderedByNothing) {
+  // Four "acc" tasks add into bytes [0, 8) of a block while it is disabled; a "use" task reads
+  // them afterwards, with the block enabled: no dependency orders it after them. A "data" task
+  // reads other bytes of the block: no warning for it.
+  SetBuilder b;
+  b.object(1, "heap", 64, "block");
+  for (int i = 0; i < 4; ++i) {
+    int t = b.add("acc", 1, 10);
+    b.uses(t, 1, 8, 8, true, 0, 8);
+  }
+  int data = b.add("data", 1, 10), use = b.add("use", 1, 10);
+  b.uses(data, 1, 56, 0, false, 8, 64).uses(use, 1, 8, 0, false, 0, 8);
+  tasks::Hints h = tasks::porting_hints(b.set());
+  const tasks::Warning* w = warning(h, "reduction-read", 1);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->instances, (std::vector<int>{2, use}));
+  EXPECT_EQ(w->count, 1u);
+  EXPECT_EQ(w->types, (std::vector<std::string>{"acc", "use"}));
+  EXPECT_TRUE(contains(w->message, "#7 (use) reads block, which acc tasks update while it is "
+                                   "disabled (a reduction), from #2 on: no dependency orders"))
+      << w->message;
 }
 
 TEST(TaskHints, NoRaceWhenOrderedOrDisjoint) {
