@@ -280,7 +280,8 @@ int run_validation(const RunRequest& r) {
       std::cout << t->header().path << " (" << t->header().kind << "): "
                 << (found.problems.empty() ? "valid"
                                            : std::to_string(found.problems.size()) + " problem(s)")
-                << (found.notes.empty() ? "" : ", " + std::to_string(found.notes.size()) + " note(s)")
+                << (found.notes.empty() ? ""
+                                        : ", " + std::to_string(found.notes.size()) + " note(s)")
                 << truncation(t->header()) << "\n";
       problems += found.problems.size();
     }

@@ -266,7 +266,7 @@ void stack_write_warnings(const trace::TaskSet& set, const std::vector<TypeUses>
 // run's, before and after its children's.)
 void reduction_read_warnings(const trace::TaskSet& set, int main, Hints& hints) {
   struct Updates {
-    int first = 0;  // the first instance that updated the object while disabled
+    int first = 0;                   // the first instance that updated the object while disabled
     std::int64_t low = 0, high = 0;  // the bytes updated, [low, high) (0, 0: not known)
     std::set<int> types;
     int reader = 0;  // the first later instance that read them, enabled
@@ -315,8 +315,8 @@ void reduction_read_warnings(const trace::TaskSet& set, int main, Hints& hints) 
     warning.count = w.readers;
     std::string name = object_name(set, object);
     warning.message =
-        "#" + std::to_string(reader.id) + " (" + type_name(set, reader.type) + ") reads " +
-        name + ", which " + join(type_names(set, w.types), ", ") +
+        "#" + std::to_string(reader.id) + " (" + type_name(set, reader.type) + ") reads " + name +
+        ", which " + join(type_names(set, w.types), ", ") +
         " tasks update while it is disabled (a reduction), from #" + std::to_string(w.first) +
         " on: no dependency orders it after them, and in(" + name +
         ") would not next to atomic or critical updates (" + std::to_string(w.readers) +

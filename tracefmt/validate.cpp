@@ -141,8 +141,7 @@ class Validator {
     if ((send ? c.sends : c.receives)++ == 0)
       (send ? c.first_send : c.first_receive) = s.records->where();
     if (header_.kind == "tasks") return;
-    Unpaired self{r.bytes, i, s.records->mark(), blocks(r),
-                  !send && r.immediate() ? r.request : 0};
+    Unpaired self{r.bytes, i, s.records->mark(), blocks(r), !send && r.immediate() ? r.request : 0};
     if (!c.unpaired.empty() && c.unpaired_sends != send) {
       Unpaired& other = c.unpaired.front();
       send ? pair(self, other) : pair(other, self);
@@ -170,8 +169,7 @@ class Validator {
     if (send.bytes <= receive.bytes) return;
     report(where(receive) + ": receive of " + std::to_string(receive.bytes) +
            " bytes matches a message of " + std::to_string(send.bytes) + " bytes sent at " +
-           where(send) +
-           ": the message is truncated (an MPI error)");
+           where(send) + ": the message is truncated (an MPI error)");
   }
 
   void collective(const Stream& s, const Record& r) {
@@ -261,8 +259,8 @@ class Validator {
                   std::to_string(reference_task)
             : std::to_string(ops.size()) + " collective(s) but rank " +
                   std::to_string(reference_task) + " calls " + std::to_string(reference.size());
-    report(at + ": on communicator " + std::to_string(comm_id) + ", rank " +
-           std::to_string(task) + " calls " + detail);
+    report(at + ": on communicator " + std::to_string(comm_id) + ", rank " + std::to_string(task) +
+           " calls " + detail);
   }
 
   const Trace& trace_;

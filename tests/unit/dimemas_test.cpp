@@ -244,10 +244,10 @@ TEST(Dimemas, ValidatorReportsOnlyTheUnmatchedReceivesAThreadWaitsFor) {
   // as the run left it), one it waits for and a blocking one (each would wait forever). A
   // rendezvous send to its own task, which nothing receives, waits forever too.
   TempDir dir;
-  auto t = trace::open_dimemas(
-      dir.write("v.dim", dim_header(2) + "3:1:0:0:-1:8:1:1:1\n3:1:0:0:-1:8:2:1:1\n"
-                                         "3:1:0:0:-1:8:2:1:2\n3:1:0:0:-1:8:3:1:0\n"
-                                         "2:0:0:0:-1:8:5:1:0\n"));
+  auto t = trace::open_dimemas(dir.write("v.dim", dim_header(2) +
+                                                      "3:1:0:0:-1:8:1:1:1\n3:1:0:0:-1:8:2:1:1\n"
+                                                      "3:1:0:0:-1:8:2:1:2\n3:1:0:0:-1:8:3:1:0\n"
+                                                      "2:0:0:0:-1:8:5:1:0\n"));
   trace::Validation found = trace::validate(*t);
   ASSERT_EQ(found.problems.size(), 3u);
   EXPECT_EQ(from_file(found.problems[0]),

@@ -529,8 +529,9 @@ TEST(TaskHints, AReaderOfWhatTasksUpdateWhileDisabledIsOrderedByNothing) {
   EXPECT_EQ(w->instances, (std::vector<int>{2, use}));
   EXPECT_EQ(w->count, 1u);
   EXPECT_EQ(w->types, (std::vector<std::string>{"acc", "use"}));
-  EXPECT_TRUE(contains(w->message, "#7 (use) reads block, which acc tasks update while it is "
-                                   "disabled (a reduction), from #2 on: no dependency orders"))
+  EXPECT_TRUE(contains(w->message,
+                       "#7 (use) reads block, which acc tasks update while it is "
+                       "disabled (a reduction), from #2 on: no dependency orders"))
       << w->message;
 }
 
