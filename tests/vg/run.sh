@@ -26,6 +26,16 @@ run_children() {
     -np "$ranks" "$EXAMPLES_BUILD/$mpi/$example" >"$dir.log" 2>&1
 }
 
+# run_test MPI PROGRAM DIR [ARGS...]: tests/vg's PROGRAM, built with MPI, on 2 ranks under the
+# tool into DIR (its output in DIR.log).
+run_test() {
+  local mpi=$1 program=$2 dir=$3
+  shift 3
+  rm -rf "$dir"
+  timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" \
+    "$VG_TESTS_BUILD/$mpi/$program" "$@" >"$dir.log" 2>&1
+}
+
 # The trace set DIR of EXAMPLE matches the expected streams, is valid and replays.
 check_set() {
   local name=$1 dir=$2 example=$3 ranks=$4 r
@@ -146,11 +156,8 @@ done
 # ---- Hybrid MPI+OpenMP: the threads that compute besides the traced one are said -------------
 for mpi in "${mpis[@]}"; do
   for threads in 1 2; do
-    dir="$scratch/$mpi-hybrid-$threads"
-    rm -rf "$dir"
-    OMP_NUM_THREADS=$threads OMP_WAIT_POLICY=passive timeout 300 "$(launcher "$mpi")" -np 2 \
-      "$TAREADOR" --trace-dir="$dir" "$VG_TESTS_BUILD/$mpi/hybrid" "$([ "$threads" = 1 ] && echo idle)" \
-      >"$dir.log" 2>&1
+    OMP_NUM_THREADS=$threads OMP_WAIT_POLICY=passive run_test "$mpi" hybrid \
+      "$scratch/$mpi-hybrid-$threads" "$([ "$threads" = 1 ] && echo idle)"
   done
   one=$(grep -c 'other threads executed' "$scratch/$mpi-hybrid-1/rank-0.toml" 2>&1)
   two=$(grep -o 'other threads executed [0-9]* instructions ([0-9]*%' \
@@ -166,9 +173,7 @@ done
 for mpi in "${mpis[@]}"; do
   for mode in wait late; do
     dir="$scratch/$mpi-forked-$mode"
-    rm -rf "$dir"
-    timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" \
-      "$VG_TESTS_BUILD/$mpi/forked" "$mode" >"$dir.log" 2>&1
+    run_test "$mpi" forked "$dir" "$mode"
     sleep 3  # (the late helper outlives the job)
     stream=$(grep -v '^cpu' "$dir/authentic.0.trc" 2>&1 | tr '\n' '|')
     if [ "$stream" = "# tareador stream v1 kind=authentic rank=0|call MPI_Comm_rank|coll MPI_Barrier 0 -1 0 0|coll MPI_Allreduce 0 -1 8 8|end|" ] &&
@@ -184,12 +189,7 @@ done
 
 # ---- Polling for a message: the tests that complete nothing are said ------------------------------
 for mpi in "${mpis[@]}"; do
-  for mode in poll wait; do
-    dir="$scratch/$mpi-polling-$mode"
-    rm -rf "$dir"
-    timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" \
-      "$VG_TESTS_BUILD/$mpi/polling" "$mode" >"$dir.log" 2>&1
-  done
+  for mode in poll wait; do run_test "$mpi" polling "$scratch/$mpi-polling-$mode" "$mode"; done
   polled=$(grep -c 'MPI tests .* completed nothing' "$scratch/$mpi-polling-poll/rank-1.toml" 2>&1)
   waited=$(grep -c 'completed nothing' "$scratch/$mpi-polling-wait/rank-1.toml" 2>&1)
   if [ "$polled" = 1 ] && [ "$waited" = 0 ] && grep -q 'polling: polled, ok' "$scratch/$mpi-polling-poll.log"; then
