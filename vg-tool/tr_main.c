@@ -193,6 +193,7 @@ static Bool start_tracing(ThreadId tid, Int rank, Int ranks)
    static HChar note[256];
    Int holder;
    if (tr_trace_is_open()) return True;
+   if (untraced) return False;
    holder = tr_trace_open(trace_dir, rank, ranks, (ULong)clo_mips, program_name());
    if (holder != 0) {
       VG_(snprintf)(note, sizeof note, "rank %d: not traced: process %d (another run) is writing "
@@ -574,7 +575,7 @@ static void tr_post_clo_init(void)
 
 static void tr_fini(Int exitcode)
 {
-   HChar reason[160];
+   HChar reason[160], inside[64] = "";
    exiting = True;
    if (untraced) {
       if (untraced_note) VG_(umsg)("tareador: %s %s\n", program_name(), untraced_note);
@@ -595,15 +596,13 @@ static void tr_fini(Int exitcode)
    tr_potential_finish(False);
    /* The thread is gone: its count is known if it called exit, else the last call's stands. */
    tr_overlap_finish(False, exit_called ? tr_count_thread(traced) : last_exit);
+   if (in_call) VG_(sprintf)(inside, ", inside %s", call_name);
    if (exit_called)
-      VG_(sprintf)(reason, "exited with status %d without MPI_Finalize%s%s", exit_status,
-                   in_call ? ", inside " : "", in_call ? call_name : "");
+      VG_(sprintf)(reason, "exited with status %d without MPI_Finalize%s", exit_status, inside);
    else if (last_fault_signal)
-      VG_(sprintf)(reason, "killed by signal %d%s%s", last_fault_signal,
-                   in_call ? ", inside " : "", in_call ? call_name : "");
+      VG_(sprintf)(reason, "killed by signal %d%s", last_fault_signal, inside);
    else
-      VG_(sprintf)(reason, "killed by a signal%s%s", in_call ? ", inside " : "",
-                   in_call ? call_name : "");
+      VG_(sprintf)(reason, "killed by a signal%s", inside);
    if (tr_trace_is_open()) warn_untraced_computation();
    write_communication();
    tr_trace_close(False, reason);
