@@ -48,7 +48,7 @@ std::string report_text(const trace::TaskSet& set, const Report& r) {
     if (!th.locals_private.empty())
       out << "    private: " << join(th.locals_private, ", ")
           << " (locals of the code that creates it, written and not read again while traced: "
-             "declare them inside the task, unless code after tareador_OFF reads them)\n";
+             "declare them inside the task, unless code after tracing ends reads them)\n";
     if (!th.locals_shared.empty())
       out << "    also writes " << join(th.locals_shared, ", ")
           << " (locals of the code that creates it, read afterwards): see the warnings\n";

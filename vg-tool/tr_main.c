@@ -184,21 +184,24 @@ static void forked_parent(ThreadId tid)
 {
    if (tr_trace_is_open())
       tr_trace_warning("the program forked a process, which is not traced: its work is in no "
-                       "trace (one that execs a program is traced with --trace-children=yes)");
+                       "trace (a process that runs another program is traced only with "
+                       "--trace-children=yes, and only if that program calls MPI_Init or "
+                       "tareador_ON)");
 }
 
 /* Whether this process traces: not if another run writes the same rank of the directory. */
 static Bool start_tracing(ThreadId tid, Int rank, Int ranks)
 {
-   static HChar note[256];
+   static HChar note[640];
    Int holder;
    if (tr_trace_is_open()) return True;
    if (untraced) return False;
    holder = tr_trace_open(trace_dir, rank, ranks, (ULong)clo_mips, program_name());
    if (holder != 0) {
       VG_(snprintf)(note, sizeof note, "rank %d: not traced: process %d (another run) is writing "
-                    "rank %d of --trace-dir %s; give this run a directory of its own", rank,
-                    holder, rank, trace_dir);
+                    "rank %d of --trace-dir %s; give this run a directory of its own (or, if no "
+                    "run writes there, remove %s/rank-%d.lock)", rank, holder, rank, trace_dir,
+                    trace_dir, rank);
       VG_(umsg)("tareador: %s\n", note);
       untraced = True;
       untraced_note = note;

@@ -102,6 +102,11 @@ static struct {
    UInt misnamed_ends;          /* tareador_end_task calls naming another task */
    UInt* disabled;              /* the objects disabled now */
    UInt n_disabled, max_disabled;
+   /* Disables and enables asked for before tracing began (before tareador_ON, or between
+      MPI_Init and the first task), done when it begins: the labs disable first. */
+   struct { Addr at; Bool disable; } * early;
+   UInt n_early, max_early;
+   Bool begun;  /* tracing began once (asks after it ended are too late) */
    TrFile out;  /* the tasks stream */
 } tasks = {.out = {.fd = -1}};
 
@@ -271,6 +276,7 @@ static void close_instance(void)
 
 void tr_tasks_begin(ThreadId tid, UInt dep_kinds)
 {
+   UInt i;
    tl_assert(!tasks.active);
    tasks.active = True;
    tasks.tid = tid;
@@ -279,6 +285,9 @@ void tr_tasks_begin(ThreadId tid, UInt dep_kinds)
    type_of("main");
    open_instance(0);
    tr_memory_start(dep_kinds, tid);
+   tasks.begun = True;
+   for (i = 0; i < tasks.n_early; i++) tr_tasks_disable_object(tasks.early[i].at, tasks.early[i].disable);
+   tasks.n_early = 0;
 }
 
 Bool tr_tasks_active(void) { return tasks.active; }
@@ -513,12 +522,27 @@ void tr_tasks_uses(UInt object, Addr a, SizeT n, ULong read, ULong written, Bool
    u->written += written;
 }
 
+/* Whether `a` is in the malloc arena but in no live block (a block's address would have found
+   the block). */
+static Bool in_heap_arena(Addr a)
+{
+   NSegment const* segment = VG_(am_find_nsegment)(a);
+   return segment != NULL && segment->kind == SkAnonC && segment->isCH;
+}
+
 void tr_tasks_disable_object(Addr a, Bool disable)
 {
    TrObject* o;
    UInt id, i;
    HChar warning[TR_NAME_MAX + 160];
-   if (!tasks.active) return;
+   if (!tasks.active) {
+      if (tasks.begun) return;
+      if (tasks.n_early == tasks.max_early)
+         tasks.early = grow(tasks.early, &tasks.max_early, tasks.n_early + 1, sizeof *tasks.early);
+      tasks.early[tasks.n_early].at = a;
+      tasks.early[tasks.n_early++].disable = disable;
+      return;
+   }
    if (!VG_(am_is_valid_for_client)(a, 1, VKI_PROT_READ)) {
       VG_(snprintf)(warning, sizeof warning, "tareador_%s_object(%#lx): not an address of the "
                     "program's memory: ignored", disable ? "disable" : "enable", a);
@@ -528,9 +552,11 @@ void tr_tasks_disable_object(Addr a, Bool disable)
    id = tr_object_of_variable(tasks.tid, a);
    o = tr_object(id);
    if (o == NULL) return;
-   /* Only the program's variables and live heap blocks: a freed block's address lies in a
-      region of the heap, and disabling that would disable the blocks allocated there next. */
-   if (o->kind != TR_OBJ_HEAP && o->kind != TR_OBJ_GLOBAL && o->kind != TR_OBJ_STACK) {
+   /* Not a freed block: its address lies in a region of the heap's arena, and disabling that
+      would disable the blocks allocated there next; nor constants or a library's memory. (The
+      program's own mappings are fine.) */
+   if (o->kind == TR_OBJ_CONST || o->kind == TR_OBJ_LIBRARY ||
+       (o->kind == TR_OBJ_OTHER && in_heap_arena(a))) {
       VG_(snprintf)(warning, sizeof warning, "tareador_%s_object: an address that is not a "
                     "variable or a live heap block of the program (freed memory, a library's, "
                     "a constant): ignored", disable ? "disable" : "enable");
@@ -541,8 +567,9 @@ void tr_tasks_disable_object(Addr a, Bool disable)
    o->disabled = disable;
    if (disable) {
       /* An element or a member names all of its object: say so, once per object (the text
-         leaves out the element's address). */
-      if (a != o->start) {
+         leaves out the element's address). (Memory the program maps is cut into regions of
+         the tool's own, whose starts mean nothing to it.) */
+      if (a != o->start && o->kind != TR_OBJ_OTHER) {
          VG_(snprintf)(warning, sizeof warning, "tareador_disable_object names a byte inside %s "
                        "(%lu bytes): the whole object is disabled, every element of it",
                        tr_object_name(id), o->size);
