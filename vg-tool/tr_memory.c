@@ -571,6 +571,10 @@ void tr_memory_forget(Addr a, SizeT n)
 static void on_block(Addr start, SizeT size, TrBlockEvent event)
 {
    if (!state.on || size == 0) return;
+   if (event == TR_BLOCK_DISABLED) {
+      tr_memory_object_disabled(start, size);
+      return;
+   }
    if (event != TR_BLOCK_NEW && state.tracking) access(start, size, event != TR_BLOCK_READ);
    if (event == TR_BLOCK_NEW || event == TR_BLOCK_FREED) tr_memory_forget(start, size);
    /* A block freed while disabled takes its disabling along: the next block there is another. */

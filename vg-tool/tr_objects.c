@@ -175,6 +175,8 @@ static void* tr_realloc(ThreadId tid, void* p, SizeT size)
 {
    void* q;
    SizeT old;
+   UWord id;
+   Bool disabled;
    if (p == NULL) return tr_malloc(tid, size);
    if (size == 0) {
       free_block(tid, p);
@@ -182,6 +184,7 @@ static void* tr_realloc(ThreadId tid, void* p, SizeT size)
    }
    q = tr_malloc(tid, size);
    if (q == NULL) return NULL;
+   disabled = VG_(lookupFM)(heap_blocks, NULL, &id, (UWord)p) && objects[id].disabled;
    old = block_size(p);
    if (old > size) old = size;
    VG_(memcpy)(q, p, old);
@@ -190,6 +193,10 @@ static void* tr_realloc(ThreadId tid, void* p, SizeT size)
       tr_objects_on_block((Addr)q, old, TR_BLOCK_WRITTEN);
    }
    free_block(tid, p);
+   if (disabled && VG_(lookupFM)(heap_blocks, NULL, &id, (UWord)q)) {
+      objects[id].disabled = True;
+      if (tr_objects_on_block) tr_objects_on_block((Addr)q, objects[id].size, TR_BLOCK_DISABLED);
+   }
    return q;
 }
 

@@ -84,8 +84,11 @@ const HChar* tr_object_name(UInt id);
 
 /* What the allocator does to a heap block's bytes: a new block holds nothing yet; realloc
    copies (reads the old block, writes the new one); freeing is a write of the whole block (the
-   last use of it: whoever used it comes first), after which it holds nothing. */
-typedef enum { TR_BLOCK_NEW, TR_BLOCK_READ, TR_BLOCK_WRITTEN, TR_BLOCK_FREED } TrBlockEvent;
+   last use of it: whoever used it comes first), after which it holds nothing. A block realloc
+   moves a disabled block into is disabled too (it is the same program object). */
+typedef enum {
+   TR_BLOCK_NEW, TR_BLOCK_READ, TR_BLOCK_WRITTEN, TR_BLOCK_FREED, TR_BLOCK_DISABLED
+} TrBlockEvent;
 /* The heap blocks call this as their bytes are allocated, copied and freed. */
 extern void (*tr_objects_on_block)(Addr start, SizeT size, TrBlockEvent event);
 

@@ -231,7 +231,8 @@ static void close_node(void)
    allocated again at the same address is another object). */
 static void forget_block(Addr start, SizeT size, TrBlockEvent event)
 {
-   if (event == TR_BLOCK_READ || event == TR_BLOCK_WRITTEN) return;  /* a copy: not a use */
+   /* a copy is not a use; disabling keeps what the bytes held */
+   if (event == TR_BLOCK_READ || event == TR_BLOCK_WRITTEN || event == TR_BLOCK_DISABLED) return;
    if (!pt.recording || pt.n_open == 0 || size == 0) return;
    end_segment();
    tr_text_printf(&pt.out.text, "forget %lx+%lx\n", start, size);

@@ -180,13 +180,13 @@ for opt in O0 O2; do
   fi
 done
 
-# ---- Accumulators disabled before tareador_ON, and in the program's own mappings ----------------
+# ---- Accumulators disabled before tareador_ON, in the program's own mappings, grown by realloc ---
 for opt in O0 O2; do
   dir="$scratch/early-$opt"
   trace "$dir" "$labs/early-$opt"
   if [ -z "$(edge_list "$dir")" ] && grep -q '^warnings = \[\]' "$dir/rank-0.toml" &&
      [ "$(grep -c '^uses .* disabled' "$dir/tasks.0.trc")" -ge 8 ]; then
-    ok "early (-$opt): an accumulator disabled before tareador_ON and one in mmap'd memory: the four tasks that add into them are independent"
+    ok "early (-$opt): accumulators disabled before tareador_ON, in mmap'd memory, and grown by realloc: the tasks that add into them are independent"
   else
     not_ok "early (-$opt)" "edges '$(edge_list "$dir")'; $(grep '^warnings' "$dir/rank-0.toml")"
   fi
