@@ -89,13 +89,11 @@ void tr_file_close(TrFile* file)
 
 Bool tr_file_replace(const HChar* path, TrText* text)
 {
-   HChar* temporary = VG_(malloc)("tareador.file.tmp", VG_(strlen)(path) + 8);
+   HChar* temporary;
    Int fd;
    Bool ok;
-   if (silenced) {
-      VG_(free)(temporary);
-      return True;
-   }
+   if (silenced) return True;
+   temporary = VG_(malloc)("tareador.file.tmp", VG_(strlen)(path) + 8);
    VG_(sprintf)(temporary, "%s.tmp", path);
    fd = open_for_writing(temporary);
    ok = fd >= 0 && write_all(fd, text);

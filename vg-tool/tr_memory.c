@@ -656,6 +656,8 @@ void tr_memory_object_disabled(Addr start, SizeT size)
    state.n_disabled++;
 }
 
+Addr tr_memory_disabled_start(UInt i) { return i < state.n_disabled ? state.disabled[i].start : 0; }
+
 void tr_memory_object_enabled(Addr start)
 {
    UInt i;

@@ -100,8 +100,6 @@ static struct {
    ULong dependencies;
    ULong runtime_dependencies;  /* left out: through the runtime libraries' own state */
    UInt misnamed_ends;          /* tareador_end_task calls naming another task */
-   UInt* disabled;              /* the objects disabled now */
-   UInt n_disabled, max_disabled;
    /* Disables and enables asked for before tracing began (before tareador_ON, or between
       MPI_Init and the first task), done when it begins: the labs disable first. */
    struct { Addr at; Bool disable; } * early;
@@ -286,7 +284,8 @@ void tr_tasks_begin(ThreadId tid, UInt dep_kinds)
    open_instance(0);
    tr_memory_start(dep_kinds, tid);
    tasks.begun = True;
-   for (i = 0; i < tasks.n_early; i++) tr_tasks_disable_object(tasks.early[i].at, tasks.early[i].disable);
+   for (i = 0; i < tasks.n_early; i++)
+      tr_tasks_disable_object(tasks.early[i].at, tasks.early[i].disable);
    tasks.n_early = 0;
 }
 
@@ -533,7 +532,7 @@ static Bool in_heap_arena(Addr a)
 void tr_tasks_disable_object(Addr a, Bool disable)
 {
    TrObject* o;
-   UInt id, i;
+   UInt id;
    HChar warning[TR_NAME_MAX + 160];
    if (!tasks.active) {
       if (tasks.begun) return;
@@ -576,31 +575,23 @@ void tr_tasks_disable_object(Addr a, Bool disable)
          tr_trace_warning(warning);
       }
       tr_memory_object_disabled(o->start, o->size);
-      if (tasks.n_disabled == tasks.max_disabled) {
-         tasks.max_disabled = tasks.max_disabled ? 2 * tasks.max_disabled : 8;
-         tasks.disabled = VG_(realloc)("tareador.tasks.disabled", tasks.disabled,
-                                       tasks.max_disabled * sizeof(UInt));
-      }
-      tasks.disabled[tasks.n_disabled++] = id;
    } else {
       tr_memory_object_enabled(o->start);
-      for (i = 0; i < tasks.n_disabled && tasks.disabled[i] != id; i++) {}
-      if (i < tasks.n_disabled) tasks.disabled[i] = tasks.disabled[--tasks.n_disabled];
    }
 }
 
-/* Objects still disabled when tracing ends: their accesses since they were disabled made no
+/* Objects still disabled when tracing ends (the memory's disabled ranges: freed blocks and
+   popped variables have left them): their accesses since they were disabled made no
    dependency, which a program that forgot tareador_enable_object did not mean. */
 static void warn_still_disabled(void)
 {
    UInt i;
+   Addr start;
    HChar warning[TR_NAME_MAX + 160];
-   for (i = 0; i < tasks.n_disabled; i++) {
-      TrObject* o = tr_object(tasks.disabled[i]);
-      if (o == NULL || o->dead || !o->disabled) continue;
+   for (i = 0; (start = tr_memory_disabled_start(i)) != 0; i++) {
       VG_(snprintf)(warning, sizeof warning, "%s was still disabled when tracing ended: no "
                     "access to it after tareador_disable_object made a dependency",
-                    tr_object_name(tasks.disabled[i]));
+                    tr_object_name(tr_object_of_variable(tasks.tid, start)));
       tr_trace_warning(warning);
    }
 }
