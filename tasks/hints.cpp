@@ -327,6 +327,35 @@ void reduction_read_warnings(const trace::TaskSet& set, int main, Hints& hints) 
   }
 }
 
+// The races and reduction reads on objects of one group (the blocks of one allocation site: a
+// particle each, all disabled) are one warning each, the first object's, saying how many more
+// there are: 8,000 lines that differ only in an address nobody sees would bury the others.
+// (The other codes' warnings on one object differ in their types or flows.)
+void merge_group_warnings(const trace::TaskSet& set, Hints& hints) {
+  std::map<std::pair<std::string, Group>, std::size_t> first;  // code and group -> its warning
+  std::vector<std::size_t> others;
+  std::vector<Warning> merged;
+  for (Warning& w : hints.warnings) {
+    bool per_object = w.code == "race" || w.code == "reduction-read";
+    auto [it, fresh] = per_object
+                           ? first.try_emplace({w.code, group_of(set, w.object)}, merged.size())
+                           : std::make_pair(first.end(), true);
+    if (fresh) {
+      merged.push_back(std::move(w));
+      others.push_back(0);
+    } else {
+      merged[it->second].count += w.count;
+      ++others[it->second];
+    }
+  }
+  for (std::size_t k = 0; k < merged.size(); ++k)
+    if (others[k] > 0)
+      merged[k].message += " (the same on " + std::to_string(others[k]) + " other object" +
+                           (others[k] == 1 ? "" : "s") + " named " +
+                           object_name(set, merged[k].object) + ")";
+  hints.warnings = std::move(merged);
+}
+
 // Data passed from one task to another through the stack.
 void stack_flow_warnings(const trace::TaskSet& set, Hints& hints) {
   struct StackFlow {
@@ -412,6 +441,7 @@ Hints porting_hints(const trace::TaskSet& set, const HintOptions& options) {
                      };
                      return key(a) < key(b);
                    });
+  merge_group_warnings(set, hints);
   return hints;
 }
 

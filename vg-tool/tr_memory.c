@@ -17,6 +17,7 @@
 
 #include "tr_instrument.h"
 #include "tr_memory.h"
+#include "tr_disabled.h"
 #include "tr_objects.h"
 #include "tr_owners.h"
 #include "tr_potential.h"
@@ -25,19 +26,12 @@
 
 #define RED_ZONE 128  /* the amd64 ABI's: a leaf function's locals below its stack pointer */
 
-/* An object made dependency-free by tareador_disable_object: [start, end). */
-typedef struct {
-   Addr start, end;
-} Range;
-
 static struct {
    Bool on, paused;
    Bool tracking;        /* on and not paused: what the helpers check */
    Bool potential;       /* --potential-tasks: accesses and stack rises go to tr_potential.c */
    Bool war, waw;
    ThreadId tid;
-   Range* disabled;      /* the disabled objects now: accesses to them make no dependency */
-   UInt n_disabled, max_disabled;
    Addr stack_bottom;    /* the lowest address the traced thread's stack may reach */
    Addr stack_end;       /* and the highest, plus one */
 } state;
@@ -253,15 +247,6 @@ static void used(Addr a, SizeT n, ULong read, ULong written, Bool disabled)
    if (written) u->written += written;
 }
 
-/* The first disabled range that [a, a+n) overlaps, or NULL. */
-static const Range* disabled_in(Addr a, SizeT n)
-{
-   UInt i;
-   for (i = 0; i < state.n_disabled; i++)
-      if (a < state.disabled[i].end && a + n > state.disabled[i].start) return &state.disabled[i];
-   return NULL;
-}
-
 /* What a load of the running instance found: its inputs, the run of them from one writer (a
    dependency), and the last reader list it extended. */
 typedef struct {
@@ -385,7 +370,7 @@ static void track(Addr a, SizeT n, Bool write)
 
 static void access(Addr a, SizeT n, Bool write)
 {
-   const Range* r;
+   const TrDisabled* r;
    if (state.potential) {
       tr_potential_access(a, n, write);
       return;
@@ -398,7 +383,7 @@ static void access(Addr a, SizeT n, Bool write)
    /* Other threads (an MPI library's progress threads, say) are not the traced program's. */
    if (VG_(get_running_tid)() != state.tid) return;
    /* The bytes of a disabled object are used, and make no dependency. */
-   while (state.n_disabled > 0 && n > 0 && (r = disabled_in(a, n)) != NULL) {
+   while (n > 0 && (r = tr_disabled_in(a, n)) != NULL) {
       Addr start = a > r->start ? a : r->start, end = a + n < r->end ? a + n : r->end;
       if (start > a) track(a, start - a, write);
       used(start, end - start, write ? 0 : end - start, write ? end - start : 0, True);
@@ -476,7 +461,7 @@ IRExpr* tr_memory_changes_ir(IRSB* sb, Bool store, IRExpr* addr, Int size)
 }
 
 /* An access of one piece (the whole of a uniform granule: a double, a pointer; or one byte of
-   a split granule), with read-after-write only and no object disabled, as load_in_leaf and
+   a split granule), with read-after-write only and of no disabled object, as load_in_leaf and
    store_in_leaf would take it, when it is the running instance's (False: not done). The first
    touches of an instance's data are mostly of whole granules; copies of more than a few KB
    (glibc's memcpy: `rep movsb`, a byte per iteration) and loops over chars go through granules
@@ -487,7 +472,7 @@ static inline Bool one_piece(TrOwnersLeaf* leaf, UInt at, Addr a, UWord n, Bool 
    TrOwners* g = &leaf->granule[at / TR_GRANULE];
    UInt current = tr_task_current;
    TrOwners* b;
-   if (state.war || state.waw || state.n_disabled > 0) return False;
+   if (state.war || state.waw || tr_disabled_near(a, n)) return False;
    if (n == TR_GRANULE && at % TR_GRANULE == 0 && g->writer != TR_SPLIT)
       b = g;
    else if (n == 1 && g->writer == TR_SPLIT)
@@ -513,8 +498,8 @@ static inline Bool one_piece(TrOwnersLeaf* leaf, UInt at, Addr a, UWord n, Bool 
 }
 
 /* What the helpers do: an access within a leaf there is (all but the first of a leaf and the
-   rare one across two) that changes something goes straight to it when no object is disabled,
-   as access() and track() would take it. */
+   rare one across two) that changes something goes straight to it when no disabled object is
+   near, as access() and track() would take it. */
 static inline void helper_access(Addr a, UWord n, Bool write)
 {
    TrOwnersLeaf* leaf = tr_shadow_find(&tr_owners, a);
@@ -523,7 +508,7 @@ static inline void helper_access(Addr a, UWord n, Bool write)
    if (leaf == NULL || at + n > TR_SHADOW_LEAF_SPAN || state.potential) {
       access(a, n, write);
    } else if (!nothing_new(leaf, a, n, write)) {
-      if (state.n_disabled > 0 || in_own_frames(a, n) || VG_(get_running_tid)() != state.tid)
+      if (tr_disabled_near(a, n) || in_own_frames(a, n) || VG_(get_running_tid)() != state.tid)
          access(a, n, write);
       else if (write)
          store_in_leaf(leaf, at, n, a);
@@ -572,13 +557,13 @@ static void on_block(Addr start, SizeT size, TrBlockEvent event)
 {
    if (!state.on || size == 0) return;
    if (event == TR_BLOCK_DISABLED) {
-      tr_memory_object_disabled(start, size);
+      tr_disabled_add(start, size);
       return;
    }
    if (event != TR_BLOCK_NEW && state.tracking) access(start, size, event != TR_BLOCK_READ);
    if (event == TR_BLOCK_NEW || event == TR_BLOCK_FREED) tr_memory_forget(start, size);
    /* A block freed while disabled takes its disabling along: the next block there is another. */
-   if (event == TR_BLOCK_FREED && state.n_disabled > 0) tr_memory_object_enabled(start);
+   if (event == TR_BLOCK_FREED) tr_disabled_remove(start);
 }
 
 void tr_memory_start(UInt kinds, ThreadId tid)
@@ -644,46 +629,15 @@ void tr_memory_pause(Bool paused)
    state.tracking = state.on && !paused;
 }
 
-void tr_memory_object_disabled(Addr start, SizeT size)
-{
-   if (state.n_disabled == state.max_disabled) {
-      state.max_disabled = state.max_disabled ? 2 * state.max_disabled : 8;
-      state.disabled = VG_(realloc)("tareador.shadow.disabled", state.disabled,
-                                    state.max_disabled * sizeof(Range));
-   }
-   state.disabled[state.n_disabled].start = start;
-   state.disabled[state.n_disabled].end = start + size;
-   state.n_disabled++;
-}
-
-Addr tr_memory_disabled_start(UInt i) { return i < state.n_disabled ? state.disabled[i].start : 0; }
-
-void tr_memory_object_enabled(Addr start)
-{
-   UInt i;
-   for (i = 0; i < state.n_disabled; i++)
-      if (state.disabled[i].start == start) {
-         state.disabled[i] = state.disabled[--state.n_disabled];
-         return;
-      }
-}
-
 /* ---- The stack ----------------------------------------------------------------------------- */
 
 /* Below `dead`, the stack holds nothing alive: what its bytes held is forgotten (a later frame
    there does not depend on the task that wrote them), its objects die, and disabled ones go. */
 static void stack_dies_below(Addr low, Addr dead)
 {
-   UInt i = 0;
    if (dead > low) tr_memory_forget(low, dead - low);
    tr_stack_rises(dead);
-   while (i < state.n_disabled) {
-      if (state.disabled[i].start < dead && state.disabled[i].start >= state.stack_bottom &&
-          state.disabled[i].start < state.stack_end)
-         state.disabled[i] = state.disabled[--state.n_disabled];
-      else
-         i++;
-   }
+   tr_disabled_remove_from(state.stack_bottom, dead < state.stack_end ? dead : state.stack_end);
 }
 
 VG_REGPARM(3) void tr_memory_stack_rises(Addr old_sp, Addr new_sp, UWord returned)

@@ -47,13 +47,6 @@ void tr_memory_read(Addr a, SizeT size);
 void tr_memory_write(Addr a, SizeT size);
 void tr_memory_forget(Addr a, SizeT size);
 
-/* The object at [start, start+size) makes no dependency from now on, until it is enabled
-   again. What its bytes held stays: a reader after that depends on the writers before. */
-void tr_memory_object_disabled(Addr start, SizeT size);
-void tr_memory_object_enabled(Addr start);
-/* The start of the i-th object disabled now, or 0 past the last. */
-Addr tr_memory_disabled_start(UInt i);
-
 /* The instrumented code calls this when the traced thread's stack pointer rises from `old_sp`
    to `new_sp` (`returned`: by a return): the stack below is dead. */
 VG_REGPARM(3) void tr_memory_stack_rises(Addr old_sp, Addr new_sp, UWord returned);

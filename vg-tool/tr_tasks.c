@@ -19,6 +19,7 @@
 
 #include "tr_client.h"
 #include "tr_count.h"
+#include "tr_disabled.h"
 #include "tr_memory.h"
 #include "tr_objects.h"
 #include "tr_tasks.h"
@@ -574,9 +575,9 @@ void tr_tasks_disable_object(Addr a, Bool disable)
                        tr_object_name(id), o->size);
          tr_trace_warning(warning);
       }
-      tr_memory_object_disabled(o->start, o->size);
+      tr_disabled_add(o->start, o->size);
    } else {
-      tr_memory_object_enabled(o->start);
+      tr_disabled_remove(o->start);
    }
 }
 
@@ -588,7 +589,7 @@ static void warn_still_disabled(void)
    UInt i;
    Addr start;
    HChar warning[TR_NAME_MAX + 160];
-   for (i = 0; (start = tr_memory_disabled_start(i)) != 0; i++) {
+   for (i = 0; (start = tr_disabled_start(i)) != 0; i++) {
       VG_(snprintf)(warning, sizeof warning, "%s was still disabled when tracing ended: no "
                     "access to it after tareador_disable_object made a dependency",
                     tr_object_name(tr_object_of_variable(tasks.tid, start)));

@@ -673,6 +673,22 @@ TEST(TaskHints, RaceCountsAcrossBlocksAndPartialWrites) {
   EXPECT_EQ(w->instances, (std::vector<int>{3, 5}));
 }
 
+TEST(TaskHints, RacesOnTheBlocksOfOneSiteAreOneWarning) {
+  // Two blocks of one allocation site and one of another, each written whole by both tasks.
+  SetBuilder b;
+  b.object(1, "heap", 16, "p").object(2, "heap", 16, "p").object(3, "heap", 16, "q");
+  int x = b.add("forces", 1, 1), y = b.add("forces", 1, 1);
+  for (int id : {x, y}) b.uses(id, 1, 0, 16).uses(id, 2, 0, 16).uses(id, 3, 0, 16);
+  tasks::Hints h = tasks::porting_hints(b.set());
+  ASSERT_EQ(h.warnings.size(), 2u);
+  EXPECT_EQ(h.warnings[0].object, 1);
+  EXPECT_EQ(h.warnings[0].count, 2u);  // a pair on each block
+  EXPECT_TRUE(contains(h.warnings[0].message, "(the same on 1 other object named p)"))
+      << h.warnings[0].message;
+  EXPECT_EQ(h.warnings[1].object, 3);
+  EXPECT_FALSE(contains(h.warnings[1].message, "the same on")) << h.warnings[1].message;
+}
+
 TEST(TaskHints, GlobalsWrittenByTypesAndTheStack) {
   SetBuilder b;
   b.object(1, "global", 800, "G").object(2, "stack", 0, "stack").object(3, "heap", 80, "H");

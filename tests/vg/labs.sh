@@ -4,7 +4,8 @@
 # dot product's tasks independent, an enabled one chains them; recursive sibling tasks have no
 # edge through the stack at any optimisation level; porting hints name the program's objects
 # only; arrays sized at run time on the stack and C++ vectors carry dependencies; a disabled object's
-# bytes keep their writers; bad task names leave a valid set; a code for the earlier API compiles
+# bytes keep their writers, thousands of disabled blocks carry no dependency and those between them
+# do; bad task names leave a valid set; a code for the earlier API compiles
 # and runs unchanged.
 #
 # Environment (set by `make check`): TAREADOR, REPLAY, TASKS (tareador-tasks), VG_TESTS_BUILD,
@@ -163,6 +164,23 @@ for opt in O0 O2; do
     ok "a counter disabled inside its data's block (-$opt): each consumer after its producer; warnings for an element that disables its block and for a counter never enabled again"
   else
     not_ok "counted (-$opt)" "edges '$plain', stale '$stale'; warnings: $(grep '^warnings' "$dir-stale/rank-0.toml")"
+  fi
+done
+
+# ---- Thousands of blocks disabled at once, between blocks that are not ------------------------
+for opt in O0 O2; do
+  dir="$scratch/particles-$opt"
+  trace "$dir" "$labs/particles-$opt"
+  # Pairs and the objects they go through: each forces task reads the positions the first and
+  # third moves wrote, and its own particles' (its move); never a force block.
+  got=$(edges "$dir/tasks.0.trc" | awk '{ print $1; n = split($2, o, ","); for (i = 1; i <= n; i++) print "via " o[i] }' |
+        sort -u | tr '\n' ' ')
+  races=$(grep -c '^  \[race\]' "$dir/taskreport.0.txt")
+  if [ "$got" = "2->6 2->7 2->8 2->9 3->7 4->6 4->7 4->8 4->9 5->9 via heap:malloc@particles.c:18 " ] &&
+     [ "$races" = 1 ] && grep -q '(the same on 39 other objects named malloc@particles.c:19)' "$dir/taskreport.0.txt"; then
+    ok "2,000 disabled blocks (-$opt): no dependency through them, every one through the blocks between them; one race warning for the 40 blocks of one site"
+  else
+    not_ok "particles (-$opt)" "edges '$got'; $races race warnings"
   fi
 done
 
