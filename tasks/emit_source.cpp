@@ -182,16 +182,25 @@ class Generator {
   }
 
   // The uses of an instance and of the tasks it creates, directly or not: a task's clauses
-  // order it with its siblings for all of them.
+  // order it with its siblings for all of them. Heap blocks one of them allocated and freed
+  // (TaskUse::local) are the subtree's own temporaries, in no clause.
   std::vector<const trace::TaskUse*> subtree_uses(int id) const {
     std::vector<const trace::TaskUse*> uses;
+    std::set<int> temporaries;
     std::vector<int> stack = {id};
     while (!stack.empty()) {
       const trace::TaskInstance& in = set_.instance(stack.back());
       stack.pop_back();
-      for (const trace::TaskUse& u : set_.uses(in)) uses.push_back(&u);
+      for (const trace::TaskUse& u : set_.uses(in)) {
+        uses.push_back(&u);
+        if (u.local) temporaries.insert(u.object);
+      }
       stack.insert(stack.end(), set_.children(in).begin(), set_.children(in).end());
     }
+    uses.erase(
+        std::remove_if(uses.begin(), uses.end(),
+                       [&](const trace::TaskUse* u) { return temporaries.count(u->object); }),
+        uses.end());
     return uses;
   }
 

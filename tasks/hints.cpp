@@ -65,6 +65,7 @@ struct TypeUses {
   int first_stack_writer = 0;
   std::set<std::string> disabled;  // objects it used while they were disabled
   std::set<std::string> left_out;  // objects that are not the program's data
+  std::set<Group> temporaries;     // blocks an instance allocated and freed (TaskUse::local)
 };
 
 // One instance's uses added to its type's.
@@ -78,7 +79,9 @@ void add_instance(const trace::TaskSet& set, const trace::TaskInstance& t, TypeU
     if (b.read == 0 && b.written == 0) continue;
     const trace::TaskObject* o = set.object(u.object);
     std::string name = object_name(set, u.object);
-    if (u.disabled) {
+    if (u.local) {
+      tu.temporaries.insert(group_of(set, u.object));
+    } else if (u.disabled) {
       tu.disabled.insert(name);
     } else if (!program_data(o)) {
       tu.left_out.insert(name);
@@ -148,6 +151,8 @@ TypeHints type_hints(const trace::TaskSet& set, int type, TypeUses& tu,
     if (b.written > 0)
       (read_later.count({type, name}) ? th.locals_shared : th.locals_private).push_back(name);
   }
+  for (const Group& g : tu.temporaries)  // (unless other instances keep blocks of the site)
+    if (!tu.data.count(g)) th.temporaries.push_back(g.second);
   th.disabled.assign(tu.disabled.begin(), tu.disabled.end());
   th.left_out.assign(tu.left_out.begin(), tu.left_out.end());
   return th;

@@ -52,6 +52,9 @@ std::string report_text(const trace::TaskSet& set, const Report& r) {
     if (!th.locals_shared.empty())
       out << "    also writes " << join(th.locals_shared, ", ")
           << " (locals of the code that creates it, read afterwards): see the warnings\n";
+    if (!th.temporaries.empty())
+      out << "    temporaries: " << join(th.temporaries, ", ")
+          << " (heap blocks each instance allocates and frees itself: private, in no clause)\n";
     if (!th.disabled.empty())
       out << "    updates " << join(th.disabled, ", ")
           << " while disabled (no dependency): a reduction, or an atomic or critical update\n";
@@ -142,6 +145,7 @@ nlohmann::ordered_json report_json(const trace::TaskSet& set, const Report& r) {
               {"firstprivate", th.firstprivate},
               {"private", th.locals_private},
               {"locals_written", th.locals_shared},
+              {"temporaries", th.temporaries},
               {"disabled", th.disabled},
               {"left_out", th.left_out}};
     h["in"] = clauses["in"];

@@ -156,10 +156,11 @@ struct TypeHints {
   // Those locals by name: read (passed by value: firstprivate); written and never read
   // afterwards (private to the task); written and read afterwards (a warning).
   std::vector<std::string> firstprivate, locals_private, locals_shared;
-  std::vector<std::string> disabled;  // objects used while disabled: reductions, atomic updates
-  std::vector<std::string> left_out;  // used objects that are not the program's data
-  std::string ompss;                  // "#pragma omp task in(A) out(B) inout(C)"
-  std::string openmp;                 // "#pragma omp task depend(in: A) depend(out: B) ..."
+  std::vector<std::string> temporaries;  // heap blocks each instance allocated and freed itself
+  std::vector<std::string> disabled;     // objects used while disabled: reductions, atomic updates
+  std::vector<std::string> left_out;     // used objects that are not the program's data
+  std::string ompss;                     // "#pragma omp task in(A) out(B) inout(C)"
+  std::string openmp;                    // "#pragma omp task depend(in: A) depend(out: B) ..."
 };
 
 struct Warning {

@@ -375,14 +375,16 @@ class RankLoader {
     u.object = object_id(f, "object");
     u.read = f.count<std::int64_t>("read bytes");
     u.written = f.count<std::int64_t>("written bytes");
-    if (!f.done()) {
-      std::string_view flag = f.text("flag");
-      if (flag == "disabled") {
-        u.disabled = true;
-        if (!f.done()) flag = f.text("span");
-      }
-      if (flag != "disabled") span(f, flag, u);
+    std::string_view flag = f.done() ? std::string_view() : f.text("flag");
+    if (flag == "disabled") {
+      u.disabled = true;
+      flag = f.done() ? std::string_view() : f.text("flag");
     }
+    if (flag == "local") {
+      u.local = true;
+      flag = f.done() ? std::string_view() : f.text("span");
+    }
+    if (!flag.empty()) span(f, flag, u);
     f.expect_end("uses");
     if (keep_uses_) set_.add_use(id, u);
   }
@@ -390,7 +392,7 @@ class RankLoader {
   // `span FIRST END` of a `uses`: offsets within the object, FIRST < END <= its size.
   void span(Fields& f, std::string_view word, TaskUse& u) {
     if (word != "span")
-      f.fail("after the byte counts 'uses' takes 'disabled' and 'span FIRST END'");
+      f.fail("after the byte counts 'uses' takes 'disabled', 'local' and 'span FIRST END'");
     u.span_first = f.count<std::int64_t>("span first");
     u.span_end = f.count<std::int64_t>("span end");
     const TaskObject& o = objects_[object_index_.at(u.object)];

@@ -19,6 +19,7 @@
 #include "tr_objects.h"
 #include "tr_program.h"
 #include "tr_stack.h"
+#include "tr_tasks.h"
 
 void (*tr_objects_on_block)(Addr start, SizeT size, TrBlockEvent event);
 
@@ -127,6 +128,7 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align)
    if (tr_objects_on_block) tr_objects_on_block((Addr)p, size, TR_BLOCK_NEW);
    if (mpi_initialising) return p;
    id = tr_objects_new(TR_OBJ_HEAP, (Addr)p, size);
+   objects[id].born_in = tr_task_current;
    find_site(tid, &objects[id]);
    VG_(addToFM)(heap_blocks, (UWord)p, id);
    return p;
@@ -142,6 +144,7 @@ static void free_block(ThreadId tid, void* p)
          tr_objects_on_block(objects[id].start, objects[id].size, TR_BLOCK_FREED);
       VG_(delFromFM)(heap_blocks, NULL, NULL, (UWord)p);
       objects[id].dead = True;
+      objects[id].freed_in = tr_task_current;
       forget_cached((UInt)id);
       check_scratch(tid, &objects[id]);
    }

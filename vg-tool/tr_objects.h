@@ -35,6 +35,8 @@ typedef struct {
    Addr site, via;             /* heap: the allocating call in the program's code, and the
                                   function it called (an allocator, a library function) */
    Addr site_sp;               /* heap: the stack pointer of that call */
+   UInt born_in, freed_in;     /* heap: the task instances running when it was allocated and
+                                  freed (0: none); one that did both had it to itself */
    Addr first_access;          /* other: the address that made it (names its loaded object) */
    HChar* name;                /* made on first use of tr_object_name */
 } TrObject;

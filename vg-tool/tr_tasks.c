@@ -685,15 +685,18 @@ static void write_dependency(const Dependency* d)
    tr_text_append(&tasks.out.text, "\n");
 }
 
-/* `uses`, with the span of the bytes used as offsets into the object. */
-static void write_use(const Use* u)
+/* `uses` of `instance`, with the span of the bytes used as offsets into the object; `local`
+   for a heap block the instance allocated and freed (a temporary of its own, in no clause). */
+static void write_use(const Use* u, UInt instance)
 {
    const TrObject* o = tr_object(u->object);
    Addr low = u->low > o->start ? u->low : o->start;
    Addr high = u->high < o->start + o->size ? u->high : o->start + o->size;
+   Bool local = o->kind == TR_OBJ_HEAP && o->dead && o->born_in == instance &&
+                o->freed_in == instance;
    tr_text_end_records(&tasks.out.text);
-   tr_text_printf(&tasks.out.text, "uses %u %llu %llu%s", u->object, u->read, u->written,
-                  u->disabled ? " disabled" : "");
+   tr_text_printf(&tasks.out.text, "uses %u %llu %llu%s%s", u->object, u->read, u->written,
+                  u->disabled ? " disabled" : "", local ? " local" : "");
    if (high > low) tr_text_printf(&tasks.out.text, " span %lu %lu", low - o->start, high - o->start);
    tr_text_append(&tasks.out.text, "\n");
 }
@@ -739,7 +742,7 @@ static void write_section(Instance* in)
          case REC_AFTER: write_dependency(dependency_slot(in, (UInt)r->value)); break;
       }
    }
-   for (i = 0; i < n_uses; i++) write_use(&uses[i]);
+   for (i = 0; i < n_uses; i++) write_use(&uses[i], in->id);
    tr_text_record(&tasks.out.text, "endtask");
    VG_(free)(deps);
 }

@@ -15,7 +15,7 @@
 #include "tr_text.h"
 #include "tr_trace.h"
 
-#define TR_FORMAT_VERSION 3
+#define TR_FORMAT_VERSION 4
 
 /* ---- Files ------------------------------------------------------------------------------ */
 

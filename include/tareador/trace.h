@@ -275,6 +275,7 @@ struct TaskUse {
   int object = 0;
   std::int64_t read = 0, written = 0;
   bool disabled = false;  // while the object was disabled (tareador_disable_object)
+  bool local = false;     // a heap block the instance allocated and freed: its own temporary
   std::int64_t span_first = 0, span_end = 0;
 };
 

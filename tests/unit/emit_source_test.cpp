@@ -179,14 +179,14 @@ trace::TaskSet program_set(const std::string& path) {
   set.add_spawn(1, 3, at(8));
   set.add_spawn(1, 4, at(12));
   set.add_after(1, {4, trace::kRaw, 4, at(15), {}}, {1});
-  set.add_use(1, {1, 4, 0, false, 12, 16});
-  set.add_use(2, {1, 0, 4, false, 0, 4});
-  set.add_use(2, {2, 4, 0, false, 0, 4});
-  set.add_use(3, {1, 0, 4, false, 4, 8});
-  set.add_use(3, {2, 4, 0, false, 0, 4});
+  set.add_use(1, {1, 4, 0, false, false, 12, 16});
+  set.add_use(2, {1, 0, 4, false, false, 0, 4});
+  set.add_use(2, {2, 4, 0, false, false, 0, 4});
+  set.add_use(3, {1, 0, 4, false, false, 4, 8});
+  set.add_use(3, {2, 4, 0, false, false, 0, 4});
   set.add_after(4, {2, trace::kRaw, 4, {}, {}}, {1});
   set.add_after(4, {3, trace::kRaw, 4, {}, {}}, {1});
-  set.add_use(4, {1, 8, 4, false, 0, 16});
+  set.add_use(4, {1, 8, 4, false, false, 0, 16});
   return set;
 }
 
@@ -287,11 +287,12 @@ TEST(EmitSource, SourcesFoundInSourceDirAndErrorsNameTheLine) {
   EXPECT_THROW(tasks::emit_source(old, options), std::runtime_error) << "no source lines";
 }
 
-// The version 3 records the generator reads: sites and spans, through the reader.
+// The version 3 and 4 records the generator reads: sites, spans and temporaries, through the
+// reader.
 const trace::TaskSet& read_set(const testing::TempDir& dir, const std::string& stream,
                                std::unique_ptr<trace::Trace>& keep) {
   dir.write("set/manifest.toml",
-            "format = \"tareador-trace-set\"\nversion = 3\nname = \"t\"\nranks = 1\n"
+            "format = \"tareador-trace-set\"\nversion = 4\nname = \"t\"\nranks = 1\n"
             "mips = 1.0\nkinds = [\"tasks\"]\n");
   dir.write("set/rank-0.toml", "rank = 0\nstatus = \"complete\"\nopaque_calls = []\n");
   dir.write("set/tasks.0.trc", "# tareador stream v1 kind=tasks rank=0\n" + stream);
@@ -304,8 +305,10 @@ TEST(SourceSites, TheReaderKeepsSitesAndSpans) {
   std::unique_ptr<trace::Trace> trace;
   const trace::TaskSet& set = read_set(dir,
                                        "object 1 heap 1024 malloc@sort.c:20\n"
+                                       "object 2 heap 64 malloc@sort.c:32\n"
                                        "task 2 sort 1 /src/sort.c:31 /src/sort.c:33\n"
                                        "uses 1 0 512 disabled span 8 520\n"
+                                       "uses 2 64 64 local span 0 64\n"
                                        "endtask\n"
                                        "task 1 main 0 \"/src dir/main.c:10\" -\n"
                                        "spawn 2 /src/sort.c:31\n"
@@ -321,6 +324,9 @@ TEST(SourceSites, TheReaderKeepsSitesAndSpans) {
   EXPECT_TRUE(set.uses(sort)[0].disabled);
   EXPECT_EQ(set.uses(sort)[0].span_first, 8);
   EXPECT_EQ(set.uses(sort)[0].span_end, 520);
+  EXPECT_FALSE(set.uses(sort)[0].local);
+  EXPECT_TRUE(set.uses(sort)[1].local);
+  EXPECT_EQ(set.uses(sort)[1].span_end, 64);
   const trace::TaskInstance& main = set.instance(1);
   EXPECT_EQ(main.start_site.file, 1);
   EXPECT_EQ(main.start_site.line, 10);
@@ -338,7 +344,9 @@ TEST(SourceSites, BadSitesAndSpansNameTheirLine) {
       {"task 1 main 0 main.c -\n", "tasks.0.trc:3: field 'start site' 'main.c' is not"},
       {"task 1 main 0\nuses 1 8 0 span 8 8\n", "tasks.0.trc:4: span 8 8 is not a range of offsets"},
       {"task 1 main 0\nuses 1 8 0 span 0 17\n", "within object 1 (16 bytes)"},
-      {"task 1 main 0\nuses 1 8 0 spam 0 1\n", "'uses' takes 'disabled' and 'span FIRST END'"}};
+      {"task 1 main 0\nuses 1 8 0 spam 0 1\n",
+       "'uses' takes 'disabled', 'local' and 'span FIRST END'"},
+      {"task 1 main 0\nuses 1 8 0 local disabled\n", "'uses' takes 'disabled', 'local' and"}};
   for (const auto& [stream, message] : cases) {
     testing::TempDir dir;
     std::unique_ptr<trace::Trace> trace;

@@ -28,7 +28,7 @@ TEST(TaskSet, ListsOfEachInstanceStayTogetherWhateverTheOrderOfAppends) {
   set.add_spawn(1, 2, trace::SourceSite{0, 8}, 10);
   set.add_after(2, {1, trace::kRaw, 8, {}, {}}, {4, 5}, 20);
   set.add_spawn(1, 3, trace::SourceSite{0, 9}, 30);  // 1's list moves past 2's
-  set.add_use(3, {7, 1, 2, false, 0, 0});
+  set.add_use(3, {7, 1, 2, false, false, 0, 0});
   set.add_after(1, {3, trace::kWar, 16, {}, {}}, {6}, 40);
   const trace::TaskSet& s = set;
   const trace::TaskInstance& main = s.instance(1);

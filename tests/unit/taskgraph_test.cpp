@@ -46,13 +46,18 @@ class SetBuilder {
     return *this;
   }
   SetBuilder& uses(int id, int object, std::int64_t read, std::int64_t written) {
-    set_.add_use(id, {object, read, written, false, 0, 0});
+    set_.add_use(id, {object, read, written, false, false, 0, 0});
+    return *this;
+  }
+  // A use of a heap block the instance allocated and freed itself.
+  SetBuilder& temporary(int id, int object, std::int64_t read, std::int64_t written) {
+    set_.add_use(id, {object, read, written, false, true, 0, 0});
     return *this;
   }
   // A use of bytes [first, end) of the object, while it was disabled or not.
   SetBuilder& uses(int id, int object, std::int64_t read, std::int64_t written, bool disabled,
                    std::int64_t first, std::int64_t end) {
-    set_.add_use(id, {object, read, written, disabled, first, end});
+    set_.add_use(id, {object, read, written, disabled, false, first, end});
     return *this;
   }
   SetBuilder& instructions(int id, double n) {
@@ -687,6 +692,30 @@ TEST(TaskHints, RacesOnTheBlocksOfOneSiteAreOneWarning) {
       << h.warnings[0].message;
   EXPECT_EQ(h.warnings[1].object, 3);
   EXPECT_FALSE(contains(h.warnings[1].message, "the same on")) << h.warnings[1].message;
+}
+
+TEST(TaskHints, BlocksAnInstanceAllocatesAndFreesAreInNoClause) {
+  // "smooth" works in a block of its own, freed before it ends; "build" fills one that main
+  // frees later (an output); "mixed" frees its block in one instance and keeps it in another.
+  SetBuilder b;
+  b.object(1, "heap", 64, "malloc@s.c:12").object(2, "heap", 64, "malloc@s.c:12");
+  b.object(3, "heap", 64, "malloc@s.c:20").object(4, "heap", 64, "malloc@s.c:30");
+  b.object(5, "heap", 64, "malloc@s.c:30").object(6, "global", 64, "a");
+  int s1 = b.add("smooth", 1, 1), s2 = b.add("smooth", 1, 1);
+  b.temporary(s1, 1, 64, 64).uses(s1, 6, 64, 0).temporary(s2, 2, 64, 64).uses(s2, 6, 64, 0);
+  int f = b.add("build", 1, 1);
+  b.uses(f, 3, 0, 64);
+  int m1 = b.add("mixed", 1, 1), m2 = b.add("mixed", 1, 1);
+  b.temporary(m1, 4, 0, 64).uses(m2, 5, 0, 64);
+  tasks::Hints h = tasks::porting_hints(b.set());
+  ASSERT_EQ(h.types.size(), 3u);
+  const tasks::TypeHints& smooth = h.types[0];
+  EXPECT_EQ(smooth.ompss, "#pragma omp task in(a)");
+  EXPECT_EQ(smooth.temporaries, (std::vector<std::string>{"malloc@s.c:12"}));
+  EXPECT_EQ(h.types[1].ompss, "#pragma omp task out(malloc@s.c:20)");
+  EXPECT_TRUE(h.types[1].temporaries.empty());
+  EXPECT_EQ(h.types[2].ompss, "#pragma omp task out(malloc@s.c:30)");
+  EXPECT_TRUE(h.types[2].temporaries.empty()) << "a block of the site is kept: in the clauses";
 }
 
 TEST(TaskHints, GlobalsWrittenByTypesAndTheStack) {

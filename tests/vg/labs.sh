@@ -5,7 +5,7 @@
 # edge through the stack at any optimisation level; porting hints name the program's objects
 # only; arrays sized at run time on the stack and C++ vectors carry dependencies; a disabled object's
 # bytes keep their writers, thousands of disabled blocks carry no dependency and those between them
-# do; bad task names leave a valid set; a code for the earlier API compiles
+# do; a task's scratch buffers are in no clause; bad task names leave a valid set; a code for the earlier API compiles
 # and runs unchanged.
 #
 # Environment (set by `make check`): TAREADOR, REPLAY, TASKS (tareador-tasks), VG_TESTS_BUILD,
@@ -181,6 +181,22 @@ for opt in O0 O2; do
     ok "2,000 disabled blocks (-$opt): no dependency through them, every one through the blocks between them; one race warning for the 40 blocks of one site"
   else
     not_ok "particles (-$opt)" "edges '$got'; $races race warnings"
+  fi
+done
+
+# ---- Scratch buffers a task allocates and frees are in no clause; blocks it keeps are ---------
+for opt in O0 O2; do
+  dir="$scratch/temporaries-$opt"
+  trace "$dir" "$labs/temporaries-$opt"
+  report="$dir/taskreport.0.txt"
+  pairs=$(edges "$dir/tasks.0.trc" | awk '{ print $1 }' | tr '\n' ' ')
+  if grep -q 'OmpSs:  #pragma omp task in(a)$' "$report" &&
+     grep -q 'temporaries: malloc@temporaries.c:23 (heap blocks each instance allocates and frees itself' "$report" &&
+     grep -q 'OmpSs:  #pragma omp task in(a) out(malloc@temporaries.c:33)$' "$report" &&
+     [ "$pairs" = "6->10 7->10 8->10 9->10 " ]; then
+    ok "scratch buffers (-$opt): a block the task allocates and frees is a temporary, in no clause; a block it keeps is its output"
+  else
+    not_ok "temporaries (-$opt)" "edges '$pairs'; $(grep -E 'OmpSs|temporaries:' "$report" | tr '\n' ' ')"
   fi
 done
 
