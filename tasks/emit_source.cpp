@@ -131,7 +131,7 @@ class Generator {
       throw std::runtime_error(where(site.file, site.end) + ": past the end of the file (" +
                                std::to_string(source.size()) + " lines): not the traced source?");
     Clauses clauses = clauses_of(site);
-    clauses.firstprivate = firstprivate(source, site);
+    share_written_locals(site, firstprivate(source, site), clauses);
     std::string indent = source.indent(site.start);
     insert(site.file, site.start + 1, Place::TaskOpen,
            indent + task_pragma(clauses, options_.dialect));
@@ -157,6 +157,65 @@ class Generator {
     for (const std::string& name : identifiers(code))
       if (locals.count(name)) used.push_back(name);
     return used;
+  }
+
+  // The creating function's variables the task's code uses are copied into it, but those its
+  // instances write and the creating code reads afterwards (a result: `residual = step(u, n)`,
+  // where a taskwait goes before the read; or after tareador_OFF, past the region's end, which
+  // waits for every task), or update while disabled (an accumulator), are shared, or the
+  // writes would be lost; and named in its depend clauses, unless disabled (an accumulator's
+  // updates are not ordered: they need atomic and a taskwait, as the notes say). Others stay
+  // copies: shared, a local of a function that may return before its tasks run would be gone
+  // (a write only a sibling task reads is a warning of the report).
+  void share_written_locals(const TaskSite& site, const std::vector<std::string>& used,
+                            Clauses& clauses) {
+    std::set<int> instances(site.instances.begin(), site.instances.end());
+    std::set<std::string> read_later;
+    for (const trace::TaskInstance& t : set_.instances)
+      for (const trace::TaskDependency& d : set_.after(t))
+        if ((d.kinds & trace::kRaw) && instances.count(d.from) &&
+            set_.instance(d.from).parent == t.id)
+          for (int id : set_.objects_of(d))
+            if (const trace::TaskObject* o = set_.object(id); o && o->kind == "stack")
+              read_later.insert(o->name);
+    std::map<std::string, std::pair<bool, bool>> written;  // name -> read, ordered
+    for (int id : site.instances)  // (not their children's: those write their creators' locals)
+      for (const trace::TaskUse& u : set_.uses(set_.instance(id))) {
+        const trace::TaskObject* o = set_.object(u.object);
+        if (o == nullptr || o->kind != "stack" || u.written <= 0 ||
+            !(u.disabled || read_later.count(o->name) || used_after_tracing(site, o->name)))
+          continue;
+        auto [it, fresh] = written.try_emplace(o->name, u.read > 0, !u.disabled);
+        it->second.first = it->second.first || u.read > 0;
+        it->second.second = it->second.second && !u.disabled;
+      }
+    for (const std::string& name : used) {
+      auto it = written.find(name);
+      if (it == written.end()) {
+        clauses.firstprivate.push_back(name);
+        continue;
+      }
+      clauses.shared.push_back(name);
+      if (it->second.second) (it->second.first ? clauses.inout : clauses.out).push_back(name);
+      note_once(name + " written", "task " + site.type + " writes " + name +
+                                       ", a local of the code that creates it: shared, so that "
+                                       "the code after it sees what it wrote" +
+                                       (it->second.second ? ", and in its depend clauses" : ""));
+    }
+  }
+
+  // Whether the code after tareador_OFF in the function that holds the site uses `name`.
+  bool used_after_tracing(const TaskSite& site, const std::string& name) {
+    const SourceSite& off = set_.instance(1).end_site;
+    if (!off.known() || off.file != site.file) return false;
+    const SourceText& source = text(site.file);
+    int body = source.function_body(off.line);
+    if (body == 0 || body != source.function_body(site.start)) return false;
+    std::string code;
+    for (int l = off.line + 1; l <= source.size() && source.function_body(l) == body; ++l)
+      code += source.code(l) + "\n";
+    std::vector<std::string> names = identifiers(code);
+    return std::find(names.begin(), names.end(), name) != names.end();
   }
 
   // ---- Objects and clauses -------------------------------------------------------------------
@@ -229,11 +288,12 @@ class Generator {
   bool counts(const trace::TaskObject& o, const trace::TaskUse& u, const TaskSite& site) {
     if (u.disabled) {
       note_once(o.name, "task " + site.type + " updates " + o.name +
-                            " while it is disabled: no clause names it; the parallel code needs "
-                            "a reduction or an atomic update there (not generated)");
+                            " while it is disabled: no depend clause names it; the parallel "
+                            "code needs an atomic update (or a reduction) there, and a taskwait "
+                            "before the code that reads the result (not generated)");
       return false;
     }
-    if (o.kind == "stack")
+    if (o.kind == "stack" && u.written == 0)
       note_once(o.name, "task " + site.type + " uses " + o.name +
                             " on the stack: locals are copied into the task (firstprivate), "
                             "not named in clauses");
@@ -375,7 +435,9 @@ class Generator {
   }
 
   // An object the source cannot name where the tasks are made: a variable of its own stands
-  // for it (for every block of its allocation site), declared at the top of each file.
+  // for it (for every block of its allocation site), declared at the top of each file that
+  // uses it, weak so that the files' declarations are one variable (sibling tasks created in
+  // two files must name the same one to be ordered).
   NamedObject stand_in(const trace::TaskObject& o) {
     auto [it, fresh] =
         stand_ins_.try_emplace(o.name, "tareador_dep_" + std::to_string(stand_ins_.size()));
@@ -394,7 +456,8 @@ class Generator {
     for (int l = 1; l <= source.size(); ++l)
       if (source.line(l).rfind("#include", 0) == 0) after = l;
     insert(file, after + 1, Place::RegionOpen,
-           "static char " + name + "; /* stands for " + object + " in the task clauses */");
+           "char " + name + " __attribute__((weak)); /* stands for " + object +
+               " in the task clauses */");
   }
 
   // The sites that use each object.

@@ -55,11 +55,12 @@ std::string list_item(const NamedObject& object, std::int64_t first, std::int64_
 
 // The items of one task's clauses.
 struct Clauses {
-  std::vector<std::string> in, out, inout, firstprivate;
+  std::vector<std::string> in, out, inout, firstprivate, shared;
 };
 
-// "#pragma omp task firstprivate(..) depend(in: ..) depend(out: ..) depend(inout: ..)", or
-// in the OmpSs dialect "#pragma omp task firstprivate(..) in(..) out(..) inout(..)".
+// "#pragma omp task firstprivate(..) shared(..) depend(in: ..) depend(out: ..) depend(inout:
+// ..)", or in the OmpSs dialect "#pragma omp task firstprivate(..) shared(..) in(..) out(..)
+// inout(..)".
 std::string task_pragma(const Clauses& clauses, Dialect dialect);
 
 // ---- The generator ---------------------------------------------------------------------------

@@ -92,6 +92,7 @@ std::string task_pragma(const Clauses& clauses, Dialect dialect) {
   std::string pragma = "#pragma omp task";
   if (!clauses.firstprivate.empty())
     pragma += " firstprivate(" + joined(clauses.firstprivate) + ")";
+  if (!clauses.shared.empty()) pragma += " shared(" + joined(clauses.shared) + ")";
   const std::pair<const char*, const std::vector<std::string>*> kinds[] = {
       {"in", &clauses.in}, {"out", &clauses.out}, {"inout", &clauses.inout}};
   for (const auto& [kind, items] : kinds) {
