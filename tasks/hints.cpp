@@ -68,13 +68,47 @@ struct TypeUses {
   std::set<Group> temporaries;     // blocks an instance allocated and freed (TaskUse::local)
 };
 
-// One instance's uses added to its type's.
+// The heap blocks and globals the instances that `t` creates (directly or not) use, but not
+// their temporaries or t's (TaskUse::local): t's clauses must name them too, so that t is
+// ordered with its siblings for what its children do (the runtime orders siblings only).
+std::vector<const trace::TaskUse*> descendants_data(const trace::TaskSet& set,
+                                                    const trace::TaskInstance& t) {
+  std::vector<const trace::TaskUse*> found;
+  std::set<int> temporaries;
+  for (const trace::TaskUse& u : set.uses(t))
+    if (u.local) temporaries.insert(u.object);
+  std::vector<int> todo(set.children(t).begin(), set.children(t).end());
+  while (!todo.empty()) {
+    if (!valid_instance(set, todo.back())) {
+      todo.pop_back();
+      continue;
+    }
+    const trace::TaskInstance& in = set.instance(todo.back());
+    todo.pop_back();
+    for (const trace::TaskUse& u : set.uses(in)) {
+      if (u.local) temporaries.insert(u.object);
+      const trace::TaskObject* o = set.object(u.object);
+      if (!u.disabled && o && program_data(o) && o->kind != "stack") found.push_back(&u);
+    }
+    todo.insert(todo.end(), set.children(in).begin(), set.children(in).end());
+  }
+  found.erase(std::remove_if(found.begin(), found.end(),
+                             [&](const trace::TaskUse* u) { return temporaries.count(u->object); }),
+              found.end());
+  return found;
+}
+
+// One instance's uses added to its type's: its own, and the data of the instances it creates.
 void add_instance(const trace::TaskSet& set, const trace::TaskInstance& t, TypeUses& tu) {
   ++tu.instances;
   std::map<Group, Bytes> data;
   std::map<std::string, Bytes> locals;
   Bytes stack;
-  for (const trace::TaskUse& u : set.uses(t)) {
+  std::vector<const trace::TaskUse*> uses;
+  for (const trace::TaskUse& u : set.uses(t)) uses.push_back(&u);
+  for (const trace::TaskUse* u : descendants_data(set, t)) uses.push_back(u);
+  for (const trace::TaskUse* use : uses) {
+    const trace::TaskUse& u = *use;
     Bytes b{std::max<std::int64_t>(u.read, 0), std::max<std::int64_t>(u.written, 0)};
     if (b.read == 0 && b.written == 0) continue;
     const trace::TaskObject* o = set.object(u.object);

@@ -718,6 +718,26 @@ TEST(TaskHints, BlocksAnInstanceAllocatesAndFreesAreInNoClause) {
   EXPECT_TRUE(h.types[2].temporaries.empty()) << "a block of the site is kept: in the clauses";
 }
 
+TEST(TaskHints, ATaskThatCreatesTasksNamesWhatTheyUse) {
+  // produce's children write x, consume's read x and write y: the runtime orders produce and
+  // consume (siblings) only by their own clauses. produce's scratch block, which its child
+  // fills, is in none; a grandchild's global is its grandparent's too.
+  SetBuilder b;
+  b.object(1, "global", 64, "x").object(2, "global", 64, "y").object(3, "heap", 64, "s");
+  b.object(4, "global", 8, "g");
+  int p = b.add("produce", 1, 1), q = b.add("consume", 1, 1);
+  int f = b.add("fill", p, 1), c = b.add("scale", q, 1), d = b.add("deep", c, 1);
+  b.temporary(p, 3, 64, 0).uses(f, 1, 0, 64).uses(f, 3, 0, 64);
+  b.uses(c, 1, 64, 0).uses(c, 2, 0, 64).uses(d, 4, 8, 0);
+  tasks::Hints h = tasks::porting_hints(b.set());
+  std::map<std::string, std::string> pragmas;
+  for (const tasks::TypeHints& th : h.types) pragmas[b.set().types[th.type]] = th.ompss;
+  EXPECT_EQ(pragmas["produce"], "#pragma omp task out(x)");
+  EXPECT_EQ(pragmas["fill"], "#pragma omp task out(x, s)");
+  EXPECT_EQ(pragmas["consume"], "#pragma omp task in(x, g) out(y)");
+  EXPECT_EQ(pragmas["scale"], "#pragma omp task in(x, g) out(y)");
+}
+
 TEST(TaskHints, GlobalsWrittenByTypesAndTheStack) {
   SetBuilder b;
   b.object(1, "global", 800, "G").object(2, "stack", 0, "stack").object(3, "heap", 80, "H");
