@@ -646,6 +646,11 @@ class DimemasWriter final : public TraceWriter {
       ++dropped_send_waits_;  // Dimemas has no wait for a send (it costs nothing either way)
       return;
     }
+    // Dimemas 5.5 never starts a thread whose first record is a communication (a send the
+    // overlap kinds move before the first burst): it waits for it to the end, as for a
+    // deadlock. An empty burst first starts it and changes nothing.
+    if (block_empty_ && r.type != RecordType::Burst)
+      std::fprintf(file_, "1:%d:%d:%s\n", task_, thread_, seconds_text(0).c_str());
     block_empty_ = false;
     switch (r.type) {
       case RecordType::Burst: {
