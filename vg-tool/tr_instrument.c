@@ -219,20 +219,22 @@ static Bool stores_return_address(const IRStmt* st, Addr next_instruction)
           data->Iex.Const.con->Ico.U64 == (ULong)next_instruction;
 }
 
-/* Whether `a` is code whose memory accesses are not the program's data flow: the tool's own
-   preload libraries (the MPI wrappers' bookkeeping) and the dynamic linker (lazy binding
-   writes a GOT slot in whichever task first calls a function, which every later caller would
-   then depend on). */
-static Bool in_ignored_code(Addr a)
+/* The loaded object that holds code address `a`: the tool's own (its preload library, the MPI
+   wrappers, the dialect modules), the dynamic linker, or another. */
+typedef enum { CODE_OTHER, CODE_TOOL, CODE_DYNAMIC_LINKER } CodeOwner;
+
+static CodeOwner code_owner(Addr a)
 {
    const DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
    const HChar* file = di ? VG_(DebugInfo_get_filename)(di) : NULL;
    const HChar* base;
-   if (file == NULL) return False;
+   if (file == NULL) return CODE_OTHER;
    base = VG_(strrchr)(file, '/');
    base = base ? base + 1 : file;
-   return VG_(strncmp)(base, "vgpreload_tareador", 18) == 0 ||
-          VG_(strncmp)(base, "tareador-mpi-", 13) == 0 || VG_(strncmp)(base, "ld-linux", 8) == 0;
+   if (VG_(strncmp)(base, "vgpreload_tareador", 18) == 0 ||
+       VG_(strncmp)(base, "tareador-mpi-", 13) == 0)
+      return CODE_TOOL;
+   return VG_(strncmp)(base, "ld-linux", 8) == 0 ? CODE_DYNAMIC_LINKER : CODE_OTHER;
 }
 
 /* After `put`, a write of the stack pointer: a call of tr_memory_stack_rises when the new value
@@ -294,11 +296,14 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
 {
    IRSB* sb_out = deepCopyIRSBExceptStmts(sb_in);
    ULong pending = 0; /* instructions seen since the last counter update */
-   /* Which object the code is in is a search of the loaded objects: asked only when memory
-      accesses are instrumented (MPI tracing alone translates tens of thousands of blocks). */
-   Bool analyses = tr_memory_instrumenting() || tr_overlap_enabled() || tr_comm_enabled() ||
-                   tr_threadcomm_enabled();
-   Bool ignored = analyses && in_ignored_code((Addr)vge->base[0]);
+   /* The tool's code is not the program's: its instructions (the MPI wrappers' before and
+      after the call they wrap, ~140 a call) are not counted, and its memory accesses, like the
+      dynamic linker's (lazy binding writes a GOT slot in whichever task first calls a
+      function, which every later caller would then depend on), are not the program's data
+      flow. */
+   CodeOwner owner = code_owner((Addr)vge->base[0]);
+   Bool counted = owner != CODE_TOOL;
+   Bool ignored = owner != CODE_OTHER;
    Bool tasks = tr_memory_instrumenting() && !ignored;
    Bool overlap = tr_overlap_enabled() && !ignored;
    Bool comm = tr_comm_enabled() && !ignored, threadcomm = tr_threadcomm_enabled() && !ignored;
@@ -329,7 +334,7 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
                                                              st->Ist.IMark.len);
       }
       if (st->tag == Ist_Exit && pending > 0) {
-         tr_count_add(sb_out, pending);
+         if (counted) tr_count_add(sb_out, pending);
          pending = 0;
       }
       /* Return addresses (pushed by calls, popped by the `ret` that ends a superblock) are
@@ -358,7 +363,7 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
          allocating = False;
       }
    }
-   if (pending > 0) tr_count_add(sb_out, pending);
+   if (pending > 0 && counted) tr_count_add(sb_out, pending);
    if (tasks && tr_potential_enabled() && sb_in->jumpkind == Ijk_Call)
       add_call_report(sb_out, sb_in->next, layout->offset_SP);
    return sb_out;

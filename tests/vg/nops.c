@@ -1,6 +1,7 @@
 /* nops — bursts of known length: 1000 no-ops between the first two barriers, 3000 between the
-   next two. The two bursts must differ by exactly 2000 instructions (the rest of each, the
-   wrappers' way in and out, is the same). */
+   next two. The two bursts must differ by exactly 2000 instructions, and hold little more than
+   the no-ops: the rest of each is the program's call of MPI_Barrier (the tool's wrappers around
+   it are not the program's). */
 #include <mpi.h>
 
 int main(int argc, char** argv)

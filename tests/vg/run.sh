@@ -101,8 +101,9 @@ for mpi in "${mpis[@]}"; do
     >"$dir.log" 2>&1
   bursts=$(grep '^cpu' "$dir/authentic.0.trc" 2>/dev/null | sed -n '2,3s/^cpu //p' | tr '\n' ' ')
   read -r first second <<<"$bursts"
-  if [ -n "${second:-}" ] && [ $((second - first)) -eq 2000 ]; then
-    ok "bursts are exact ($mpi): 1000 and 3000 no-ops differ by 2000 instructions ($first, $second)"
+  # (a dozen instructions of the program's own around the no-ops: the call, the PLT's jump)
+  if [ -n "${second:-}" ] && [ $((second - first)) -eq 2000 ] && [ "$first" -lt 1030 ]; then
+    ok "bursts are exact ($mpi): 1000 and 3000 no-ops differ by 2000 instructions ($first, $second), the wrappers' left out"
   else
     not_ok "exact bursts ($mpi)" "bursts '$bursts' of $(cat "$dir/authentic.0.trc" 2>&1 | tr '\n' '|')"
   fi
