@@ -366,19 +366,26 @@ void reduction_read_warnings(const trace::TaskSet& set, int main, Hints& hints) 
   }
 }
 
-// The races and reduction reads on objects of one group (the blocks of one allocation site: a
-// particle each, all disabled) are one warning each, the first object's, saying how many more
-// there are: 8,000 lines that differ only in an address nobody sees would bury the others.
-// (The other codes' warnings on one object differ in their types or flows.)
+// The races, reduction reads and flows through the stack on objects of one group (the blocks
+// of one allocation site: a particle each, all disabled; a variable of a recursive function,
+// one per frame) between the same types are one warning each, the first object's, saying how
+// many more there are: 8,000 lines that differ only in an address nobody sees would bury the
+// others. (A stack-write or shared-global warning is one per type or per global already.)
 void merge_group_warnings(const trace::TaskSet& set, Hints& hints) {
-  std::map<std::pair<std::string, Group>, std::size_t> first;  // code and group -> its warning
+  using Key = std::tuple<std::string, Group, std::vector<std::string>>;  // code, group, types
+  std::map<Key, std::size_t> first;  // -> its warning in `merged`
   std::vector<std::size_t> others;
   std::vector<Warning> merged;
   for (Warning& w : hints.warnings) {
-    bool per_object = w.code == "race" || w.code == "reduction-read";
-    auto [it, fresh] = per_object
-                           ? first.try_emplace({w.code, group_of(set, w.object)}, merged.size())
-                           : std::make_pair(first.end(), true);
+    bool per_object = w.code == "race" || w.code == "reduction-read" || w.code == "stack";
+    auto [it, fresh] =
+        per_object ? first.try_emplace({w.code, group_of(set, w.object), w.types}, merged.size())
+                   : std::make_pair(first.end(), true);
+    if (!fresh && merged[it->second].object == w.object) {  // another flow of one object
+      merged.push_back(std::move(w));
+      others.push_back(0);
+      continue;
+    }
     if (fresh) {
       merged.push_back(std::move(w));
       others.push_back(0);

@@ -694,6 +694,25 @@ TEST(TaskHints, RacesOnTheBlocksOfOneSiteAreOneWarning) {
   EXPECT_FALSE(contains(h.warnings[1].message, "the same on")) << h.warnings[1].message;
 }
 
+TEST(TaskHints, FlowsThroughOneVariableOfEachFrameAreOneWarning) {
+  // A recursive function's parameter, an object per frame: a flow through each between the
+  // same types is one warning.
+  SetBuilder b;
+  b.object(1, "stack", 4, "start_fil").object(2, "stack", 4, "start_fil");
+  int a = b.add("rec", 1, 1), c = b.add("rec", 1, 1), d = b.add("rec", 1, 1),
+      e = b.add("rec", 1, 1);
+  b.uses(a, 1, 0, 4).uses(c, 1, 4, 0).uses(d, 2, 0, 4).uses(e, 2, 4, 0);
+  b.after(c, a, trace::kRaw, 4, {1}).after(e, d, trace::kRaw, 4, {2});
+  tasks::Hints h = tasks::porting_hints(b.set());
+  std::size_t flows = 0;
+  for (const tasks::Warning& w : h.warnings) {
+    if (w.code != "stack") continue;
+    ++flows;
+    EXPECT_TRUE(contains(w.message, "(the same on 1 other object named start_fil)")) << w.message;
+  }
+  EXPECT_EQ(flows, 1u);
+}
+
 TEST(TaskHints, BlocksAnInstanceAllocatesAndFreesAreInNoClause) {
   // "smooth" works in a block of its own, freed before it ends; "build" fills one that main
   // frees later (an output); "mixed" frees its block in one instance and keeps it in another.
