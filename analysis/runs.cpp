@@ -277,6 +277,9 @@ int run_validation(const RunRequest& r) {
       trace::Validation found = trace::validate(*t);
       for (const std::string& p : found.problems) std::cout << p << "\n";
       for (const std::string& n : found.notes) std::cout << "note: " << n << "\n";
+      // What the set says of itself (one-sided calls it could not model, ranks that died): a
+      // valid set may still leave out what the program did.
+      for (const std::string& n : t->header().notes) std::cout << "note: " << n << "\n";
       std::cout << t->header().path << " (" << t->header().kind << "): "
                 << (found.problems.empty() ? "valid"
                                            : std::to_string(found.problems.size()) + " problem(s)")

@@ -152,6 +152,14 @@ a send and receive and an allreduce" "$dir" onesided 2
   for call in MPI_Put MPI_Get MPI_Accumulate MPI_Fetch_and_op; do
     warns "$mpi" "$dir" "$call is one-sided communication, which the trace does not model"
   done
+  # A valid set that leaves the program's puts out says so when validated, not only when replayed.
+  if "$REPLAY" --validate "$dir" >"$dir.validate" 2>&1 &&
+     grep -q '^note: rank 0: MPI_Put is one-sided communication' "$dir.validate" &&
+     grep -q '(authentic): valid' "$dir.validate"; then
+    ok "one-sided ($mpi): replay --validate says valid, with the set's note that the puts are not modelled"
+  else
+    not_ok "one-sided validation ($mpi)" "$(tr '\n' '|' <"$dir.validate")"
+  fi
 done
 
 # ---- Hybrid MPI+OpenMP: the threads that compute besides the traced one are said -------------
