@@ -3,6 +3,7 @@
 #include "tasks/emit_source.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -29,6 +30,7 @@ struct Pending {
   Place place;
   std::size_t sequence;
   std::string text;
+  bool replaces = false;  // the new text of line `before`
 };
 
 // The instances made by one call site: the code between one tareador_start_task and its
@@ -488,14 +490,26 @@ class Generator {
         if (d.from <= in.id || !d.site.known() || !created.known()) continue;
         SourceSite at = d.site;
         const SourceText& source = text(created.file);
-        if (at.file != created.file || at.line > source.size() || at.line <= created.line ||
-            source.function_body(at.line) != source.function_body(created.line))
+        if ((at.file != created.file || at.line > source.size() || at.line <= created.line ||
+             source.function_body(at.line) != source.function_body(created.line)) &&
+            !after_its_code(at, set_.instance(d.from)))
           at = SourceSite{created.file, created.line + 1};
         if (at.line > text(at.file).size() || !done.insert({at.file, at.line}).second) continue;
         insert(at.file, at.line, Place::Taskwait,
                text(at.file).indent(at.line) + "#pragma omp taskwait");
       }
     }
+  }
+
+  // Whether `at` is after the code of task `from`, in the function that holds it (a function
+  // that creates a task and reads what it wrote: `return s / n` after the task that sums into
+  // s, the function called from the traced code).
+  bool after_its_code(const SourceSite& at, const trace::TaskInstance& from) {
+    const SourceSite& end = from.end_site;
+    if (!end.known() || at.file != end.file || at.line <= end.line) return false;
+    const SourceText& source = text(at.file);
+    return at.line <= source.size() &&
+           source.function_body(at.line) == source.function_body(end.line);
   }
 
   // The last line of the statement that created child `c` of `in`: the task's end when it was
@@ -541,11 +555,56 @@ class Generator {
                       : source.depth_before(lines.first);
       auto [first, last] = source.statement_range(lines.first, lines.second, depth);
       std::string indent = source.indent(first);
+      hoist_declarations(where.first, first, last);
       insert(where.first, first, Place::RegionOpen, indent + "#pragma omp parallel");
       insert(where.first, first, Place::RegionOpen, indent + "#pragma omp single");
       insert(where.first, first, Place::RegionOpen, indent + "{");
       insert(where.first, last + 1, Place::RegionClose, indent + "}");
     }
+  }
+
+  // A declaration among the region's statements, at its depth, whose variable the code after
+  // the region uses would go out of scope at the region's closing brace: it is declared before
+  // the region and assigned where it was (`double s = sumsq(v, n);` -> `double s;` before,
+  // `s = sumsq(v, n);` inside). Only one initialised declarator alone on its line, not const.
+  void hoist_declarations(int file, int first, int last) {
+    const SourceText& source = text(file);
+    int depth = source.depth_before(first), body = source.function_body(first);
+    std::string after;
+    for (int l = last + 1; l <= source.size() && source.function_body(l) == body; ++l)
+      after += source.code(l) + "\n";
+    std::vector<std::string> used = identifiers(after);
+    std::vector<Declaration> declared = source.declarations(first, last);
+    for (const Declaration& d : declared) {
+      if (source.depth_before(d.line) != depth || d.dimensions > 0 ||
+          std::find(used.begin(), used.end(), d.name) == used.end() ||
+          std::count_if(declared.begin(), declared.end(),
+                        [&](const Declaration& o) { return o.line == d.line; }) != 1)
+        continue;
+      const std::string& code = source.code(d.line);
+      std::size_t at = code.find(d.name);
+      while (at != std::string::npos && !is_word_at(code, at, d.name.size()))
+        at = code.find(d.name, at + 1);
+      if (at == std::string::npos) continue;
+      std::size_t equals = code.find_first_not_of(" \t", at + d.name.size());
+      std::string indent = source.indent(d.line);
+      std::string type = code.substr(indent.size(), at - indent.size());
+      if (equals == std::string::npos || code.compare(equals, 1, "=") != 0 ||
+          code.compare(equals, 2, "==") == 0 || code.back() != ';' || identifiers(type).empty() ||
+          type.find("const") != std::string::npos || type.find("static") != std::string::npos)
+        continue;
+      insert(file, first, Place::RegionOpen, source.indent(first) + type + d.name + ";");
+      pending_[file].push_back(Pending{d.line, Place::RegionOpen, sequence_++,
+                                       indent + source.line(d.line).substr(at), true});
+      notes_.push_back(where(file, d.line) + ": " + d.name +
+                       ", used after the parallel region, is declared before it");
+    }
+  }
+
+  static bool is_word_at(const std::string& code, std::size_t at, std::size_t length) {
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    return (at == 0 || !word(code[at - 1])) &&
+           (at + length >= code.size() || !word(code[at + length]));
   }
 
   // ---- The diff ------------------------------------------------------------------------------
@@ -574,7 +633,8 @@ class Generator {
         return std::tie(a.before, a.place, a.sequence) < std::tie(b.before, b.place, b.sequence);
       });
       std::vector<Insertion> insertions;
-      for (const Pending& p : pending) insertions.push_back(Insertion{p.before, p.text});
+      for (const Pending& p : pending)
+        insertions.push_back(Insertion{p.before, p.text, p.replaces});
       std::string name = paths_[f].lexically_relative(root).generic_string();
       const SourceText& source = text(f);
       result.diff += unified_diff("a/" + name, "b/" + name, source.lines(), insertions,

@@ -18,16 +18,18 @@ enum class Dialect { OpenMP, OmpSs };
 
 // ---- The diff writer -------------------------------------------------------------------------
 
-// A line inserted before line `before` of a file (1-based; the file's size + 1: at its end).
-// Insertions before one line keep the order they are given in.
+// A line inserted before line `before` of a file (1-based; the file's size + 1: at its end), or
+// with `replaces`, the new text of line `before` (not the file's last line). Insertions before
+// one line keep the order they are given in.
 struct Insertion {
   int before = 0;
   std::string text;  // without the newline
+  bool replaces = false;
 };
 
 // The unified diff that makes `lines` into `lines` with `insertions`, with `context` lines of
 // context around each change (hunks whose context would touch are one), headed
-// `--- OLD_NAME` / `+++ NEW_NAME`. Empty when there is nothing to insert. `final_newline`:
+// `--- OLD_NAME` / `+++ NEW_NAME`. Empty when there is nothing to change. `final_newline`:
 // whether the file ends with a newline (else the diff says so after its last line).
 std::string unified_diff(const std::string& old_name, const std::string& new_name,
                          const std::vector<std::string>& lines,

@@ -41,7 +41,8 @@ std::string unified_diff(const std::string& old_name, const std::string& new_nam
   // An insertion before line L sits between lines L-1 and L: its context is L-context..L-1+context.
   std::vector<Hunk> hunks;
   for (const Insertion& in : sorted) {
-    Hunk h{std::max(1, in.before - context), std::min(size, in.before - 1 + context)};
+    Hunk h{std::max(1, in.before - context),
+           std::min(size, in.before - (in.replaces ? 0 : 1) + context)};
     if (!hunks.empty() && h.first <= hunks.back().last + 1) hunks.back().last = h.last;
     else hunks.push_back(h);
   }
@@ -53,17 +54,25 @@ std::string unified_diff(const std::string& old_name, const std::string& new_nam
     std::size_t end = next;
     while (end < sorted.size() && sorted[end].before <= h.last + 1) ++end;
     int old_count = h.last - h.first + 1;
-    int new_count = old_count + static_cast<int>(end - next);
+    int new_count = old_count + static_cast<int>(std::count_if(
+                                    sorted.begin() + static_cast<std::ptrdiff_t>(next),
+                                    sorted.begin() + static_cast<std::ptrdiff_t>(end),
+                                    [](const Insertion& in) { return !in.replaces; }));
     bool rewrites_last =
         !final_newline && size > 0 && h.last == size && sorted[end - 1].before > size;
     out << "@@ -" << range(h.first, old_count) << " +" << range(h.first + added, new_count)
         << " @@\n";
     for (int line = h.first; line <= h.last + 1; ++line) {
-      for (; next < end && sorted[next].before == line; ++next)
-        out << "+" << sorted[next].text << "\n";
+      const Insertion* replacement = nullptr;
+      for (; next < end && sorted[next].before == line; ++next) {
+        if (sorted[next].replaces) replacement = &sorted[next];
+        else out << "+" << sorted[next].text << "\n";
+      }
       if (line > h.last) break;
       const std::string& text = lines[static_cast<std::size_t>(line - 1)];
-      if (line == size && rewrites_last) {
+      if (replacement) {
+        out << "-" << text << "\n+" << replacement->text << "\n";
+      } else if (line == size && rewrites_last) {
         // The last line gains the newline the file lacks, so that lines can follow it.
         out << "-" << text << "\n" << kNoNewline << "\n+" << text << "\n";
       } else {

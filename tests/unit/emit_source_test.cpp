@@ -58,6 +58,12 @@ TEST(UnifiedDiff, AFileWithoutAFinalNewlineSaysSo) {
             "--- a\n+++ b\n@@ -1 +1,2 @@\n-l1\n\\ No newline at end of file\n+l1\n+x\n");
 }
 
+TEST(UnifiedDiff, AReplacedLineIsRemovedThenAdded) {
+  // An insertion before line 5 (context 2..7) and line 5 replaced (context 2..8): one hunk.
+  EXPECT_EQ(unified_diff("a", "b", numbered(10), {{5, "x"}, {5, "new 5", true}}),
+            "--- a\n+++ b\n@@ -2,7 +2,8 @@\n l2\n l3\n l4\n+x\n-l5\n+new 5\n l6\n l7\n l8\n");
+}
+
 TEST(UnifiedDiff, NothingToInsertIsNoDiff) {
   EXPECT_EQ(unified_diff("a", "b", numbered(3), {}), "");
 }
