@@ -556,6 +556,15 @@ class Generator {
       auto [first, last] = source.statement_range(lines.first, lines.second, depth);
       std::string indent = source.indent(first);
       hoist_declarations(where.first, first, last);
+      for (int l = first; l <= last; ++l) {
+        std::vector<std::string> names = identifiers(source.code(l));
+        if (std::find(names.begin(), names.end(), "return") != names.end() ||
+            std::find(names.begin(), names.end(), "goto") != names.end())
+          notes_.push_back(this->where(where.first, l) +
+                           ": a return or goto inside the parallel region does not compile (no "
+                           "branch may leave an OpenMP structured block): set a flag there and "
+                           "act on it after the region");
+      }
       insert(where.first, first, Place::RegionOpen, indent + "#pragma omp parallel");
       insert(where.first, first, Place::RegionOpen, indent + "#pragma omp single");
       insert(where.first, first, Place::RegionOpen, indent + "{");

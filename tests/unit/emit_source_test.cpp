@@ -238,6 +238,37 @@ TEST(EmitSource, TheProgramsPragmasDerivedByHand) {
   EXPECT_NE(r.notes[0].find("uses n on the stack"), std::string::npos) << r.notes[0];
 }
 
+TEST(EmitSource, AReturnInsideTheRegionIsNoted) {
+  testing::TempDir dir;
+  dir.write("early.c",
+            "int g[2];\nint main(void) {\n   tareador_ON();\n   for (int i = 0; i < 2; i++) {\n"
+            "      tareador_start_task(\"t\");\n      g[i] = i;\n      tareador_end_task(\"t\");\n"
+            "      if (g[i] < 0) return 1;\n   }\n   tareador_OFF();\n   return 0;\n}\n");
+  trace::TaskSet set;
+  set.types = {"main", "t"};
+  set.source_files = {dir.path("early.c")};
+  set.objects = {{1, "global", 8, "g"}};
+  for (int id = 1; id <= 3; ++id) {
+    trace::TaskInstance in;
+    in.id = id;
+    in.type = id == 1 ? 0 : 1;
+    in.parent = id == 1 ? 0 : 1;
+    in.start_site = {0, id == 1 ? 3 : 5};
+    in.end_site = {0, id == 1 ? 10 : 7};
+    set.add_instance(in);
+    if (id > 1) {
+      set.add_spawn(1, id, {0, 5});
+      set.add_use(id, {1, 0, 4, false, false, 4 * (id - 2), 4 * (id - 1)});
+    }
+  }
+  tasks::EmitResult r = tasks::emit_source(set, {});
+  bool noted = false;
+  for (const std::string& n : r.notes)
+    noted = noted ||
+            n.find("early.c:8: a return or goto inside the parallel region") != std::string::npos;
+  EXPECT_TRUE(noted) << ::testing::PrintToString(r.notes);
+}
+
 TEST(EmitSource, AReadInAnInlinedFunctionWaitsAfterTheLastCreation) {
   testing::TempDir dir;
   std::string text;
