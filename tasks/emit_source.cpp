@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -61,6 +62,7 @@ class Generator {
           "the trace records no source lines (traced before format version 3, or the program "
           "has no debug information: compile it with -g)");
     collect_sites();
+    find_shared_locals();
     for (const auto& [key, site] : sites_) place_task(site);
     place_taskwaits();
     place_regions();
@@ -133,7 +135,7 @@ class Generator {
       throw std::runtime_error(where(site.file, site.end) + ": past the end of the file (" +
                                std::to_string(source.size()) + " lines): not the traced source?");
     Clauses clauses = clauses_of(site);
-    share_written_locals(site, firstprivate(source, site), clauses);
+    share_locals(site, firstprivate(source, site), clauses);
     std::string indent = source.indent(site.start);
     insert(site.file, site.start + 1, Place::TaskOpen,
            indent + task_pragma(clauses, options_.dialect));
@@ -143,8 +145,8 @@ class Generator {
     insert(site.file, site.end, Place::TaskClose, indent + "}");
   }
 
-  // The creating function's variables the task's code uses: copied when the task is created
-  // (they may be shared in the parallel region and change before the task runs).
+  // The creating function's variables the task's code uses, declared in blocks still open at
+  // the task (not in a block closed before it: `{ int i; ... }` of an earlier loop).
   static std::vector<std::string> firstprivate(const SourceText& source, const TaskSite& site) {
     int body = source.function_body(site.start);
     if (body == 0) return {};
@@ -152,7 +154,7 @@ class Generator {
     for (const Declaration& d : source.parameters(body))
       if (d.dimensions == 0) locals.insert(d.name);
     for (const Declaration& d : source.declarations(body + 1, site.start))
-      if (d.dimensions == 0) locals.insert(d.name);
+      if (d.dimensions == 0 && in_scope(source, d, site.start)) locals.insert(d.name);
     std::string code;
     for (int l = site.start + 1; l < site.end; ++l) code += source.code(l) + "\n";
     std::vector<std::string> used;
@@ -161,63 +163,115 @@ class Generator {
     return used;
   }
 
-  // The creating function's variables the task's code uses are copied into it, but those its
-  // instances write and the creating code reads afterwards (a result: `residual = step(u, n)`,
-  // where a taskwait goes before the read; or after tareador_OFF, past the region's end, which
-  // waits for every task), or update while disabled (an accumulator), are shared, or the
-  // writes would be lost; and named in its depend clauses, unless disabled (an accumulator's
-  // updates are not ordered: they need atomic and a taskwait, as the notes say). Others stay
-  // copies: shared, a local of a function that may return before its tasks run would be gone
-  // (a write only a sibling task reads is a warning of the report).
-  void share_written_locals(const TaskSite& site, const std::vector<std::string>& used,
-                            Clauses& clauses) {
-    std::set<int> instances(site.instances.begin(), site.instances.end());
-    std::set<std::string> read_later;
+  // Whether declaration `d` is in scope at line `line` (after it): no block it is in closes
+  // in between.
+  static bool in_scope(const SourceText& source, const Declaration& d, int line) {
+    int depth = source.depth_before(d.line);
+    for (int l = d.line + 1; l <= line; ++l)
+      if (source.depth_min(l) < depth) return false;
+    return true;
+  }
+
+  // A local of a function, by its file, the line of its function's body and its name.
+  using LocalKey = std::tuple<int, int, std::string>;
+
+  LocalKey local_key(const TaskSite& site, const std::string& name) {
+    return {site.file, text(site.file).function_body(site.start), name};
+  }
+
+  // The creating code's locals tasks write that must be shared, not copied into the tasks (the
+  // writes would be lost), each with whether the depend clauses order it (not when disabled:
+  // an accumulator's updates need atomic and a taskwait, as the notes say). Shared are those
+  // the creating code reads afterwards (a result: `residual = step(u, n)`, where a taskwait
+  // goes before the read), those updated while disabled, and, in the function that holds the
+  // parallel region (whose locals outlive it), those a sibling task reads or the code after
+  // tareador_OFF reads. Others stay copies: shared, a local of a function that may return
+  // before its tasks run would be gone.
+  void find_shared_locals() {
+    std::map<int, const TaskSite*> site_of;  // instance -> its site
+    for (const auto& [key, site] : sites_)
+      for (int id : site.instances) site_of[id] = &site;
+    std::set<LocalKey> read_by_parent, read_by_task;
     for (const trace::TaskInstance& t : set_.instances)
-      for (const trace::TaskDependency& d : set_.after(t))
-        if ((d.kinds & trace::kRaw) && instances.count(d.from) &&
-            set_.instance(d.from).parent == t.id)
-          for (int id : set_.objects_of(d))
-            if (const trace::TaskObject* o = set_.object(id); o && o->kind == "stack")
-              read_later.insert(o->name);
-    std::map<std::string, std::pair<bool, bool>> written;  // name -> read, ordered
-    for (int id : site.instances)  // (not their children's: those write their creators' locals)
-      for (const trace::TaskUse& u : set_.uses(set_.instance(id))) {
-        const trace::TaskObject* o = set_.object(u.object);
-        if (o == nullptr || o->kind != "stack" || u.written <= 0 ||
-            !(u.disabled || read_later.count(o->name) || used_after_tracing(site, o->name)))
-          continue;
-        auto [it, fresh] = written.try_emplace(o->name, u.read > 0, !u.disabled);
-        it->second.first = it->second.first || u.read > 0;
-        it->second.second = it->second.second && !u.disabled;
+      for (const trace::TaskDependency& d : set_.after(t)) {
+        auto from = site_of.find(d.from);
+        if (!(d.kinds & trace::kRaw) || from == site_of.end()) continue;
+        for (int id : set_.objects_of(d))
+          if (const trace::TaskObject* o = set_.object(id); o && o->kind == "stack")
+            (set_.instance(d.from).parent == t.id ? read_by_parent : read_by_task)
+                .insert(local_key(*from->second, o->name));
       }
+    for (const auto& [key, site] : sites_)
+      for (int id : site.instances)  // (not their children's: those write their creators' locals)
+        for (const trace::TaskUse& u : set_.uses(set_.instance(id))) {
+          const trace::TaskObject* o = set_.object(u.object);
+          if (o == nullptr || o->kind != "stack" || u.written <= 0) continue;
+          LocalKey local = local_key(site, o->name);
+          bool outlives = in_region_function(site);
+          if (!(u.disabled || read_by_parent.count(local) ||
+                (outlives && (read_by_task.count(local) || read_after_tracing(site, o->name)))))
+            continue;
+          auto [it, fresh] = shared_locals_.try_emplace(local, !u.disabled);
+          it->second = it->second && !u.disabled;
+        }
+  }
+
+  // Of the variables the site's code uses, those shared (find_shared_locals) are shared and in
+  // its depend clauses (out or inout where it writes them, in where it only reads them); the
+  // others are copied.
+  void share_locals(const TaskSite& site, const std::vector<std::string>& used, Clauses& clauses) {
+    std::map<std::string, bool> reads, writes;
+    for (int id : site.instances)
+      for (const trace::TaskUse& u : set_.uses(set_.instance(id)))
+        if (const trace::TaskObject* o = set_.object(u.object); o && o->kind == "stack") {
+          reads[o->name] = reads[o->name] || u.read > 0;
+          writes[o->name] = writes[o->name] || u.written > 0;
+        }
     for (const std::string& name : used) {
-      auto it = written.find(name);
-      if (it == written.end()) {
+      auto it = shared_locals_.find(local_key(site, name));
+      if (it == shared_locals_.end()) {
         clauses.firstprivate.push_back(name);
         continue;
       }
       clauses.shared.push_back(name);
-      if (it->second.second) (it->second.first ? clauses.inout : clauses.out).push_back(name);
-      note_once(name + " written", "task " + site.type + " writes " + name +
-                                       ", a local of the code that creates it: shared, so that "
-                                       "the code after it sees what it wrote" +
-                                       (it->second.second ? ", and in its depend clauses" : ""));
+      bool ordered = it->second;
+      if (ordered)
+        (!writes[name] ? clauses.in : reads[name] ? clauses.inout : clauses.out).push_back(name);
+      if (writes[name])
+        note_once(name + " written", "task " + site.type + " writes " + name +
+                                         ", a local of the code that creates it: shared, so "
+                                         "that the code after it sees what it wrote" +
+                                         (ordered ? ", and in its depend clauses" : ""));
     }
   }
 
-  // Whether the code after tareador_OFF in the function that holds the site uses `name`.
-  bool used_after_tracing(const TaskSite& site, const std::string& name) {
+  // Whether the site is in the function that holds tareador_ON (the parallel region's).
+  bool in_region_function(const TaskSite& site) {
+    const SourceSite& on = set_.instance(1).start_site;
+    return on.known() && on.file == site.file &&
+           text(site.file).function_body(on.line) == text(site.file).function_body(site.start);
+  }
+
+  // Whether the code after tareador_OFF in the function that holds the site reads `name` before
+  // it writes it (a loop counter set again, `for (i = 0; ...)`, does not need the task's).
+  bool read_after_tracing(const TaskSite& site, const std::string& name) {
     const SourceSite& off = set_.instance(1).end_site;
     if (!off.known() || off.file != site.file) return false;
     const SourceText& source = text(site.file);
     int body = source.function_body(off.line);
     if (body == 0 || body != source.function_body(site.start)) return false;
-    std::string code;
-    for (int l = off.line + 1; l <= source.size() && source.function_body(l) == body; ++l)
-      code += source.code(l) + "\n";
-    std::vector<std::string> names = identifiers(code);
-    return std::find(names.begin(), names.end(), name) != names.end();
+    for (int l = off.line + 1; l <= source.size() && source.function_body(l) == body; ++l) {
+      const std::string& code = source.code(l);
+      for (std::size_t at = code.find(name); at != std::string::npos;
+           at = code.find(name, at + 1)) {
+        if (!is_word_at(code, at, name.size())) continue;
+        std::size_t next = code.find_first_not_of(" \t", at + name.size());
+        bool assigned =
+            next != std::string::npos && code[next] == '=' && code.compare(next, 2, "==") != 0;
+        return !assigned;
+      }
+    }
+    return false;
   }
 
   // ---- Objects and clauses -------------------------------------------------------------------
@@ -295,7 +349,7 @@ class Generator {
                             "before the code that reads the result (not generated)");
       return false;
     }
-    if (o.kind == "stack" && u.written == 0)
+    if (o.kind == "stack" && u.written == 0 && !shared_locals_.count(local_key(site, o.name)))
       note_once(o.name, "task " + site.type + " uses " + o.name +
                             " on the stack: locals are copied into the task (firstprivate), "
                             "not named in clauses");
@@ -490,9 +544,9 @@ class Generator {
         if (d.from <= in.id || !d.site.known() || !created.known()) continue;
         SourceSite at = d.site;
         const SourceText& source = text(created.file);
-        if ((at.file != created.file || at.line > source.size() || at.line <= created.line ||
-             source.function_body(at.line) != source.function_body(created.line)) &&
-            !after_its_code(at, set_.instance(d.from)))
+        if (std::optional<SourceSite> own = in_its_function(at, set_.instance(d.from))) at = *own;
+        else if (at.file != created.file || at.line > source.size() || at.line <= created.line ||
+                 source.function_body(at.line) != source.function_body(created.line))
           at = SourceSite{created.file, created.line + 1};
         if (at.line > text(at.file).size() || !done.insert({at.file, at.line}).second) continue;
         insert(at.file, at.line, Place::Taskwait,
@@ -501,15 +555,18 @@ class Generator {
     }
   }
 
-  // Whether `at` is after the code of task `from`, in the function that holds it (a function
-  // that creates a task and reads what it wrote: `return s / n` after the task that sums into
-  // s, the function called from the traced code).
-  bool after_its_code(const SourceSite& at, const trace::TaskInstance& from) {
+  // Where to wait for task `from` whose result is read at `at`, when `at` is in the function
+  // that holds the task's code (the loop that creates it, called from the traced code, or the
+  // function that returns what it summed): at the read when it comes after the task's code,
+  // else (a loop's condition) right after the task's code. Elsewhere: none.
+  std::optional<SourceSite> in_its_function(const SourceSite& at, const trace::TaskInstance& from) {
     const SourceSite& end = from.end_site;
-    if (!end.known() || at.file != end.file || at.line <= end.line) return false;
+    if (!end.known() || at.file != end.file) return std::nullopt;
     const SourceText& source = text(at.file);
-    return at.line <= source.size() &&
-           source.function_body(at.line) == source.function_body(end.line);
+    if (at.line > source.size() || end.line + 1 > source.size() ||
+        source.function_body(at.line) != source.function_body(end.line))
+      return std::nullopt;
+    return at.line > end.line ? at : SourceSite{end.file, end.line + 1};
   }
 
   // The last line of the statement that created child `c` of `in`: the task's end when it was
@@ -664,6 +721,7 @@ class Generator {
   std::map<int, NamedObject> names_;
   std::map<std::string, std::pair<int, Declaration>> declared_;  // name -> file, declaration
   std::map<int, std::vector<std::pair<std::int64_t, std::int64_t>>> pieces_;
+  std::map<LocalKey, bool> shared_locals_;        // find_shared_locals: ordered by depend clauses
   std::map<std::string, std::string> stand_ins_;  // object name -> variable
   std::set<std::pair<int, std::string>> stand_in_files_;
   std::map<int, std::set<SiteKey>> users_;

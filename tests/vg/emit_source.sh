@@ -120,6 +120,21 @@ else
   not_ok "results" "$(grep '^[-+]' "$scratch/results.diff" | tr '\n' '|')"
 fi
 
+# ---- How course code passes data between tasks: C89 counters, block scopes, a sibling's read,
+# a solver loop in a function main calls --------------------------------------------------------
+if why=$(annotate flows "$TESTS_DIR/vg" "$VG_TESTS_BUILD"); then
+  ok "flows: the annotated source builds with -fopenmp and computes the sequential result"
+else
+  not_ok "flows" "$why"
+fi
+if grep -qxF '+   #pragma omp task firstprivate(v) shared(norm) depend(in: v[0:4096]) depend(inout: norm)' "$scratch/flows.diff" &&
+   grep -qxF '+      #pragma omp task firstprivate(i, b, v) shared(norm) depend(in: norm) depend(inout: v[0:4096])' "$scratch/flows.diff" &&
+   grep -A4 -F 'residual = relax(u, n);' "$scratch/flows.diff" | grep -qxF '+      #pragma omp taskwait'; then
+  ok "flows: counters stay copies, a norm a sibling reads is shared and ordered, the solver in a function waits for each step there"
+else
+  not_ok "flows" "$(grep '^[-+]' "$scratch/flows.diff" | tr '\n' '|')"
+fi
+
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
   grep -qxF '+         #pragma omp task firstprivate(src, dst, n, rows) inout(u[1;1154], v[1;1154])' \
