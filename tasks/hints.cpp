@@ -109,16 +109,20 @@ void add_instance(const trace::TaskSet& set, const trace::TaskInstance& t, TypeU
   for (const trace::TaskUse* u : descendants_data(set, t)) uses.push_back(u);
   for (const trace::TaskUse* use : uses) {
     const trace::TaskUse& u = *use;
+    if (u.local) {  // (even untouched: a block its children use and free)
+      tu.temporaries.insert(group_of(set, u.object));
+      continue;
+    }
     Bytes b{std::max<std::int64_t>(u.read, 0), std::max<std::int64_t>(u.written, 0)};
     if (b.read == 0 && b.written == 0) continue;
     const trace::TaskObject* o = set.object(u.object);
     std::string name = object_name(set, u.object);
-    if (u.local) {
-      tu.temporaries.insert(group_of(set, u.object));
-    } else if (u.disabled) {
+    if (u.disabled) {
       tu.disabled.insert(name);
     } else if (!program_data(o)) {
       tu.left_out.insert(name);
+    } else if (o && o->kind == "stack" && name.rfind("__", 0) == 0) {
+      continue;  // the compiler's own (a range-for's __for_begin): not the program's variables
     } else if (o && o->kind == "stack") {
       locals[name].read += b.read;
       locals[name].written += b.written;

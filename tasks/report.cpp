@@ -54,7 +54,8 @@ std::string report_text(const trace::TaskSet& set, const Report& r) {
           << " (locals of the code that creates it, read afterwards): see the warnings\n";
     if (!th.temporaries.empty())
       out << "    temporaries: " << join(th.temporaries, ", ")
-          << " (heap blocks each instance allocates and frees itself: private, in no clause)\n";
+          << " (heap blocks each instance allocates and frees, itself or in the tasks it "
+             "creates: private, in no clause)\n";
     if (!th.disabled.empty())
       out << "    updates " << join(th.disabled, ", ")
           << " while disabled (no dependency): a reduction, or an atomic or critical update\n";

@@ -237,6 +237,15 @@ static CodeOwner code_owner(Addr a)
    return VG_(strncmp)(base, "ld-linux", 8) == 0 ? CODE_DYNAMIC_LINKER : CODE_OTHER;
 }
 
+/* Whether the instruction at `a` is in a piece of the superblock whose code is counted. */
+static Bool counted_at(const VexGuestExtents* vge, const Bool* counted, Addr a)
+{
+   UInt i;
+   for (i = 0; i < vge->n_used && i < 3; i++)
+      if (a >= (Addr)vge->base[i] && a < (Addr)vge->base[i] + vge->len[i]) return counted[i];
+   return True;
+}
+
 /* After `put`, a write of the stack pointer: a call of tr_memory_stack_rises when the new value
    is above the old one (`returned`: the put of a return). */
 static void add_stack_rise(IRSB* sb, const IRStmt* put, Int offset_sp, Bool returned)
@@ -302,8 +311,10 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
       function, which every later caller would then depend on), are not the program's data
       flow. */
    CodeOwner owner = code_owner((Addr)vge->base[0]);
-   Bool counted = owner != CODE_TOOL;
    Bool ignored = owner != CODE_OTHER;
+   /* A superblock may go on into the code a jump leads to (a PLT's jump into a wrapper): each
+      of its pieces is counted as the code there is. */
+   Bool counted_extent[3];
    Bool tasks = tr_memory_instrumenting() && !ignored;
    Bool overlap = tr_overlap_enabled() && !ignored;
    Bool comm = tr_comm_enabled() && !ignored, threadcomm = tr_threadcomm_enabled() && !ignored;
@@ -311,6 +322,8 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
    Bool allocating = False; /* in an instruction that lowers the stack pointer by a register */
    Int i, last_mark = -1;
    tl_assert(gWordTy == hWordTy);
+   for (i = 0; i < vge->n_used && i < 3; i++)
+      counted_extent[i] = code_owner((Addr)vge->base[i]) != CODE_TOOL;
    tr_count_use_layout(layout);
    for (i = 0; i < sb_in->stmts_used; i++)
       if (sb_in->stmts[i] && sb_in->stmts[i]->tag == Ist_IMark) last_mark = i;
@@ -325,7 +338,7 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
       if (st == NULL) continue;
       if (tasks) note_stack_temp(st, layout);
       if (st->tag == Ist_IMark) {
-         pending++;
+         if (counted_at(vge, counted_extent, (Addr)st->Ist.IMark.addr)) pending++;
          instruction = (Addr)st->Ist.IMark.addr;
          repeated_string =
             tasks && is_repeated_string((const UChar*)instruction, st->Ist.IMark.len);
@@ -334,7 +347,7 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
                                                              st->Ist.IMark.len);
       }
       if (st->tag == Ist_Exit && pending > 0) {
-         if (counted) tr_count_add(sb_out, pending);
+         tr_count_add(sb_out, pending);
          pending = 0;
       }
       /* Return addresses (pushed by calls, popped by the `ret` that ends a superblock) are
@@ -363,7 +376,7 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
          allocating = False;
       }
    }
-   if (pending > 0 && counted) tr_count_add(sb_out, pending);
+   if (pending > 0) tr_count_add(sb_out, pending);
    if (tasks && tr_potential_enabled() && sb_in->jumpkind == Ijk_Call)
       add_call_report(sb_out, sb_in->next, layout->offset_SP);
    return sb_out;

@@ -144,7 +144,8 @@ static void free_block(ThreadId tid, void* p)
          tr_objects_on_block(objects[id].start, objects[id].size, TR_BLOCK_FREED);
       VG_(delFromFM)(heap_blocks, NULL, NULL, (UWord)p);
       objects[id].dead = True;
-      objects[id].freed_in = tr_task_current;
+      objects[id].freed_inside = objects[id].born_in != 0 && tr_task_is_open(objects[id].born_in);
+      if (objects[id].freed_inside) tr_tasks_temporary(objects[id].born_in, (UInt)id);
       forget_cached((UInt)id);
       check_scratch(tid, &objects[id]);
    }

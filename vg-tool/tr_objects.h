@@ -35,8 +35,10 @@ typedef struct {
    Addr site, via;             /* heap: the allocating call in the program's code, and the
                                   function it called (an allocator, a library function) */
    Addr site_sp;               /* heap: the stack pointer of that call */
-   UInt born_in, freed_in;     /* heap: the task instances running when it was allocated and
-                                  freed (0: none); one that did both had it to itself */
+   UInt born_in;               /* heap: the task instance running when it was allocated (0:
+                                  none) */
+   Bool freed_inside;          /* heap: freed while that instance was open, by it or by an
+                                  instance it created: a temporary of its own */
    Addr first_access;          /* other: the address that made it (names its loaded object) */
    HChar* name;                /* made on first use of tr_object_name */
 } TrObject;

@@ -509,6 +509,18 @@ static Use* use_of(Instance* in, UInt object, Bool disabled, Addr a, SizeT n)
    return u;
 }
 
+void tr_tasks_temporary(UInt owner, UInt object)
+{
+   Int k;
+   const TrObject* o = tr_object(object);
+   for (k = (Int)tasks.n_open - 1; k >= 0; k--)
+      if (tasks.open[k]->id == owner) {
+         /* (use_of may move the instance's uses: its cached one is this) */
+         tasks.open[k]->last_use = use_of(tasks.open[k], object, False, o->start, 0);
+         return;
+      }
+}
+
 void tr_tasks_uses(UInt object, Addr a, SizeT n, ULong read, ULong written, Bool disabled)
 {
    Instance* in = running();
@@ -686,14 +698,14 @@ static void write_dependency(const Dependency* d)
 }
 
 /* `uses` of `instance`, with the span of the bytes used as offsets into the object; `local`
-   for a heap block the instance allocated and freed (a temporary of its own, in no clause). */
+   for a heap block the instance allocated and freed, itself or through an instance it created
+   (a temporary of its own, in no clause of it). */
 static void write_use(const Use* u, UInt instance)
 {
    const TrObject* o = tr_object(u->object);
    Addr low = u->low > o->start ? u->low : o->start;
    Addr high = u->high < o->start + o->size ? u->high : o->start + o->size;
-   Bool local = o->kind == TR_OBJ_HEAP && o->dead && o->born_in == instance &&
-                o->freed_in == instance;
+   Bool local = o->kind == TR_OBJ_HEAP && o->dead && o->born_in == instance && o->freed_inside;
    tr_text_end_records(&tasks.out.text);
    tr_text_printf(&tasks.out.text, "uses %u %llu %llu%s%s", u->object, u->read, u->written,
                   u->disabled ? " disabled" : "", local ? " local" : "");

@@ -48,6 +48,9 @@ void tr_tasks_mpi_exit(const TrEvent* events, Int n);
    (`disabled`: while the object was disabled). */
 void tr_tasks_depends(UInt from, TrDepKind kind, UInt object, ULong bytes);
 void tr_tasks_uses(UInt object, Addr a, SizeT n, ULong read, ULong written, Bool disabled);
+/* Heap block `object`, allocated by the open instance `owner`, is freed inside it (by it or by
+   an instance it created): its uses say so even when it never touched the block itself. */
+void tr_tasks_temporary(UInt owner, UInt object);
 /* The running instance would depend on `from` through the runtime libraries' own state only:
    counted, and left out. */
 void tr_tasks_runtime_dependency(UInt from);
