@@ -101,6 +101,9 @@ class Generator {
   void insert(int file, int before, Place place, const std::string& text) {
     pending_[file].push_back(Pending{before, place, sequence_++, text});
   }
+  void replace(int file, int line, const std::string& text) {
+    pending_[file].push_back(Pending{line, Place::RegionOpen, sequence_++, text, true});
+  }
 
   // ---- Tasks ---------------------------------------------------------------------------------
 
@@ -201,19 +204,20 @@ class Generator {
             (set_.instance(d.from).parent == t.id ? read_by_parent : read_by_task)
                 .insert(local_key(*from->second, o->name));
       }
-    for (const auto& [key, site] : sites_)
+    for (const auto& [key, site] : sites_) {
+      bool outlives = in_region_function(site);
       for (int id : site.instances)  // (not their children's: those write their creators' locals)
         for (const trace::TaskUse& u : set_.uses(set_.instance(id))) {
           const trace::TaskObject* o = set_.object(u.object);
           if (o == nullptr || o->kind != "stack" || u.written <= 0) continue;
           LocalKey local = local_key(site, o->name);
-          bool outlives = in_region_function(site);
           if (!(u.disabled || read_by_parent.count(local) ||
                 (outlives && (read_by_task.count(local) || read_after_tracing(site, o->name)))))
             continue;
           auto [it, fresh] = shared_locals_.try_emplace(local, !u.disabled);
           it->second = it->second && !u.disabled;
         }
+    }
   }
 
   // Of the variables the site's code uses, those shared (find_shared_locals) are shared and in
@@ -660,8 +664,7 @@ class Generator {
           type.find("const") != std::string::npos || type.find("static") != std::string::npos)
         continue;
       insert(file, first, Place::RegionOpen, source.indent(first) + type + d.name + ";");
-      pending_[file].push_back(Pending{d.line, Place::RegionOpen, sequence_++,
-                                       indent + source.line(d.line).substr(at), true});
+      replace(file, d.line, indent + source.line(d.line).substr(at));
       notes_.push_back(where(file, d.line) + ": " + d.name +
                        ", used after the parallel region, is declared before it");
     }
