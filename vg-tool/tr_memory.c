@@ -15,9 +15,9 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 
+#include "tr_disabled.h"
 #include "tr_instrument.h"
 #include "tr_memory.h"
-#include "tr_disabled.h"
 #include "tr_objects.h"
 #include "tr_owners.h"
 #include "tr_potential.h"
