@@ -63,9 +63,9 @@ class Generator {
           "has no debug information: compile it with -g)");
     collect_sites();
     find_shared_locals();
+    place_regions();  // (first: a declaration used after the region is declared before it)
     for (const auto& [key, site] : sites_) place_task(site);
     place_taskwaits();
-    place_regions();
     return write();
   }
 
@@ -139,6 +139,7 @@ class Generator {
                                std::to_string(source.size()) + " lines): not the traced source?");
     Clauses clauses = clauses_of(site);
     share_locals(site, firstprivate(source, site), clauses);
+    hoist_declarations(site.file, site.start + 1, site.end - 1, site.start + 1, "task");
     std::string indent = source.indent(site.start);
     insert(site.file, site.start + 1, Place::TaskOpen,
            indent + task_pragma(clauses, options_.dialect));
@@ -199,10 +200,18 @@ class Generator {
       for (const trace::TaskDependency& d : set_.after(t)) {
         auto from = site_of.find(d.from);
         if (!(d.kinds & trace::kRaw) || from == site_of.end()) continue;
+        const TaskSite& site = *from->second;
+        // The creating code's read, in the function that holds the task (in another, a
+        // caller's, it reads a variable of its own the task wrote through a pointer, which
+        // the task copies): by the name of a variable there.
+        bool by_parent = set_.instance(d.from).parent == t.id;
+        if (by_parent && !(d.site.known() && d.site.file == site.file &&
+                           text(site.file).function_body(d.site.line) ==
+                               text(site.file).function_body(site.start)))
+          continue;
         for (int id : set_.objects_of(d))
           if (const trace::TaskObject* o = set_.object(id); o && o->kind == "stack")
-            (set_.instance(d.from).parent == t.id ? read_by_parent : read_by_task)
-                .insert(local_key(*from->second, o->name));
+            (by_parent ? read_by_parent : read_by_task).insert(local_key(site, o->name));
       }
     for (const auto& [key, site] : sites_) {
       bool outlives = in_region_function(site);
@@ -257,7 +266,8 @@ class Generator {
   }
 
   // Whether the code after tareador_OFF in the function that holds the site reads `name` before
-  // it writes it (a loop counter set again, `for (i = 0; ...)`, does not need the task's).
+  // it writes it (a loop counter set again, `for (i = 0; ...)`, does not need the task's; an
+  // assignment that reads it, `total = total / n`, does).
   bool read_after_tracing(const TaskSite& site, const std::string& name) {
     const SourceSite& off = set_.instance(1).end_site;
     if (!off.known() || off.file != site.file) return false;
@@ -272,7 +282,12 @@ class Generator {
         std::size_t next = code.find_first_not_of(" \t", at + name.size());
         bool assigned =
             next != std::string::npos && code[next] == '=' && code.compare(next, 2, "==") != 0;
-        return !assigned;
+        if (!assigned) return true;
+        // `total = total / n;` reads it all the same
+        std::size_t end = code.find_first_of(";,)", next);
+        std::vector<std::string> right =
+            identifiers(code.substr(next + 1, end == std::string::npos ? end : end - next - 1));
+        return std::find(right.begin(), right.end(), name) != right.end();
       }
     }
     return false;
@@ -548,15 +563,40 @@ class Generator {
         if (d.from <= in.id || !d.site.known() || !created.known()) continue;
         SourceSite at = d.site;
         const SourceText& source = text(created.file);
-        if (std::optional<SourceSite> own = in_its_function(at, set_.instance(d.from))) at = *own;
-        else if (at.file != created.file || at.line > source.size() || at.line <= created.line ||
-                 source.function_body(at.line) != source.function_body(created.line))
+        if (std::optional<SourceSite> own = in_its_function(at, set_.instance(d.from))) {
+          at = *own;
+        } else if (at.file != created.file || at.line > source.size() || at.line <= created.line ||
+                   source.function_body(at.line) != source.function_body(created.line)) {
+          // Read in another function: one the creating statement called, which read what its
+          // tasks wrote through pointers after the function that created them returned (a wait
+          // there), or one the compiler inlined, whose line the debug information gives (a
+          // wait after the creating statement). Both: a taskwait where there is nothing to
+          // wait for costs nothing.
+          if (at.file < static_cast<int>(set_.source_files.size()) &&
+              at.line <= text(at.file).size() && text(at.file).function_body(at.line) != 0)
+            wait_at(done, before_each_test(at));
           at = SourceSite{created.file, created.line + 1};
-        if (at.line > text(at.file).size() || !done.insert({at.file, at.line}).second) continue;
-        insert(at.file, at.line, Place::Taskwait,
-               text(at.file).indent(at.line) + "#pragma omp taskwait");
+        }
+        wait_at(done, at);
       }
     }
+  }
+
+  // Where a wait for a read at `at` goes: there, or, when `at` is the head of a `while` or
+  // `for` loop (its condition reads the result), before the loop's last line, so that every
+  // test of the condition after the first waits too.
+  SourceSite before_each_test(const SourceSite& at) {
+    const SourceText& source = text(at.file);
+    std::vector<std::string> names = identifiers(source.code(at.line));
+    if (names.empty() || (names.front() != "while" && names.front() != "for")) return at;
+    int last = source.statement_range(at.line, at.line, source.depth_before(at.line)).second;
+    return last > at.line ? SourceSite{at.file, last} : at;
+  }
+
+  void wait_at(std::set<SiteKey>& done, const SourceSite& at) {
+    if (at.line > text(at.file).size() || !done.insert({at.file, at.line}).second) return;
+    insert(at.file, at.line, Place::Taskwait,
+           text(at.file).indent(at.line) + "#pragma omp taskwait");
   }
 
   // Where to wait for task `from` whose result is read at `at`, when `at` is in the function
@@ -616,7 +656,7 @@ class Generator {
                       : source.depth_before(lines.first);
       auto [first, last] = source.statement_range(lines.first, lines.second, depth);
       std::string indent = source.indent(first);
-      hoist_declarations(where.first, first, last);
+      hoist_declarations(where.first, first, last, first, "parallel region");
       for (int l = first; l <= last; ++l) {
         std::vector<std::string> names = identifiers(source.code(l));
         if (std::find(names.begin(), names.end(), "return") != names.end() ||
@@ -633,11 +673,13 @@ class Generator {
     }
   }
 
-  // A declaration among the region's statements, at its depth, whose variable the code after
-  // the region uses would go out of scope at the region's closing brace: it is declared before
-  // the region and assigned where it was (`double s = sumsq(v, n);` -> `double s;` before,
-  // `s = sumsq(v, n);` inside). Only one initialised declarator alone on its line, not const.
-  void hoist_declarations(int file, int first, int last) {
+  // A declaration among the statements [first, last] of a block the diff adds (the parallel
+  // region, a task), at their depth, whose variable the code after them uses would go out of
+  // scope at the block's closing brace: it is declared before the block, at line `before`, and
+  // assigned where it was (`double s = sumsq(v, n);` -> `double s;` before, `s = sumsq(v, n);`
+  // inside; a declaration without a value leaves a comment). Only one declarator alone on its
+  // line, not const.
+  void hoist_declarations(int file, int first, int last, int before, const std::string& block) {
     const SourceText& source = text(file);
     int depth = source.depth_before(first), body = source.function_body(first);
     std::string after;
@@ -647,6 +689,7 @@ class Generator {
     std::vector<Declaration> declared = source.declarations(first, last);
     for (const Declaration& d : declared) {
       if (source.depth_before(d.line) != depth || d.dimensions > 0 ||
+          hoisted_.count({file, d.line}) ||
           std::find(used.begin(), used.end(), d.name) == used.end() ||
           std::count_if(declared.begin(), declared.end(),
                         [&](const Declaration& o) { return o.line == d.line; }) != 1)
@@ -656,17 +699,22 @@ class Generator {
       while (at != std::string::npos && !is_word_at(code, at, d.name.size()))
         at = code.find(d.name, at + 1);
       if (at == std::string::npos) continue;
-      std::size_t equals = code.find_first_not_of(" \t", at + d.name.size());
+      std::size_t next = code.find_first_not_of(" \t", at + d.name.size());
       std::string indent = source.indent(d.line);
       std::string type = code.substr(indent.size(), at - indent.size());
-      if (equals == std::string::npos || code.compare(equals, 1, "=") != 0 ||
-          code.compare(equals, 2, "==") == 0 || code.back() != ';' || identifiers(type).empty() ||
+      bool valued = next != std::string::npos && code.compare(next, 1, "=") == 0 &&
+                    code.compare(next, 2, "==") != 0;
+      bool bare = next != std::string::npos && code.compare(next, 1, ";") == 0;
+      if (!(valued || bare) || code.back() != ';' || identifiers(type).empty() ||
           type.find("const") != std::string::npos || type.find("static") != std::string::npos)
         continue;
-      insert(file, first, Place::RegionOpen, source.indent(first) + type + d.name + ";");
-      replace(file, d.line, indent + source.line(d.line).substr(at));
-      notes_.push_back(where(file, d.line) + ": " + d.name +
-                       ", used after the parallel region, is declared before it");
+      hoisted_.insert({file, d.line});
+      insert(file, before, Place::RegionOpen, source.indent(first) + type + d.name + ";");
+      replace(file, d.line,
+              indent + (valued ? source.line(d.line).substr(at)
+                               : "/* " + d.name + ": declared before the " + block + " */"));
+      notes_.push_back(where(file, d.line) + ": " + d.name + ", used after the " + block +
+                       ", is declared before it");
     }
   }
 
@@ -724,7 +772,8 @@ class Generator {
   std::map<int, NamedObject> names_;
   std::map<std::string, std::pair<int, Declaration>> declared_;  // name -> file, declaration
   std::map<int, std::vector<std::pair<std::int64_t, std::int64_t>>> pieces_;
-  std::map<LocalKey, bool> shared_locals_;        // find_shared_locals: ordered by depend clauses
+  std::set<SiteKey> hoisted_;               // declarations moved before the block that held them
+  std::map<LocalKey, bool> shared_locals_;  // find_shared_locals: ordered by depend clauses
   std::map<std::string, std::string> stand_ins_;  // object name -> variable
   std::set<std::pair<int, std::string>> stand_in_files_;
   std::map<int, std::set<SiteKey>> users_;

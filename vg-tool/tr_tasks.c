@@ -62,12 +62,12 @@ typedef struct {
    UInt id, parent, type;
    Addr stack_top;
    Addr private_top;  /* tr_task_private_top while it runs */
-   /* The frames it created instances in that still live, outermost first: the stack pointer of
-      the creation (the private top is the last one's) and where the frame ends (its caller's
-      stack pointer: once the stack rises there, the frame and what the instances wrote in it
-      are gone). */
+   /* Where it created instances, outermost first: the stack pointer of each creation (the
+      private top is the last one's), raised with the stack as the frames below die (the frames
+      above, of the functions that called the one that created them, may still hold what the
+      instances wrote through pointers). */
    struct Creation {
-      Addr sp, end;
+      Addr sp;
    } * creations;
    UInt n_creations, max_creations;
    Addr start_site, end_site;  /* the calls of tareador_start_task and _end_task (_ON, _OFF) */
@@ -157,10 +157,9 @@ static UInt type_of(const HChar* name)
 }
 
 /* The stack pointer of the code that called tareador_start_task (or _ON): the frames below it
-   will be the new instance's own; where that call is (`site`); and where the calling function's
-   frame ends (`end`, if asked: its caller's stack pointer). The annotation functions' frames, if
-   they were not inlined, are skipped: they come and go at every annotation. */
-static Addr annotating_frame_sp(Addr* site, Addr* end)
+   will be the new instance's own; and where that call is (`site`). The annotation functions'
+   frames, if they were not inlined, are skipped: they come and go at every annotation. */
+static Addr annotating_frame_sp(Addr* site)
 {
    Addr ips[8], sps[8];
    UInt n = VG_(get_StackTrace)(tasks.tid, ips, 8, sps, NULL, 0), i;
@@ -170,7 +169,6 @@ static Addr annotating_frame_sp(Addr* site, Addr* end)
           VG_(strncmp)(name, "tareador_", 9) != 0)
          break;
    *site = n > 0 ? ips[i] : 0;
-   if (end) *end = i + 1 < n ? sps[i + 1] : ~(Addr)0;
    return n > 0 ? sps[i] : VG_(get_SP)(tasks.tid);
 }
 
@@ -182,10 +180,9 @@ static void set_private_top(Instance* in)
    tr_memory_frames_moved();
 }
 
-/* The running instance `in` creates one at stack pointer `sp`, in a frame that ends at `end`. */
-static void add_creation(Instance* in, Addr sp, Addr end)
+/* The running instance `in` creates one at stack pointer `sp`. */
+static void add_creation(Instance* in, Addr sp)
 {
-   while (in->n_creations && in->creations[in->n_creations - 1].end <= sp) in->n_creations--;
    if (sp >= in->stack_top ||
        (in->n_creations && in->creations[in->n_creations - 1].sp <= sp))
       return;  /* above its own frames, or in one of its creations' frames already */
@@ -193,19 +190,18 @@ static void add_creation(Instance* in, Addr sp, Addr end)
       in->creations = grow(in->creations, &in->max_creations, in->n_creations + 1,
                            sizeof(struct Creation));
    in->creations[in->n_creations].sp = sp;
-   in->creations[in->n_creations].end = end;
    in->n_creations++;
 }
 
 void tr_tasks_stack_rose(Addr sp)
 {
    Instance* in;
-   UInt n;
    if (!tasks.n_open) return;
    in = running();
-   n = in->n_creations;
-   while (in->n_creations && in->creations[in->n_creations - 1].end <= sp) in->n_creations--;
-   if (in->n_creations != n) set_private_top(in);
+   if (in->n_creations == 0 || in->creations[in->n_creations - 1].sp >= sp) return;
+   while (in->n_creations > 1 && in->creations[in->n_creations - 2].sp <= sp) in->n_creations--;
+   in->creations[in->n_creations - 1].sp = sp < in->stack_top ? sp : in->stack_top;
+   set_private_top(in);
 }
 
 #define SITE_FRAMES 64
@@ -224,12 +220,11 @@ static Addr site_in_frame(Addr stack_top)
 static void open_instance(UInt type)
 {
    Instance* in = VG_(calloc)("tareador.instance", 1, sizeof(Instance));
-   Addr end;
    tr_memory_tell();
    in->id = ++tasks.instances;
    in->type = type;
    in->parent = tasks.n_open ? running()->id : 0;
-   in->stack_top = in->private_top = annotating_frame_sp(&in->start_site, &end);
+   in->stack_top = in->private_top = annotating_frame_sp(&in->start_site);
    if (in->id >= tasks.flag_slots) {
       UInt old = tasks.flag_slots;
       tr_task_open_flags = grow(tr_task_open_flags, &tasks.flag_slots, in->id + 1, 1);
@@ -240,7 +235,7 @@ static void open_instance(UInt type)
       add_record(running(), REC_SPAWN, in->id, NULL);
       running()->records[running()->n_records - 1].site = site_in_frame(running()->stack_top);
       running()->children_sp = in->stack_top;
-      add_creation(running(), in->stack_top, end);
+      add_creation(running(), in->stack_top);
    }
    if (tasks.n_open == tasks.max_open)
       tasks.open = grow(tasks.open, &tasks.max_open, tasks.n_open + 1, sizeof(Instance*));
@@ -332,7 +327,7 @@ void tr_tasks_end(const HChar* name)
       tr_trace_warning(warning);
    }
    checkpoint();
-   annotating_frame_sp(&in->end_site, NULL);
+   annotating_frame_sp(&in->end_site);
    close_instance();
 }
 
@@ -793,7 +788,7 @@ void tr_tasks_finish(Bool complete)
    if (!tasks.active) return;
    if (complete) {
       checkpoint();
-      annotating_frame_sp(&tasks.open[0]->end_site, NULL);
+      annotating_frame_sp(&tasks.open[0]->end_site);
       while (tasks.n_open > 1) {
          HChar warning[160];
          VG_(snprintf)(warning, sizeof warning, "task \"%s\" (instance %u) was still open at the end: ended there",

@@ -23,8 +23,10 @@ extern Addr tr_task_stack_top;
    created one at (a child writes the locals of the function that created it, which the
    creator then reads: a dependency). At most tr_task_stack_top. */
 extern Addr tr_task_private_top;
-/* The traced thread's stack rose to `sp`: the frames the running instance created instances in
-   that ended are no longer among its own it reads children's results from. */
+/* The traced thread's stack rose to `sp`: the frames below, where the running instance created
+   instances, are gone; the live ones above (the callers of the function that created them,
+   whose locals the instances may have written through pointers) it still reads children's
+   results from. */
 void tr_tasks_stack_rose(Addr sp);
 
 /* Starts tracing tasks in thread `tid` (the rank's trace is open): the main task (instance 1)

@@ -135,6 +135,22 @@ else
   not_ok "flows" "$(grep '^[-+]' "$scratch/flows.diff" | tr '\n' '|')"
 fi
 
+# ---- Results through pointers into callers' locals; a counter declared inside a task -----------
+if why=$(annotate pointers "$TESTS_DIR/vg" "$VG_TESTS_BUILD"); then
+  ok "pointers: the annotated source builds with -fopenmp and computes the sequential result"
+else
+  not_ok "pointers" "$why"
+fi
+if grep -B1 -F 'return a + b;' "$scratch/pointers.diff" | grep -qxF '+   #pragma omp taskwait' &&
+   grep -A1 -F 'steps++;' "$scratch/pointers.diff" | grep -qF '#pragma omp taskwait' &&
+   grep -qxF '+   #pragma omp task firstprivate(i, x) shared(mean) depend(in: tareador_dep_0) depend(inout: mean)' \
+     "$scratch/pointers.diff" &&
+   grep -qxF '+   /* i: declared before the task */' "$scratch/pointers.diff"; then
+  ok "pointers: a caller waits before it adds what its callee's tasks wrote, a solver loop waits each step, a mean divided after tracing is shared, a counter declared in a task is declared before it"
+else
+  not_ok "pointers" "$(grep '^[-+]' "$scratch/pointers.diff" | tr '\n' '|')"
+fi
+
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
   grep -qxF '+         #pragma omp task firstprivate(src, dst, n, rows) inout(u[1;1154], v[1;1154])' \
