@@ -594,9 +594,14 @@ class Generator {
   }
 
   void wait_at(std::set<SiteKey>& done, const SourceSite& at) {
-    if (at.line > text(at.file).size() || !done.insert({at.file, at.line}).second) return;
+    const SourceText& source = text(at.file);
+    if (at.line > source.size() || !done.insert({at.file, at.line}).second) return;
+    // Before a block's closing brace, at the depth of the block's statements.
+    const std::string& code = source.code(at.line);
+    bool closes = code.find_first_not_of(" \t") != std::string::npos &&
+                  code[code.find_first_not_of(" \t")] == '}' && at.line > 1;
     insert(at.file, at.line, Place::Taskwait,
-           text(at.file).indent(at.line) + "#pragma omp taskwait");
+           source.indent(closes ? at.line - 1 : at.line) + "#pragma omp taskwait");
   }
 
   // Where to wait for task `from` whose result is read at `at`, when `at` is in the function
