@@ -51,6 +51,23 @@ annotate() {
     { echo "$(cat "$copy/parallel.out") differs from $(cat "$copy/sequential.out")"; return 1; }
 }
 example() { annotate "$1" "$EXAMPLES_DIR/tasks" "$TASK_EXAMPLES_BUILD" "${@:2}"; }
+# checked STATUS NAME MESSAGE: ok MESSAGE when STATUS is 0, else not ok with what NAME's diff adds.
+checked() {
+  if [ "$1" = 0 ]; then
+    ok "$3"
+  else
+    not_ok "$2" "$(grep '^[-+]' "$scratch/$2.diff" | tr '\n' '|')"
+  fi
+}
+# annotated NAME: tests/vg/NAME annotated, built and run: ok when it prints the sequential result.
+annotated() {
+  local why
+  if why=$(annotate "$1" "$TESTS_DIR/vg" "$VG_TESTS_BUILD"); then
+    ok "$1: the annotated source builds with -fopenmp and computes the sequential result"
+  else
+    not_ok "$1" "$why"
+  fi
+}
 
 # ---- Jacobi: heap grids named by their variables, the pragma, the region around the loop -------
 if why=$(example jacobi 32 4 3); then
@@ -84,11 +101,7 @@ grep -q '^+char tareador_dep_0 __attribute__((weak)); /\* stands for malloc@chol
   not_ok "cholesky" "no stand-in declared: $(grep '^+' "$scratch/cholesky.diff" | head -3 | tr '\n' '|')"
 
 # ---- A taskwait where main reads what its tasks wrote, inside the loop that creates them --------
-if why=$(annotate taskwait "$TESTS_DIR/vg" "$VG_TESTS_BUILD"); then
-  ok "taskwait: the annotated source builds with -fopenmp and computes the sequential result"
-else
-  not_ok "taskwait" "$why"
-fi
+annotated taskwait
 if grep -B1 -xF '       total += sum(a, n) - sum(b, n);' "$scratch/taskwait.diff" |
   grep -qxF '+      #pragma omp taskwait'; then
   ok "taskwait: main waits for its tasks right before it sums what they wrote"
@@ -97,59 +110,35 @@ else
 fi
 
 # ---- Results in locals of the creating code: shared, not copied --------------------------------
-if why=$(annotate results "$TESTS_DIR/vg" "$VG_TESTS_BUILD"); then
-  ok "results: the annotated source builds with -fopenmp and computes the sequential result"
-else
-  not_ok "results" "$why"
-fi
+annotated results
 # (u, passed to a function whose task reads it, is a stand-in: its name there is another)
-if grep -qxF '+      #pragma omp task firstprivate(u, n) shared(residual) depend(out: residual) depend(inout: tareador_dep_0)' \
-     "$scratch/results.diff" &&
-   grep -qxF '+   #pragma omp task firstprivate(n, u) shared(total) depend(in: tareador_dep_0) depend(inout: total)' "$scratch/results.diff"; then
-  ok "results: a residual the loop tests and a sum printed after tracing are shared and in the depend clauses"
-else
-  not_ok "results" "unexpected pragmas: $(grep '^+.*omp task ' "$scratch/results.diff" | tr '\n' '|')"
-fi
-if grep -qxF '+   double average;' "$scratch/results.diff" &&
-   grep -qxF -- '-   double average = mean(u, n);' "$scratch/results.diff" &&
-   grep -qxF '+   average = mean(u, n);' "$scratch/results.diff" &&
-   grep -qxF '+   #pragma omp task firstprivate(n, u) shared(s) depend(in: tareador_dep_0) depend(inout: s)' "$scratch/results.diff" &&
-   grep -A1 -F 'tareador_end_task("mean");' "$scratch/results.diff" | grep -qxF '+   #pragma omp taskwait'; then
-  ok "results: a variable declared in the region and printed after it is declared before it; a function's local its task writes is shared, and waited for before it returns it"
-else
-  not_ok "results" "$(grep '^[-+]' "$scratch/results.diff" | tr '\n' '|')"
-fi
+grep -qxF '+      #pragma omp task firstprivate(u, n) shared(residual) depend(out: residual) depend(inout: tareador_dep_0)' \
+    "$scratch/results.diff" &&
+  grep -qxF '+   #pragma omp task firstprivate(n, u) shared(total) depend(in: tareador_dep_0) depend(inout: total)' "$scratch/results.diff"
+checked $? results "results: a residual the loop tests and a sum printed after tracing are shared and in the depend clauses"
+grep -qxF '+   double average;' "$scratch/results.diff" &&
+  grep -qxF -- '-   double average = mean(u, n);' "$scratch/results.diff" &&
+  grep -qxF '+   average = mean(u, n);' "$scratch/results.diff" &&
+  grep -qxF '+   #pragma omp task firstprivate(n, u) shared(s) depend(in: tareador_dep_0) depend(inout: s)' "$scratch/results.diff" &&
+  grep -A1 -F 'tareador_end_task("mean");' "$scratch/results.diff" | grep -qxF '+   #pragma omp taskwait'
+checked $? results "results: a variable declared in the region and printed after it is declared before it; a function's local its task writes is shared, and waited for before it returns it"
 
 # ---- How course code passes data between tasks: C89 counters, block scopes, a sibling's read,
 # a solver loop in a function main calls --------------------------------------------------------
-if why=$(annotate flows "$TESTS_DIR/vg" "$VG_TESTS_BUILD"); then
-  ok "flows: the annotated source builds with -fopenmp and computes the sequential result"
-else
-  not_ok "flows" "$why"
-fi
-if grep -qxF '+   #pragma omp task firstprivate(v) shared(norm) depend(in: v[0:4096]) depend(inout: norm)' "$scratch/flows.diff" &&
-   grep -qxF '+      #pragma omp task firstprivate(i, b, v) shared(norm) depend(in: norm) depend(inout: v[0:4096])' "$scratch/flows.diff" &&
-   grep -A4 -F 'residual = relax(u, n);' "$scratch/flows.diff" | grep -qxF '+      #pragma omp taskwait'; then
-  ok "flows: counters stay copies, a norm a sibling reads is shared and ordered, the solver in a function waits for each step there"
-else
-  not_ok "flows" "$(grep '^[-+]' "$scratch/flows.diff" | tr '\n' '|')"
-fi
+annotated flows
+grep -qxF '+   #pragma omp task firstprivate(v) shared(norm) depend(in: v[0:4096]) depend(inout: norm)' "$scratch/flows.diff" &&
+  grep -qxF '+      #pragma omp task firstprivate(i, b, v) shared(norm) depend(in: norm) depend(inout: v[0:4096])' "$scratch/flows.diff" &&
+  grep -A4 -F 'residual = relax(u, n);' "$scratch/flows.diff" | grep -qxF '+      #pragma omp taskwait'
+checked $? flows "flows: counters stay copies, a norm a sibling reads is shared and ordered, the solver in a function waits for each step there"
 
 # ---- Results through pointers into callers' locals; a counter declared inside a task -----------
-if why=$(annotate pointers "$TESTS_DIR/vg" "$VG_TESTS_BUILD"); then
-  ok "pointers: the annotated source builds with -fopenmp and computes the sequential result"
-else
-  not_ok "pointers" "$why"
-fi
-if grep -B1 -F 'return a + b;' "$scratch/pointers.diff" | grep -qxF '+   #pragma omp taskwait' &&
-   grep -A1 -F 'steps++;' "$scratch/pointers.diff" | grep -qF '#pragma omp taskwait' &&
-   grep -qxF '+   #pragma omp task firstprivate(i, x) shared(mean) depend(in: tareador_dep_0) depend(inout: mean)' \
-     "$scratch/pointers.diff" &&
-   grep -qxF '+   /* i: declared before the task */' "$scratch/pointers.diff"; then
-  ok "pointers: a caller waits before it adds what its callee's tasks wrote, a solver loop waits each step, a mean divided after tracing is shared, a counter declared in a task is declared before it"
-else
-  not_ok "pointers" "$(grep '^[-+]' "$scratch/pointers.diff" | tr '\n' '|')"
-fi
+annotated pointers
+grep -B1 -F 'return a + b;' "$scratch/pointers.diff" | grep -qxF '+   #pragma omp taskwait' &&
+  grep -A1 -F 'steps++;' "$scratch/pointers.diff" | grep -qF '#pragma omp taskwait' &&
+  grep -qxF '+   #pragma omp task firstprivate(i, x) shared(mean) depend(in: tareador_dep_0) depend(inout: mean)' \
+    "$scratch/pointers.diff" &&
+  grep -qxF '+   /* i: declared before the task */' "$scratch/pointers.diff"
+checked $? pointers "pointers: a caller waits before it adds what its callee's tasks wrote, a solver loop waits each step, a mean divided after tracing is shared, a counter declared in a task is declared before it"
 
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
