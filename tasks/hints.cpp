@@ -385,12 +385,7 @@ void merge_group_warnings(const trace::TaskSet& set, Hints& hints) {
     auto [it, fresh] =
         per_object ? first.try_emplace({w.code, group_of(set, w.object), w.types}, merged.size())
                    : std::make_pair(first.end(), true);
-    if (!fresh && merged[it->second].object == w.object) {  // another flow of one object
-      merged.push_back(std::move(w));
-      others.push_back(0);
-      continue;
-    }
-    if (fresh) {
+    if (fresh || merged[it->second].object == w.object) {  // (another flow of one object)
       merged.push_back(std::move(w));
       others.push_back(0);
     } else {
