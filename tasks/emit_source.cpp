@@ -168,10 +168,10 @@ class Generator {
   }
 
   // Whether declaration `d` is in scope at line `line` (after it): no block it is in closes
-  // in between.
+  // from its line to that one.
   static bool in_scope(const SourceText& source, const Declaration& d, int line) {
     int depth = source.depth_before(d.line);
-    for (int l = d.line + 1; l <= line; ++l)
+    for (int l = d.line; l <= line; ++l)
       if (source.depth_min(l) < depth) return false;
     return true;
   }
@@ -502,9 +502,9 @@ class Generator {
     for (const SiteKey& key : users().at(object)) {
       if (key.first != file || key.second <= d.line) return false;
       if (source.depth_before(d.line) == 0) continue;
-      if (source.function_body(d.line) != source.function_body(key.second)) return false;
-      for (int l = d.line; l <= key.second; ++l)
-        if (source.depth_min(l) < source.depth_before(d.line)) return false;
+      if (source.function_body(d.line) != source.function_body(key.second) ||
+          !in_scope(source, d, key.second))
+        return false;
     }
     return true;
   }
