@@ -36,8 +36,21 @@ struct Options {
   std::string source_dir;
 };
 
-// --emit-source: the annotated source of one rank's decomposition, as a diff.
-int emit_source(const Options& o, const trace::TaskSet& set) {
+// The set's notes about `rank` (its manifest's warnings, a truncation).
+std::vector<std::string> rank_notes(const trace::TraceHeader& header, int rank) {
+  std::vector<std::string> notes;
+  const std::string prefix = "rank " + std::to_string(rank);
+  for (const std::string& n : header.notes)
+    if (n.compare(0, prefix.size(), prefix) == 0 &&
+        (n.size() == prefix.size() || n[prefix.size()] == ' ' || n[prefix.size()] == ':'))
+      notes.push_back(n);
+  return notes;
+}
+
+// --emit-source: the annotated source of one rank's decomposition, as a diff; the rank's notes
+// first (an optimised build's trace misses dependencies the generated pragmas then lack).
+int emit_source(const Options& o, const trace::TraceHeader& header, int rank) {
+  const trace::TaskSet& set = header.task_sets[static_cast<std::size_t>(rank)];
   tasks::EmitOptions options;
   options.dialect = o.dialect == "ompss" ? tasks::Dialect::OmpSs : tasks::Dialect::OpenMP;
   options.source_dir = o.source_dir;
@@ -50,6 +63,8 @@ int emit_source(const Options& o, const trace::TaskSet& set) {
     if (!out.flush()) throw trace::FormatError(o.output, 0, "cannot write the diff");
   }
   if (!o.quiet) {
+    for (const std::string& note : rank_notes(header, rank))
+      std::cerr << "tareador-tasks: note: " << note << "\n";
     for (const std::string& note : result.notes)
       std::cerr << "tareador-tasks: note: " << note << "\n";
     std::cerr << "tareador-tasks: apply with: patch -p1 -d " << result.root << " < "
@@ -79,7 +94,7 @@ int run(const Options& o) {
   if (o.emit_source) {
     if (o.rank < 0 && ranks > 1 && !o.quiet)
       std::cerr << "tareador-tasks: the annotated source of rank 0 (--rank chooses)\n";
-    return emit_source(o, header.task_sets[static_cast<std::size_t>(std::max(o.rank, 0))]);
+    return emit_source(o, header, std::max(o.rank, 0));
   }
   tasks::OutputOptions options;
   options.graph.with_main = o.with_main;
@@ -95,13 +110,8 @@ int run(const Options& o) {
   int first = o.rank >= 0 ? o.rank : 0, last = o.rank >= 0 ? o.rank : ranks - 1;
   for (int rank = first; rank <= last; ++rank) {
     const trace::TaskSet& set = header.task_sets[static_cast<std::size_t>(rank)];
-    std::vector<std::string> notes;
-    const std::string prefix = "rank " + std::to_string(rank);
-    for (const std::string& n : header.notes)
-      if (n.compare(0, prefix.size(), prefix) == 0 &&
-          (n.size() == prefix.size() || n[prefix.size()] == ' ' || n[prefix.size()] == ':'))
-        notes.push_back(n);
-    if (set.instances.empty()) notes.push_back(prefix + " has no task instance");
+    std::vector<std::string> notes = rank_notes(header, rank);
+    if (set.instances.empty()) notes.push_back("rank " + std::to_string(rank) + " has no task instance");
     tasks::Report report = tasks::write_outputs(o.dir, header.name, rank, set, options, notes);
     if (!o.quiet) {
       if (rank != first) std::cout << "\n";

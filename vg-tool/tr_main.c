@@ -275,9 +275,26 @@ static void retranslate(void)
 
 static Bool tasks_ended;  /* tareador_OFF came: tasks are not traced again */
 
+/* Dependencies flow through memory the tool sees: an optimised build keeps locals, a task's
+   result among them, in registers, where no dependency is seen (and its register spills can
+   make false ones). Said once, when tasks begin. */
+static void warn_optimised_tasks(void)
+{
+   HChar text[320];
+   if (tr_program_optimisation()[0] == 0) return;
+   VG_(snprintf)(text, sizeof text,
+                 "the program was compiled with %s: locals kept in registers (a task's result "
+                 "among them) make no dependency, and register spills can make false ones; "
+                 "trace a -O0 -g build for the task graph and --emit-source",
+                 tr_program_optimisation());
+   tr_trace_warning(text);
+   VG_(umsg)("tareador: warning: %s\n", text);
+}
+
 static void begin_tasks(ThreadId tid)
 {
    if (tasks_ended || tr_tasks_active() || !tr_trace_is_open() || tid != traced) return;
+   warn_optimised_tasks();
    tr_tasks_begin(tid, clo_deps);
    retranslate();
 }

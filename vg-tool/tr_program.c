@@ -35,6 +35,7 @@ typedef struct {
 } ElfDynamic;
 
 #define SECTION_DYNAMIC 6
+#define SECTION_COMPRESSED 0x800 /* SHF_COMPRESSED */
 #define DYNAMIC_NEEDED 1
 #define MAX_SECTIONS 4096
 #define MAX_TABLE (64 << 20) /* bytes of a string table or dynamic section read at most */
@@ -43,6 +44,7 @@ static struct {
    Bool known;          /* the file was found and is ELF-64 */
    ULong dev, ino;      /* its identity, to recognise its mappings */
    Bool mpi, debug_info;
+   HChar optimised[8];  /* the highest -O level a compilation unit names ("-O2"), or "" */
 } program;
 
 /* Reads exactly `size` bytes at `offset` of `fd`. */
@@ -87,6 +89,41 @@ static void read_needed(Int fd, const ElfSection* dynamic, const ElfSection* str
    VG_(free)(names);
 }
 
+/* The optimisation level of a producer string of the debug information, as GCC records its
+   options ("GNU C17 12.2.0 -mtune=generic -g -O2"): the last -O option, "" for none or -O0. */
+static void producer_level(const HChar* producer, HChar level[8])
+{
+   const HChar* p;
+   level[0] = 0;
+   for (p = VG_(strstr)(producer, " -O"); p; p = VG_(strstr)(p + 3, " -O")) {
+      Int n = 0;
+      while (n < 5 && p[3 + n] != 0 && p[3 + n] != ' ') n++;
+      VG_(strcpy)(level, "-O");
+      VG_(strncat)(level, p + 3, n);
+   }
+   if (VG_(strcmp)(level, "-O0") == 0) level[0] = 0;
+}
+
+/* The string section of the debug information holds each compilation unit's producer: keeps
+   the highest optimisation level (-O1 < -O2 < -O3 by their digit; -Os, -Og and -Ofast count as
+   optimised). */
+static void read_producers(Int fd, const ElfSection* strings)
+{
+   HChar* text;
+   ULong i;
+   if (strings->flags & SECTION_COMPRESSED) return;
+   text = read_at(fd, strings->offset, strings->size);
+   for (i = 0; text && i < strings->size; i += VG_(strlen)(text + i) + 1) {
+      HChar level[8];
+      if (VG_(strncmp)(text + i, "GNU ", 4) != 0) continue;
+      producer_level(text + i, level);
+      if (level[0] && (program.optimised[0] == 0 ||
+                       VG_(strcmp)(level, program.optimised) > 0))
+         VG_(strcpy)(program.optimised, level);
+   }
+   VG_(free)(text);
+}
+
 static void read_sections(Int fd)
 {
    ElfHeader header;
@@ -106,6 +143,9 @@ static void read_sections(Int fd)
       if (sections[i].name < sections[header.shstrndx].size &&
           VG_(strcmp)(names + sections[i].name, ".debug_info") == 0)
          program.debug_info = True;
+      if (sections[i].name < sections[header.shstrndx].size &&
+          VG_(strcmp)(names + sections[i].name, ".debug_str") == 0)
+         read_producers(fd, &sections[i]);
       if (sections[i].type == SECTION_DYNAMIC && sections[i].link < header.shnum)
          read_needed(fd, &sections[i], &sections[sections[i].link]);
    }
@@ -180,6 +220,7 @@ Bool tr_program_variables_read(void) { return variables_wanted; }
 
 Bool tr_program_is_mpi(void) { return program.mpi; }
 Bool tr_program_has_debug_info(void) { return program.known && program.debug_info; }
+const HChar* tr_program_optimisation(void) { return program.optimised; }
 
 /* Whether the file at `path` is the program's (the last few answers kept: a file is asked
    about once per object met in it). */

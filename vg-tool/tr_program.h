@@ -19,6 +19,9 @@ Bool tr_program_variables_read(void);
 /* Whether it links an MPI library; whether it holds DWARF debug information. */
 Bool tr_program_is_mpi(void);
 Bool tr_program_has_debug_info(void);
+/* The highest optimisation level its debug information records (GCC's producer strings:
+   "-O2"), "" for -O0 or when not recorded (clang records none without -grecord-command-line). */
+const HChar* tr_program_optimisation(void);
 
 /* Whether address `a` belongs to the program's own file (code, constants, data, .bss). */
 Bool tr_program_owns(Addr a);
