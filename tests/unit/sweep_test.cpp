@@ -423,6 +423,16 @@ TEST(SweepBaselines, OutputsSayWhatEachSpeedupCompares) {
   EXPECT_THAT(table.str(), HasSubstr("speedup of overlap-real and overlap-ideal: time of "
                                      "authentic-p2p / its time"));
   EXPECT_THAT(table.str(), HasSubstr("authentic-p2p is the authentic run with its collectives"));
+  EXPECT_THAT(table.str(), Not(HasSubstr("caution")));  // every node has its links
+  // Swept to a network without links, the overlap kinds' speedups get the caution of a single
+  // replay, once for both kinds.
+  std::ostringstream unlimited;
+  replay::print_sweep_table(
+      unlimited, replay::run_sweep(pointers, replay::load_machine(fixture("sweep/machine.toml")),
+                                   parse_sweep("links=0,1")));
+  const std::string text = unlimited.str();
+  ASSERT_THAT(text, HasSubstr("caution: this network limits neither links nor buses"));
+  EXPECT_EQ(text.find("caution:"), text.rfind("caution:"));
   nlohmann::ordered_json j = replay::sweep_result_json(r);
   EXPECT_EQ(j["speedup"].size(), 2u);
   EXPECT_EQ(j["speedup"][0]["over"], "authentic-p2p");
