@@ -123,8 +123,16 @@ class Order {
 
 struct Writer {
   int instance;
-  std::int64_t bytes;  // written, at most the object's size
+  std::int64_t bytes;       // written, at most end - first
+  std::int64_t first, end;  // the bytes it used lie in [first, end) of the object
 };
+
+// Whether two writers of an object surely write a byte in common: both write inside the union
+// of their spans, so they do if together they write more bytes than that union has.
+bool surely_overlap(const Writer& a, const Writer& b) {
+  if (a.end <= b.first || b.end <= a.first) return false;
+  return a.bytes + b.bytes > std::max(a.end, b.end) - std::min(a.first, b.first);
+}
 
 int lowest_bit(std::uint64_t bits) { return __builtin_ctzll(bits); }
 
@@ -152,11 +160,23 @@ Writes object_writers(const trace::TaskSet& set) {
   for (const trace::TaskObject& o : set.objects)
     if (o.kind != "stack" && program_data(&o) && o.size > 0) w.size_of[o.id] = o.size;
   for (const trace::TaskInstance& t : set.instances) {
-    std::map<int, std::int64_t> mine;
-    for (const trace::TaskUse& u : set.uses(t))
-      if (u.written > 0 && w.size_of.count(u.object)) mine[u.object] += u.written;
-    for (const auto& [object, bytes] : mine)
-      w.writers[object].push_back({t.id, std::min(bytes, w.size_of[object])});
+    std::map<int, Writer> mine;
+    for (const trace::TaskUse& u : set.uses(t)) {
+      if (u.written <= 0 || !w.size_of.count(u.object)) continue;
+      const std::int64_t size = w.size_of[u.object];
+      // A use without a span (a version 2 set) may be anywhere in the object.
+      const bool spanned = u.span_end > u.span_first && u.span_end <= size;
+      const std::int64_t first = spanned ? u.span_first : 0, end = spanned ? u.span_end : size;
+      auto [it, added] = mine.try_emplace(u.object, Writer{t.id, 0, first, end});
+      it->second.bytes += u.written;
+      it->second.first = std::min(it->second.first, first);
+      it->second.end = std::max(it->second.end, end);
+    }
+    for (auto& [object, writer] : mine) {
+      // (a disabled use counts every access, not each byte once)
+      writer.bytes = std::min(writer.bytes, writer.end - writer.first);
+      w.writers[object].push_back(writer);
+    }
   }
   for (auto& [object, list] : w.writers)
     std::stable_sort(list.begin(), list.end(),
@@ -164,17 +184,29 @@ Writes object_writers(const trace::TaskSet& set) {
   return w;
 }
 
-// The instances that can be the earlier member of a pair: some later writer of one of their
-// objects writes enough bytes for the two to overlap. In instance order.
+// The instances that can be the earlier member of a pair: the span of some later writer of
+// one of their objects meets theirs (surely_overlap needs it). In instance order.
 std::vector<int> earlier_candidates(const trace::TaskSet& set, const Writes& w,
                                     std::vector<bool>& candidate) {
   candidate.assign(set.instances.size() + 1, false);
   for (const auto& [object, list] : w.writers) {
-    std::int64_t most_later = 0;
+    // The bytes later writers' spans cover, as disjoint intervals: first -> end.
+    std::map<std::int64_t, std::int64_t> covered;
     for (std::size_t k = list.size(); k-- > 0;) {
-      if (list[k].bytes + most_later > w.size_of.at(object))
-        candidate[static_cast<std::size_t>(list[k].instance)] = true;
-      most_later = std::max(most_later, list[k].bytes);
+      const Writer& i = list[k];
+      auto next = covered.lower_bound(i.end);  // the first interval starting at or past its end
+      if (next != covered.begin() && std::prev(next)->second > i.first)
+        candidate[static_cast<std::size_t>(i.instance)] = true;
+      // Adds [first, end), merged with the intervals it meets or touches.
+      std::int64_t first = i.first, end = i.end;
+      auto at = covered.upper_bound(first);
+      if (at != covered.begin() && std::prev(at)->second >= first) --at;
+      while (at != covered.end() && at->first <= end) {
+        first = std::min(first, at->first);
+        end = std::max(end, at->second);
+        at = covered.erase(at);
+      }
+      covered.emplace(first, end);
     }
   }
   std::vector<int> sources;
@@ -191,27 +223,22 @@ struct Block {
 };
 
 void check_object(const trace::TaskSet& set, const Order& order, const Block& block, int object,
-                  const std::vector<Writer>& list, std::int64_t size,
-                  std::map<int, RaceFinding>& found) {
+                  const std::vector<Writer>& list, std::map<int, RaceFinding>& found) {
   const std::vector<int>& members = block.members;
   int low = members.front(), high = members.back();
   auto bit_of = [&](int id) -> int {  // -1: not a member
     auto at = std::lower_bound(members.begin(), members.end(), id);
     return at != members.end() && *at == id ? static_cast<int>(at - members.begin()) : -1;
   };
-  // This block's members among the object's writers: (bit, bytes), by instance.
-  std::vector<std::pair<int, std::int64_t>> writing;
+  // This block's members among the object's writers: (bit, writer), by instance.
+  std::vector<std::pair<int, const Writer*>> writing;
   auto first = std::lower_bound(list.begin(), list.end(), low,
                                 [](const Writer& w, int id) { return w.instance < id; });
   for (auto it = first; it != list.end() && it->instance <= high; ++it)
-    if (int bit = bit_of(it->instance); bit >= 0) writing.push_back({bit, it->bytes});
+    if (int bit = bit_of(it->instance); bit >= 0) writing.push_back({bit, &*it});
   if (writing.empty()) return;
-  std::int64_t least = writing.front().second;
   std::uint64_t all = 0;
-  for (const auto& [bit, bytes] : writing) {
-    least = std::min(least, bytes);
-    all |= 1ull << bit;
-  }
+  for (const auto& [bit, writer] : writing) all |= 1ull << bit;
   RaceFinding* finding = nullptr;
   std::uint64_t racing = 0;
   for (auto it = first; it != list.end(); ++it) {
@@ -222,13 +249,11 @@ void check_object(const trace::TaskSet& set, const Order& order, const Block& bl
       pairs &=
           (1ull << (std::lower_bound(members.begin(), members.end(), j) - members.begin())) - 1;
     if (!pairs) continue;
-    // ... that together with j write more than the object ...
-    if (least + it->bytes <= size) {
-      std::uint64_t enough = 0;
-      for (const auto& [bit, bytes] : writing)
-        if (bytes + it->bytes > size) enough |= 1ull << bit;
-      pairs &= enough;
-    }
+    // ... that surely write a byte j writes ...
+    std::uint64_t overlapping = 0;
+    for (const auto& [bit, writer] : writing)
+      if (surely_overlap(*writer, *it)) overlapping |= 1ull << bit;
+    pairs &= overlapping;
     // ... that do not end before j starts, and are not its ancestors.
     pairs &= ~block.reach[order.start(j)];
     for (int a = set.instance(j).parent; pairs && a >= low && a < j && valid_instance(set, a);
@@ -257,7 +282,8 @@ void check_object(const trace::TaskSet& set, const Order& order, const Block& bl
 }  // namespace
 
 // Pairs of instances that both write an object, provably some bytes in common (together they
-// write more bytes than it has), with neither ordered before the other.
+// write more bytes than the union of the spans they used has), with neither ordered before the
+// other.
 //
 // Only a later instance can race with an earlier one that is not its ancestor: an instance
 // created after i and not i's descendant was created after i ended, and nothing recorded puts
@@ -304,8 +330,7 @@ std::map<int, RaceFinding> find_races(const trace::TaskSet& set, const HintOptio
     std::sort(objects.begin(), objects.end());
     objects.erase(std::unique(objects.begin(), objects.end()), objects.end());
     for (int object : objects)
-      check_object(set, order, Block{members, reach}, object, w.writers.at(object),
-                   w.size_of.at(object), found);
+      check_object(set, order, Block{members, reach}, object, w.writers.at(object), found);
   }
   return found;
 }
