@@ -186,8 +186,10 @@ TypeHints type_hints(const trace::TaskSet& set, int type, TypeUses& tu,
   }
   for (const auto& [name, b] : tu.locals) {
     if (b.read > 0) th.firstprivate.push_back(name);
-    if (b.written > 0)
-      (read_later.count({type, name}) ? th.locals_shared : th.locals_private).push_back(name);
+    if (b.written == 0) continue;
+    // Declared inside the task, a local it reads would lose the value it reads.
+    if (read_later.count({type, name})) th.locals_shared.push_back(name);
+    else (b.read > 0 ? th.locals_updated : th.locals_private).push_back(name);
   }
   for (const Group& g : tu.temporaries)  // (unless other instances keep blocks of the site)
     if (!tu.data.count(g)) th.temporaries.push_back(g.second);
@@ -263,7 +265,8 @@ void race_warnings(const trace::TaskSet& set, const HintOptions& options, Hints&
     w.message =
         object_description(set, object) + " is written by #" + std::to_string(a.id) + " (" +
         type_name(set, a.type) + ") and #" + std::to_string(b.id) + " (" + type_name(set, b.type) +
-        ") and no dependency orders them: together they write more bytes than it has, "
+        ") and no dependency orders them: together they write more bytes than the part of it they "
+        "use has, "
         "so both write some of the same bytes, and the decomposition lets them run in "
         "either order (" +
         std::to_string(f.pairs) + (f.pairs == 1 ? " such pair" : " such pairs") + " among " +

@@ -49,6 +49,10 @@ std::string report_text(const trace::TaskSet& set, const Report& r) {
       out << "    private: " << join(th.locals_private, ", ")
           << " (locals of the code that creates it, written and not read again while traced: "
              "declare them inside the task, unless code after tracing ends reads them)\n";
+    if (!th.locals_updated.empty())
+      out << "    updates its copy of: " << join(th.locals_updated, ", ")
+          << " (firstprivate locals it also writes, not read again while traced: the writes stay "
+             "in the task; shared, and waited for, if code after tracing ends reads them)\n";
     if (!th.locals_shared.empty())
       out << "    also writes " << join(th.locals_shared, ", ")
           << " (locals of the code that creates it, read afterwards): see the warnings\n";
@@ -145,6 +149,7 @@ nlohmann::ordered_json report_json(const trace::TaskSet& set, const Report& r) {
               {"stack_written", th.stack_written},
               {"firstprivate", th.firstprivate},
               {"private", th.locals_private},
+              {"locals_updated", th.locals_updated},
               {"locals_written", th.locals_shared},
               {"temporaries", th.temporaries},
               {"disabled", th.disabled},

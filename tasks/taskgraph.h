@@ -153,9 +153,10 @@ struct TypeHints {
   // Bytes of the stack outside the instances' own frames (locals of the code that creates
   // them) read and written, at most per instance.
   std::int64_t stack_read = 0, stack_written = 0;
-  // Those locals by name: read (passed by value: firstprivate); written and never read
-  // afterwards (private to the task); written and read afterwards (a warning).
-  std::vector<std::string> firstprivate, locals_private, locals_shared;
+  // Those locals by name: read (passed by value: firstprivate); written and never read, by the
+  // task or afterwards (private to the task); read and written, not read afterwards (the
+  // task's copy, updated: firstprivate too); written and read afterwards (a warning).
+  std::vector<std::string> firstprivate, locals_private, locals_updated, locals_shared;
   std::vector<std::string> temporaries;  // heap blocks each instance allocated and freed itself
   std::vector<std::string> disabled;     // objects used while disabled: reductions, atomic updates
   std::vector<std::string> left_out;     // used objects that are not the program's data

@@ -678,6 +678,41 @@ TEST(TaskHints, RaceCountsAcrossBlocksAndPartialWrites) {
   EXPECT_EQ(w->instances, (std::vector<int>{3, 5}));
 }
 
+TEST(TaskHints, ALocalTheTaskReadsAndWritesIsItsCopyNotPrivate) {
+  // A task sums into main's `total` (read and written) and sets `last` (written only); nothing
+  // traced reads them afterwards. Declared inside the task, total would lose the value it
+  // reads: it is firstprivate, updated, never "private" as well.
+  SetBuilder b;
+  b.object(1, "stack", 8, "total").object(2, "stack", 4, "last");
+  int t = b.add("sum", 1, 10);
+  b.uses(t, 1, 8, 8).uses(t, 2, 0, 4);
+  tasks::Hints h = tasks::porting_hints(b.set());
+  ASSERT_EQ(h.types.size(), 1u);
+  EXPECT_EQ(h.types[0].firstprivate, (std::vector<std::string>{"total"}));
+  EXPECT_EQ(h.types[0].locals_updated, (std::vector<std::string>{"total"}));
+  EXPECT_EQ(h.types[0].locals_private, (std::vector<std::string>{"last"}));
+}
+
+TEST(TaskHints, RaceOnOneElementOfALargerObject) {
+  // Two sibling guesses of a sudoku write the same 4-byte cell of a 64-byte board (together 8
+  // bytes, far fewer than the board's 64): their spans say it is the same cell.
+  SetBuilder b;
+  b.object(1, "global", 64, "board");
+  int x = b.add("guess", 1, 1), y = b.add("guess", 1, 1);
+  b.uses(x, 1, 0, 4, false, 4, 8).uses(y, 1, 0, 4, false, 4, 8);
+  tasks::Hints h = tasks::porting_hints(b.set());
+  const tasks::Warning* w = warning(h, "race", 1);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->count, 1u);
+  // Other cells, or spans that meet without proving a common byte (4 + 4 bytes in 24): none.
+  SetBuilder c;
+  c.object(1, "global", 64, "board");
+  int p = c.add("guess", 1, 1), q = c.add("guess", 1, 1), r = c.add("guess", 1, 1);
+  c.uses(p, 1, 0, 4, false, 0, 4).uses(q, 1, 0, 4, false, 4, 8);
+  c.uses(r, 1, 0, 4, false, 0, 24);
+  EXPECT_EQ(warning(tasks::porting_hints(c.set()), "race", 1), nullptr);
+}
+
 TEST(TaskHints, RacesOnTheBlocksOfOneSiteAreOneWarning) {
   // Two blocks of one allocation site and one of another, each written whole by both tasks.
   SetBuilder b;
