@@ -111,7 +111,8 @@ int run(const Options& o) {
   for (int rank = first; rank <= last; ++rank) {
     const trace::TaskSet& set = header.task_sets[static_cast<std::size_t>(rank)];
     std::vector<std::string> notes = rank_notes(header, rank);
-    if (set.instances.empty()) notes.push_back("rank " + std::to_string(rank) + " has no task instance");
+    if (set.instances.empty())
+      notes.push_back("rank " + std::to_string(rank) + " has no task instance");
     tasks::Report report = tasks::write_outputs(o.dir, header.name, rank, set, options, notes);
     if (!o.quiet) {
       if (rank != first) std::cout << "\n";
