@@ -731,7 +731,7 @@ static void said_once(TrCall call, const char* format)
 {
    static Said said[64];
    static int n_said;
-   char text[256];
+   char text[384];
    int i;
    for (i = 0; i < n_said; i++)
       if (said[i].call == call && said[i].format == format) return;
@@ -828,7 +828,9 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
          /* Dimemas' model of its overlap would need its wait in the trace too. */
          if (k->at.request)
             said_once(call, "%s is replayed as its blocking collective at the call: its overlap "
-                            "with what runs before its wait is not modelled");
+                            "with what runs before its wait is not modelled, and a program that "
+                            "needs it (a member that receives, before its wait, what another "
+                            "sends before its call) deadlocks in the replay");
          break;
    }
    leave();
