@@ -474,26 +474,26 @@ static Bool tr_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
          break;
       case TR_REQ_MPI_INIT_BEGINS:
          tr_objects_mpi_allocates(True);
-         tr_threads_in_library(True);
+         tr_threads_in_library(tid, True);
          break;
       case TR_REQ_MPI_INIT:
          tr_objects_mpi_allocates(False);
-         tr_threads_in_library(False);
+         tr_threads_in_library(tid, False);
          if (start_tracing(tid, (Int)args[1], (Int)args[2]) && tasks_requested) begin_tasks(tid);
          break;
       case TR_REQ_MPI_SPAWNED:
          tr_objects_mpi_allocates(False);
-         tr_threads_in_library(False);
+         tr_threads_in_library(tid, False);
          untraced = True;
          untraced_note = "started by MPI_Comm_spawn: not traced (the spawned job's ranks would "
                          "overwrite the parent job's in the trace set)";
          break;
       case TR_REQ_MPI_ENTER:
-         tr_threads_in_library(True);
+         tr_threads_in_library(tid, True);
          call_starts(tid, (const HChar*)args[1]);
          break;
       case TR_REQ_MPI_EXIT:
-         tr_threads_in_library(False);
+         tr_threads_in_library(tid, False);
          call_ends(tid, (const TrEvent*)args[1], (Int)args[2]);
          break;
       case TR_REQ_MPI_FINALIZE:

@@ -11,27 +11,42 @@
 UInt tr_thread_numbers[TR_THREADS_CACHED] = {[1] = 1};
 static UInt created = 1;
 
-static Bool in_library;
 static Bool library_thread[TR_THREADS_CACHED];  /* per valgrind id, while it lives */
 /* A new thread's counter starts from its creator's (the guest state is copied): what it had
    then is none of its own. */
 static ULong count_at_start[TR_THREADS_CACHED];
+/* Per valgrind id: inside an MPI call (since `entered_at`), and the instructions of its calls
+   that ended (a worker thread polling in MPI_Sendrecv computes nothing of the program's). */
+static Bool in_call[TR_THREADS_CACHED];
+static ULong entered_at[TR_THREADS_CACHED], in_calls[TR_THREADS_CACHED];
 
-void tr_threads_in_library(Bool inside) { in_library = inside; }
+void tr_threads_in_library(ThreadId tid, Bool inside)
+{
+   if (tid >= TR_THREADS_CACHED || in_call[tid] == inside) return;
+   if (inside) entered_at[tid] = tr_count_thread(tid);
+   else in_calls[tid] += tr_count_thread(tid) - entered_at[tid];
+   in_call[tid] = inside;
+}
 
 /* Valgrind reports the main thread's creation too: it stays 1. */
 static void thread_created(ThreadId parent, ThreadId child)
 {
    if (child < TR_THREADS_CACHED && child != 1) tr_thread_numbers[child] = ++created;
    if (child >= TR_THREADS_CACHED) return;
-   library_thread[child] = in_library;
+   library_thread[child] = parent < TR_THREADS_CACHED && in_call[parent];
    count_at_start[child] = parent != VG_INVALID_THREADID ? tr_count_thread(parent) : 0;
+   in_call[child] = False;
+   in_calls[child] = 0;
 }
 
-/* The instructions thread `tid` executed itself. */
+/* The instructions thread `tid` executed itself, outside MPI calls. */
 static ULong own_instructions(ThreadId tid)
 {
-   ULong count = tr_count_thread(tid), start = tid < TR_THREADS_CACHED ? count_at_start[tid] : 0;
+   ULong count = tr_count_thread(tid), start = 0;
+   if (tid < TR_THREADS_CACHED) {
+      start = count_at_start[tid] + in_calls[tid];
+      if (in_call[tid]) count = entered_at[tid];
+   }
    return count > start ? count - start : 0;
 }
 

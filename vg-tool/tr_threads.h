@@ -13,11 +13,12 @@ extern UInt tr_thread_numbers[TR_THREADS_CACHED];
 /* Registers the tool's hooks on thread creation and exit. */
 void tr_threads_pre_clo_init(void);
 
-/* While `inside` (an MPI call runs), the threads created are the library's own (progress
-   threads), not the program's. */
-void tr_threads_in_library(Bool inside);
+/* Thread `tid` enters (`inside`) or leaves an MPI call: the threads it creates meanwhile are
+   the library's own (progress threads), not the program's, and what it executes there is the
+   library's, not the program's computation. */
+void tr_threads_in_library(ThreadId tid, Bool inside);
 /* Guest instructions executed so far by the program's threads other than `tid` (those that
-   ended and those alive). */
+   ended and those alive), outside MPI calls. */
 ULong tr_threads_instructions_except(ThreadId tid);
 
 /* The creation number of the thread `tid` runs now. */

@@ -2,7 +2,9 @@
    share of a loop, the master alone talks to the other ranks. The trace holds the master
    thread's bursts only; when the other threads compute, the rank's manifest warns. With
    "idle", each rank also starts a thread that does nothing, which is no reason to warn (a new
-   thread's count starts from its creator's). */
+   thread's count starts from its creator's). With "comm", each rank also starts a thread that
+   only exchanges messages (MPI_THREAD_MULTIPLE) while the master computes: what it executes
+   inside MPI is no computation of the program, and no reason to warn either. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -14,17 +16,31 @@ static double values[N];
 
 static void* nothing(void* arg) { return arg; }
 
+/* Exchanges 2,000 messages with the partner rank's thread (rank ^ 1): all of it inside MPI. */
+static void* exchange(void* arg)
+{
+   int rank = *(int*)arg, i, out = rank, in;
+   for (i = 0; i < 2000; i++)
+      MPI_Sendrecv(&out, 1, MPI_INT, rank ^ 1, 7, &in, 1, MPI_INT, rank ^ 1, 7, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
+   return arg;
+}
+
 int main(int argc, char** argv)
 {
    int provided, rank, step, i;
    double local = 0, total = 0;
-   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+   int comm = argc > 1 && strcmp(argv[1], "comm") == 0;
+   pthread_t talker;
+   MPI_Init_thread(&argc, &argv, comm ? MPI_THREAD_MULTIPLE : MPI_THREAD_FUNNELED, &provided);
    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
    if (argc > 1 && strcmp(argv[1], "idle") == 0) {
       pthread_t idle;
       pthread_create(&idle, NULL, nothing, NULL);
       pthread_join(idle, NULL);
    }
+   comm = comm && provided == MPI_THREAD_MULTIPLE;
+   if (comm) pthread_create(&talker, NULL, exchange, &rank);
    for (step = 0; step < 3; step++) {
 #pragma omp parallel for reduction(+ : local)
       for (i = 0; i < N; i++) {
@@ -33,7 +49,8 @@ int main(int argc, char** argv)
       }
       MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
    }
-   if (rank == 0) printf("total %g\n", total);
+   if (comm) pthread_join(talker, NULL);
+   if (rank == 0) printf("total %g%s\n", total, comm ? " (a thread exchanged messages)" : "");
    MPI_Finalize();
    return 0;
 }

@@ -168,7 +168,15 @@ for mpi in "${mpis[@]}"; do
     OMP_NUM_THREADS=$threads OMP_WAIT_POLICY=passive run_test "$mpi" hybrid \
       "$scratch/$mpi-hybrid-$threads" "$([ "$threads" = 1 ] && echo idle)"
   done
+  OMP_NUM_THREADS=1 run_test "$mpi" hybrid "$scratch/$mpi-hybrid-comm" comm
   one=$(grep -c 'other threads executed' "$scratch/$mpi-hybrid-1/rank-0.toml" 2>&1)
+  talker=$(grep -c 'other threads executed' "$scratch/$mpi-hybrid-comm/rank-0.toml" 2>&1)
+  grep -q 'a thread exchanged messages' "$scratch/$mpi-hybrid-comm.log" || talker="no MPI_THREAD_MULTIPLE"
+  if [ "$talker" = 0 ]; then
+    ok "hybrid ($mpi): a thread that only exchanges messages (inside MPI) while the master computes: no warning of untraced computation"
+  else
+    not_ok "hybrid comm ($mpi)" "'$talker' warnings; $(grep -o 'other threads executed[^,]*' "$scratch/$mpi-hybrid-comm/rank-0.toml")"
+  fi
   two=$(grep -o 'other threads executed [0-9]* instructions ([0-9]*%' \
     "$scratch/$mpi-hybrid-2/rank-0.toml" 2>&1)
   if [ "$one" = 0 ] && [[ "$two" =~ \(([0-9]+)%$ ]] && [ "${BASH_REMATCH[1]}" -ge 50 ]; then
