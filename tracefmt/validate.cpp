@@ -209,7 +209,8 @@ class Validator {
       }
       note(where(c.unpaired.front()) + counts + ": nothing " +
            (c.unpaired_sends ? "receives this message" : "waits for this receive") +
-           "; a replay ends with it unmatched, as the run did");
+           "; a replay ends with it unmatched (nothing waited for it in the run either, or the "
+           "trace left its other half out: see the rank's notes)");
     }
   }
 

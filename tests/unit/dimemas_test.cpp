@@ -237,9 +237,11 @@ TEST(Dimemas, ValidatorReportsMismatchedCollectivesAndNotesAMessageNothingReceiv
             std::string::npos)
       << found.problems[0];
   ASSERT_EQ(found.notes.size(), 1u);
-  EXPECT_EQ(from_file(found.notes[0]),
-            "v.dim:3: 1 send(s) but 0 receive(s) from rank 0 to rank 1 (tag 4, comm 1): nothing "
-            "receives this message; a replay ends with it unmatched, as the run did");
+  EXPECT_EQ(
+      from_file(found.notes[0]),
+      "v.dim:3: 1 send(s) but 0 receive(s) from rank 0 to rank 1 (tag 4, comm 1): nothing "
+      "receives this message; a replay ends with it unmatched (nothing waited for it in the run "
+      "either, or the trace left its other half out: see the rank's notes)");
 }
 
 TEST(Dimemas, ValidatorReportsOnlyTheUnmatchedReceivesAThreadWaitsFor) {
