@@ -187,7 +187,8 @@ class Generator {
   // writes would be lost), each with whether the depend clauses order it (not when disabled:
   // an accumulator's updates need atomic and a taskwait, as the notes say). Shared are those
   // the creating code reads afterwards (a result: `residual = step(u, n)`, where a taskwait
-  // goes before the read), those updated while disabled, and, in the function that holds the
+  // goes before the read), those updated while disabled (no read waits for them: outside the
+  // region's function, a taskwait goes before the code after the tasks reads them or returns), and, in the function that holds the
   // parallel region (whose locals outlive it), those a sibling task reads or the code after
   // tareador_OFF reads. Others stay copies: shared, a local of a function that may return
   // before its tasks run would be gone.
@@ -223,6 +224,8 @@ class Generator {
           if (!(u.disabled || read_by_parent.count(local) ||
                 (outlives && (read_by_task.count(local) || read_after_tracing(site, o->name)))))
             continue;
+          // Disabled, no read the trace saw waits for it: its function waits before it returns.
+          if (u.disabled && !outlives) unwaited_disabled_[key].insert(o->name);
           auto [it, fresh] = shared_locals_.try_emplace(local, !u.disabled);
           it->second = it->second && !u.disabled;
         }
@@ -551,7 +554,6 @@ class Generator {
   // else (the read is in a function inlined there, whose lines the debug information gives)
   // right after the statement that created the last task before the read.
   void place_taskwaits() {
-    std::set<SiteKey> done;
     for (const trace::TaskInstance& in : set_.instances) {
       SourceSite created;  // the end of the statement that created the last child so far
       for (const trace::TaskStep& step : set_.steps(in)) {
@@ -574,12 +576,48 @@ class Generator {
           // wait for costs nothing.
           if (at.file < static_cast<int>(set_.source_files.size()) &&
               at.line <= text(at.file).size() && text(at.file).function_body(at.line) != 0)
-            wait_at(done, before_each_test(at));
+            wait_at(before_each_test(at));
           at = SourceSite{created.file, created.line + 1};
         }
-        wait_at(done, at);
+        wait_at(at);
       }
     }
+    for (const auto& [key, names] : unwaited_disabled_) wait_for_disabled(sites_.at(key), names);
+  }
+
+  // The waits for the disabled locals `names` the site's tasks write, of a function that is not
+  // the region's (no read the trace saw waits for them, and its frame must outlive the tasks):
+  // before each return in the statement that holds the site (a loop that creates the tasks
+  // may return on a later turn), then before the first statement after it that names one of
+  // them or returns, else at the function's end.
+  void wait_for_disabled(const TaskSite& site, const std::set<std::string>& names) {
+    const SourceText& source = text(site.file);
+    int body = source.function_body(site.start);
+    if (body == 0) return;
+    int end = body;  // the line of the function's closing brace
+    while (end < source.size() && source.depth_after(end) > 0) ++end;
+    auto [first, last] = source.statement_range(site.start, site.end, 1);
+    auto wait_before_statement = [&](int l) {
+      wait_at({site.file, source.statement_range(l, l, source.depth_before(l)).first});
+    };
+    auto names_any = [&](int l, const std::set<std::string>& words) {
+      std::vector<std::string> here = identifiers(source.code(l));
+      return std::any_of(here.begin(), here.end(),
+                         [&](const std::string& w) { return words.count(w) > 0; });
+    };
+    for (int l = first; l <= last; ++l)
+      if (names_any(l, {"return"}) && !in_task_code(site.file, l)) wait_before_statement(l);
+    std::set<std::string> reads = names;
+    reads.insert("return");
+    for (int l = last + 1; l < end; ++l)
+      if (names_any(l, reads)) return wait_before_statement(l);
+    wait_at({site.file, end});
+  }
+
+  bool in_task_code(int file, int line) const {
+    return std::any_of(sites_.begin(), sites_.end(), [&](const auto& entry) {
+      return entry.second.file == file && entry.second.start < line && line < entry.second.end;
+    });
   }
 
   // Where a wait for a read at `at` goes: there, or, when `at` is the head of a `while` or
@@ -593,9 +631,9 @@ class Generator {
     return last > at.line ? SourceSite{at.file, last} : at;
   }
 
-  void wait_at(std::set<SiteKey>& done, const SourceSite& at) {
+  void wait_at(const SourceSite& at) {
     const SourceText& source = text(at.file);
-    if (at.line > source.size() || !done.insert({at.file, at.line}).second) return;
+    if (at.line > source.size() || !waited_.insert({at.file, at.line}).second) return;
     // Before a block's closing brace, at the depth of the block's statements.
     const std::string& code = source.code(at.line);
     bool closes = code.find_first_not_of(" \t") != std::string::npos &&
@@ -779,7 +817,9 @@ class Generator {
   std::map<int, std::vector<std::pair<std::int64_t, std::int64_t>>> pieces_;
   std::set<SiteKey> hoisted_;               // declarations moved before the block that held them
   std::map<LocalKey, bool> shared_locals_;  // find_shared_locals: ordered by depend clauses
-  std::map<std::string, std::string> stand_ins_;  // object name -> variable
+  std::map<SiteKey, std::set<std::string>> unwaited_disabled_;  // wait_for_disabled
+  std::set<SiteKey> waited_;                                    // lines a taskwait goes before
+  std::map<std::string, std::string> stand_ins_;                // object name -> variable
   std::set<std::pair<int, std::string>> stand_in_files_;
   std::map<int, std::set<SiteKey>> users_;
   std::map<SiteKey, std::map<int, SiteUse>> site_uses_;

@@ -140,6 +140,13 @@ grep -B1 -F 'return a + b;' "$scratch/pointers.diff" | grep -qxF '+   #pragma om
   grep -qxF '+   /* i: declared before the task */' "$scratch/pointers.diff"
 checked $? pointers "pointers: a caller waits before it adds what its callee's tasks wrote, a solver loop waits each step, a mean divided after tracing is shared, a counter declared in a task is declared before it"
 
+# ---- Disabled flags of recursive functions: shared, and waited for before they are read or returned
+annotated searches
+grep -B1 -F 'return found;' "$scratch/searches.diff" | grep -qxF '+   #pragma omp taskwait' &&
+  grep -B1 -F 'if (found) marked[quarter] = 1;' "$scratch/searches.diff" | grep -qxF '+   #pragma omp taskwait' &&
+  grep -qxF '+      #pragma omp task firstprivate(quarter, half, target) shared(found)' "$scratch/searches.diff"
+checked $? searches "searches: a disabled flag of a function that is not the region's is shared, and waited for before the function reads it or returns it"
+
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
   grep -qxF '+         #pragma omp task firstprivate(src, dst, n, rows) inout(u[1;1154], v[1;1154])' \
