@@ -138,7 +138,7 @@ class Generator {
       throw std::runtime_error(where(site.file, site.end) + ": past the end of the file (" +
                                std::to_string(source.size()) + " lines): not the traced source?");
     Clauses clauses = clauses_of(site);
-    share_locals(site, firstprivate(source, site), clauses);
+    share_locals(site, locals_used(source, site), clauses);
     hoist_declarations(site.file, site.start + 1, site.end - 1, site.start + 1, "task");
     std::string indent = source.indent(site.start);
     insert(site.file, site.start + 1, Place::TaskOpen,
@@ -151,19 +151,18 @@ class Generator {
 
   // The creating function's variables the task's code uses, declared in blocks still open at
   // the task (not in a block closed before it: `{ int i; ... }` of an earlier loop).
-  static std::vector<std::string> firstprivate(const SourceText& source, const TaskSite& site) {
+  static std::vector<Declaration> locals_used(const SourceText& source, const TaskSite& site) {
     int body = source.function_body(site.start);
     if (body == 0) return {};
-    std::set<std::string> locals;
-    for (const Declaration& d : source.parameters(body))
-      if (d.dimensions == 0) locals.insert(d.name);
+    std::map<std::string, Declaration> locals;
+    for (const Declaration& d : source.parameters(body)) locals[d.name] = d;
     for (const Declaration& d : source.declarations(body + 1, site.start))
-      if (d.dimensions == 0 && in_scope(source, d, site.start)) locals.insert(d.name);
+      if (in_scope(source, d, site.start)) locals[d.name] = d;
     std::string code;
     for (int l = site.start + 1; l < site.end; ++l) code += source.code(l) + "\n";
-    std::vector<std::string> used;
+    std::vector<Declaration> used;
     for (const std::string& name : identifiers(code))
-      if (locals.count(name)) used.push_back(name);
+      if (locals.count(name)) used.push_back(locals[name]);
     return used;
   }
 
@@ -234,8 +233,8 @@ class Generator {
 
   // Of the variables the site's code uses, those shared (find_shared_locals) are shared and in
   // its depend clauses (out or inout where it writes them, in where it only reads them); the
-  // others are copied.
-  void share_locals(const TaskSite& site, const std::vector<std::string>& used, Clauses& clauses) {
+  // others are copied (arrays by default, not named: a copy of each is what they would get).
+  void share_locals(const TaskSite& site, const std::vector<Declaration>& used, Clauses& clauses) {
     std::map<std::string, bool> reads, writes;
     for (int id : site.instances)
       for (const trace::TaskUse& u : set_.uses(set_.instance(id)))
@@ -243,14 +242,15 @@ class Generator {
           reads[o->name] = reads[o->name] || u.read > 0;
           writes[o->name] = writes[o->name] || u.written > 0;
         }
-    for (const std::string& name : used) {
+    for (const Declaration& local : used) {
+      const std::string& name = local.name;
       auto it = shared_locals_.find(local_key(site, name));
       if (it == shared_locals_.end()) {
-        clauses.firstprivate.push_back(name);
+        if (local.dimensions == 0) clauses.firstprivate.push_back(name);
         continue;
       }
       clauses.shared.push_back(name);
-      bool ordered = it->second;
+      bool ordered = it->second && !(local.dimensions > 0 && elements_apart(site, name));
       if (ordered)
         (!writes[name] ? clauses.in : reads[name] ? clauses.inout : clauses.out).push_back(name);
       if (writes[name])
@@ -259,6 +259,27 @@ class Generator {
                                          "that the code after it sees what it wrote" +
                                          (ordered ? ", and in its depend clauses" : ""));
     }
+  }
+
+  // Whether each instance of the site uses its own part of the local array `name` and no other
+  // site of the function uses it (`partial[b]` of block b): then the tasks need no order among
+  // them (one pragma names the whole array for all of them, which would serialise them), only
+  // the taskwait before the code that reads it.
+  bool elements_apart(const TaskSite& site, const std::string& name) {
+    LocalKey local = local_key(site, name);
+    std::vector<std::pair<std::int64_t, std::int64_t>> spans;
+    for (const auto& [key, other] : sites_)
+      for (int id : other.instances)
+        for (const trace::TaskUse* u : subtree_uses(id)) {
+          const trace::TaskObject* o = set_.object(u->object);
+          if (o == nullptr || o->kind != "stack" || local_key(other, o->name) != local) continue;
+          if (&other != &site || u->span_end <= 0) return false;
+          spans.emplace_back(u->span_first, u->span_end);
+        }
+    std::sort(spans.begin(), spans.end());
+    for (std::size_t i = 1; i < spans.size(); ++i)
+      if (spans[i].first < spans[i - 1].second) return false;
+    return true;
   }
 
   // Whether the site is in the function that holds tareador_ON (the parallel region's).

@@ -147,6 +147,14 @@ grep -B1 -F 'return found;' "$scratch/searches.diff" | grep -qxF '+   #pragma om
   grep -qxF '+      #pragma omp task firstprivate(quarter, half, target) shared(found)' "$scratch/searches.diff"
 checked $? searches "searches: a disabled flag of a function that is not the region's is shared, and waited for before the function reads it or returns it"
 
+# ---- Local arrays the tasks write: shared; ordered only when tasks share their elements --------
+annotated partials
+grep -qxF '+      #pragma omp task firstprivate(b, size, step) shared(partial)' "$scratch/partials.diff" &&
+  grep -B1 -F 'for (b = 0; b < BLOCKS; b++) sum += partial[b];' "$scratch/partials.diff" | grep -qxF '+   #pragma omp taskwait' &&
+  grep -qxF '+   #pragma omp task firstprivate(i, pi) shared(table) depend(out: table)' "$scratch/partials.diff" &&
+  grep -qxF '+      #pragma omp task firstprivate(i, k) shared(table) depend(in: table) depend(out: scaled)' "$scratch/partials.diff"
+checked $? partials "partials: a local array of partial sums is shared without depend clauses and waited for; a table one task fills for others is shared and ordered"
+
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
   grep -qxF '+         #pragma omp task firstprivate(src, dst, n, rows) inout(u[1;1154], v[1;1154])' \
