@@ -233,7 +233,8 @@ class Generator {
 
   // Of the variables the site's code uses, those shared (find_shared_locals) are shared and in
   // its depend clauses (out or inout where it writes them, in where it only reads them); the
-  // others are copied (arrays by default, not named: a copy of each is what they would get).
+  // others are copied (arrays by default, not named: a copy of each is what they would get),
+  // but C++ references, shared.
   void share_locals(const TaskSite& site, const std::vector<Declaration>& used, Clauses& clauses) {
     std::map<std::string, bool> reads, writes;
     for (int id : site.instances)
@@ -246,7 +247,10 @@ class Generator {
       const std::string& name = local.name;
       auto it = shared_locals_.find(local_key(site, name));
       if (it == shared_locals_.end()) {
-        if (local.dimensions == 0) clauses.firstprivate.push_back(name);
+        // A C++ reference shared is what a pointer copied is: the task uses the caller's object
+        // (orphaned tasks would copy what a reference parameter refers to).
+        if (local.reference) clauses.shared.push_back(name);
+        else if (local.dimensions == 0) clauses.firstprivate.push_back(name);
         continue;
       }
       clauses.shared.push_back(name);

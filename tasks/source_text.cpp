@@ -75,13 +75,15 @@ std::vector<std::string> tokens(const std::string& code) {
   return out;
 }
 
-// `s` cut at the commas outside parentheses, brackets and braces.
-std::vector<std::string> split_top_level(const std::string& s, char separator) {
+// `s` cut at the separators outside parentheses, brackets and braces (and angle brackets with
+// `angles`: a parameter's template arguments, `std::map<int, double>&`).
+std::vector<std::string> split_top_level(const std::string& s, char separator,
+                                         bool angles = false) {
   std::vector<std::string> parts(1);
   int depth = 0;
   for (char c : s) {
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if (c == ')' || c == ']' || c == '}') --depth;
+    if (c == '(' || c == '[' || c == '{' || (angles && c == '<')) ++depth;
+    if (c == ')' || c == ']' || c == '}' || (angles && c == '>')) --depth;
     if (c == separator && depth == 0) parts.emplace_back();
     else parts.back() += c;
   }
@@ -102,19 +104,62 @@ const std::set<std::string>& statement_keywords() {
   return words;
 }
 
-// One declarator (`*name[4] = ...`): its stars, name and whether it is an array; false if the
-// tokens are not one.
+// One declarator (`*name[4] = ...`, `&name`, `(&name)[4]`): its stars, name, whether it is a
+// reference and an array; false if the tokens are not one.
 bool declarator(const std::vector<std::string>& t, std::size_t from, Declaration& d) {
   std::size_t i = from;
-  for (; i < t.size() && t[i] == "*"; ++i) ++d.stars;
+  for (; i < t.size() && (t[i] == "*" || t[i] == "&"); ++i) {
+    if (t[i] == "*") ++d.stars;
+    else d.reference = true;
+  }
+  // A reference to an array: `(&name)[N]`.
+  bool parenthesised =
+      d.stars == 0 && !d.reference && i + 1 < t.size() && t[i] == "(" && t[i + 1] == "&";
+  if (parenthesised) {
+    i += 2;
+    d.reference = true;
+  }
   if (i >= t.size() || !is_identifier_start(t[i][0])) return false;
   d.name = t[i++];
+  if (parenthesised && (i + 1 >= t.size() || t[i++] != ")" || t[i] != "[")) return false;
   bool follows = i == t.size() || t[i] == "[" || t[i] == "=";
   for (int depth = 0; i < t.size(); ++i) {
     if (t[i] == "[" && depth++ == 0) ++d.dimensions;
     if (t[i] == "]") --depth;
   }
   return follows;
+}
+
+// The tokens with C++ names made one: `std :: vector < double >` -> `std::vector<double>` (a
+// template's arguments after a name, up to their closing `>`, when it comes).
+std::vector<std::string> join_names(const std::vector<std::string>& t) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    bool scope = t[i] == ":" && i + 1 < t.size() && t[i + 1] == ":";
+    if (scope || (!out.empty() && out.back().size() >= 2 &&
+                  out.back().compare(out.back().size() - 2, 2, "::") == 0)) {
+      if (out.empty()) out.emplace_back();
+      out.back() += scope ? "::" : t[i];
+      i += scope ? 1 : 0;
+      continue;
+    }
+    if (t[i] == "<" && !out.empty() && is_identifier_start(out.back()[0])) {
+      std::string arguments;
+      std::size_t j = i;
+      for (int depth = 0; j < t.size(); ++j) {
+        arguments += t[j];
+        if (t[j] == "<") ++depth;
+        if (t[j] == ">" && --depth == 0) break;
+      }
+      if (j < t.size()) {
+        out.back() += arguments;
+        i = j;
+        continue;
+      }
+    }
+    out.push_back(t[i]);
+  }
+  return out;
 }
 
 }  // namespace
@@ -142,9 +187,10 @@ int basic_type_size(const std::string& type) {
   return 0;
 }
 
-std::vector<Declaration> parse_declaration(const std::string& statement, int line) {
-  std::vector<std::string> parts = split_top_level(statement, ',');
-  std::vector<std::string> first = tokens(split_top_level(parts.front(), '=').front());
+std::vector<Declaration> parse_declaration(const std::string& statement, int line, bool parameter) {
+  std::vector<std::string> parts =
+      parameter ? std::vector<std::string>{statement} : split_top_level(statement, ',');
+  std::vector<std::string> first = join_names(tokens(split_top_level(parts.front(), '=').front()));
   // The type words come first; the declarator starts at the first '*' or at the last
   // identifier before any '['.
   std::size_t start = 0;
@@ -165,7 +211,8 @@ std::vector<Declaration> parse_declaration(const std::string& statement, int lin
   out.push_back(d);
   for (std::size_t p = 1; p < parts.size(); ++p) {
     Declaration more;
-    if (!declarator(tokens(split_top_level(parts[p], '=').front()), 0, more)) return out;
+    if (!declarator(join_names(tokens(split_top_level(parts[p], '=').front())), 0, more))
+      return out;
     more.base_type = base;
     more.line = line;
     out.push_back(more);
@@ -239,8 +286,9 @@ std::vector<Declaration> SourceText::parameters(int body_line) const {
     if (open == 0) return {};
   }
   std::vector<Declaration> out;
-  for (const std::string& piece : split_top_level(header.substr(open + 1, close - open - 1), ','))
-    for (Declaration& d : parse_declaration(piece, body_line)) out.push_back(d);
+  for (const std::string& piece :
+       split_top_level(header.substr(open + 1, close - open - 1), ',', true))
+    for (Declaration& d : parse_declaration(piece, body_line, true)) out.push_back(d);
   return out;
 }
 

@@ -10,13 +10,16 @@
 
 namespace tareador::tasks {
 
-// `TYPE NAME`, `TYPE *NAME = ...`, `TYPE NAME[N]` as one statement or parameter declares it.
+// `TYPE NAME`, `TYPE *NAME = ...`, `TYPE NAME[N]` as one statement or parameter declares it;
+// in C++ also `TYPE& NAME`, `TYPE (&NAME)[N]`, TYPE a qualified name or a template's
+// (`std::vector<double>`).
 struct Declaration {
   std::string name;
-  std::string base_type;  // the last type word: "double", "Tile", "int"
-  int stars = 0;          // pointer levels
-  int dimensions = 0;     // of an array: how many [...] follow the name
-  int line = 0;           // where it is declared
+  std::string base_type;   // the last type word: "double", "Tile", "int"
+  int stars = 0;           // pointer levels
+  int dimensions = 0;      // of an array: how many [...] follow the name
+  bool reference = false;  // a C++ reference (`T& v`, `double (&v)[N]`)
+  int line = 0;            // where it is declared
 };
 
 class SourceText {
@@ -59,8 +62,10 @@ class SourceText {
   bool final_newline_;
 };
 
-// One statement's declarations (`double *a = x, *b;` -> a and b), none if it declares nothing.
-std::vector<Declaration> parse_declaration(const std::string& statement, int line);
+// One statement's declarations (`double *a = x, *b;` -> a and b), none if it declares nothing;
+// with `parameter`, one parameter's (its commas are a template's: `std::map<int, T>& m`).
+std::vector<Declaration> parse_declaration(const std::string& statement, int line,
+                                           bool parameter = false);
 // The identifiers of a piece of code, in order, once each.
 std::vector<std::string> identifiers(const std::string& code);
 // The size of a basic C type ("double" 8, "int" 4, "size_t" 8), 0 when not a basic type.

@@ -133,6 +133,32 @@ TEST(SourceText, DeclarationsOfStatementsAndParameters) {
   EXPECT_EQ(s.statement_range(7, 7, 1), std::make_pair(6, 8));
 }
 
+TEST(SourceText, CxxReferencesAndTemplates) {
+  SourceText s({"void f(std::vector<double>& v, double (&a)[64], const double& t, int n,",
+                "       std::map<int, std::vector<int>>& m)", "{", "}"});
+  auto params = s.parameters(3);
+  ASSERT_EQ(params.size(), 5u);
+  EXPECT_EQ(params[0].name, "v");
+  EXPECT_EQ(params[0].base_type, "std::vector<double>");
+  EXPECT_TRUE(params[0].reference);
+  EXPECT_EQ(params[0].dimensions, 0);
+  EXPECT_EQ(params[1].name, "a");
+  EXPECT_TRUE(params[1].reference);
+  EXPECT_EQ(params[1].dimensions, 1);
+  EXPECT_EQ(params[2].name, "t");
+  EXPECT_TRUE(params[2].reference);
+  EXPECT_EQ(params[3].name, "n");
+  EXPECT_FALSE(params[3].reference);
+  EXPECT_EQ(params[4].name, "m");
+  EXPECT_TRUE(params[4].reference);
+  auto local = tasks::parse_declaration("std::vector<int>& row = rows[i]", 1);
+  ASSERT_EQ(local.size(), 1u);
+  EXPECT_EQ(local[0].name, "row");
+  EXPECT_TRUE(local[0].reference);
+  for (const char* statement : {"std::cout << x", "a < b", "x = a & b", "f(a) & m"})
+    EXPECT_TRUE(tasks::parse_declaration(statement, 1).empty()) << statement;
+}
+
 TEST(SourceText, WhatIsNotADeclaration) {
   for (const char* statement : {"x = 3", "a[i] = 2", "*p = 1", "f(x)", "return x", "i++"})
     EXPECT_TRUE(tasks::parse_declaration(statement, 1).empty()) << statement;

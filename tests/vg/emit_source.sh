@@ -5,7 +5,7 @@
 # sequential program's (each example checks its own result and prints a checksum).
 #
 # Environment (set by `make check`): TAREADOR, TASKS, TASK_EXAMPLES_BUILD, EXAMPLES_DIR,
-# VG_TESTS_BUILD, TESTS_DIR, CC.
+# VG_TESTS_BUILD, TESTS_DIR, CC, CXX.
 set -u
 : "${TAREADOR:?}" "${TASKS:?}" "${TASK_EXAMPLES_BUILD:?}" "${EXAMPLES_DIR:?}" "${TESTS_DIR:?}"
 : "${VG_TESTS_BUILD:?}"
@@ -28,21 +28,23 @@ if ! command -v patch >/dev/null; then
 fi
 
 # annotate NAME SOURCE_DIR BUILD_DIR [ARGS...]: traces BUILD_DIR/NAME, applies its diff to a
-# copy of SOURCE_DIR/NAME.c, builds and runs the copy; the diff is $scratch/NAME.diff, the copy
-# $scratch/NAME/NAME.c.
+# copy of SOURCE_DIR/NAME.c (or NAME.cpp, built with $CXX), builds and runs the copy; the diff
+# is $scratch/NAME.diff, the copy $scratch/NAME/NAME.c.
 annotate() {
-  local name=$1 sources=$2 build=$3
+  local name=$1 sources=$2 build=$3 source=$1.c
+  local -a compiler=("$cc")
   shift 3
+  [ -f "$sources/$source" ] || { source=$name.cpp; read -ra compiler <<<"${CXX:-c++}"; }
   local set="$scratch/$name.set" copy="$scratch/$name"
   rm -rf "$set" "$copy"
   mkdir -p "$copy"
-  cp "$sources/$name.c" "$copy/"
+  cp "$sources/$source" "$copy/"
   timeout 300 "$TAREADOR" --trace-dir="$set" --task-report=no "$build/$name" "$@" \
     >"$set.log" 2>&1 || { echo "trace failed: $(tail -2 "$set.log")"; return 1; }
   "$TASKS" "$set" --emit-source -o "$scratch/$name.diff" 2>"$scratch/$name.notes" ||
     { echo "emit failed: $(cat "$scratch/$name.notes")"; return 1; }
   patch -s -p1 -d "$copy" <"$scratch/$name.diff" || { echo "the diff does not apply"; return 1; }
-  "$cc" -O1 -fopenmp -I "$TESTS_DIR/../vg-tool" "$copy/$name.c" -o "$copy/$name" -lm \
+  "${compiler[@]}" -O1 -fopenmp -I "$TESTS_DIR/../vg-tool" "$copy/$source" -o "$copy/$name" -lm \
     2>"$copy/cc.log" || { echo "no build: $(head -3 "$copy/cc.log")"; return 1; }
   OMP_NUM_THREADS=4 timeout 60 "$copy/$name" "$@" >"$copy/parallel.out" 2>&1 ||
     { echo "the parallel run failed: $(cat "$copy/parallel.out")"; return 1; }
@@ -154,6 +156,13 @@ grep -qxF '+      #pragma omp task firstprivate(b, size, step) shared(partial)' 
   grep -qxF '+   #pragma omp task firstprivate(i, pi) shared(table) depend(out: table)' "$scratch/partials.diff" &&
   grep -qxF '+      #pragma omp task firstprivate(i, k) shared(table) depend(in: table) depend(out: scaled)' "$scratch/partials.diff"
 checked $? partials "partials: a local array of partial sums is shared without depend clauses and waited for; a table one task fills for others is shared and ordered"
+
+# ---- C++ reference parameters: shared (orphaned tasks would copy what they refer to) -----------
+annotated references
+grep -qxF '+      #pragma omp task firstprivate(size) shared(v) depend(out: tareador_dep_0)' "$scratch/references.diff" &&
+  grep -qxF '+   #pragma omp task shared(to, from) depend(in: tareador_dep_0) depend(out: tareador_dep_1)' "$scratch/references.diff" &&
+  grep -qxF '+   #pragma omp task shared(total, to) depend(in: tareador_dep_1)' "$scratch/references.diff"
+checked $? references "references: a vector, an array and a result passed by C++ reference are shared"
 
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
