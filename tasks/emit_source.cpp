@@ -723,6 +723,15 @@ class Generator {
                       ? source.depth_before(on.line)
                       : source.depth_before(lines.first);
       auto [first, last] = source.statement_range(lines.first, lines.second, depth);
+      // The pragmas go between lines: the region's first line must start inside the function and
+      // its last must not close it (`int main(void) { tareador_ON(); ...` on one line).
+      if (source.depth_before(first) == 0 || source.depth_after(last) == 0)
+        throw std::runtime_error(
+            this->where(where.first, source.depth_before(first) == 0 ? first : last) +
+            ": the parallel region's statements share this line with the function's " +
+            (source.depth_before(first) == 0 ? "opening" : "closing") +
+            " brace, so no pragma can go before them alone: put the statements from "
+            "tareador_ON to tareador_OFF on lines of their own");
       std::string indent = source.indent(first);
       hoist_declarations(where.first, first, last, first, "parallel region");
       for (int l = first; l <= last; ++l) {

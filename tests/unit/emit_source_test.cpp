@@ -264,35 +264,60 @@ TEST(EmitSource, TheProgramsPragmasDerivedByHand) {
   EXPECT_NE(r.notes[0].find("uses n on the stack"), std::string::npos) << r.notes[0];
 }
 
-TEST(EmitSource, AReturnInsideTheRegionIsNoted) {
-  testing::TempDir dir;
-  dir.write("early.c",
-            "int g[2];\nint main(void) {\n   tareador_ON();\n   for (int i = 0; i < 2; i++) {\n"
-            "      tareador_start_task(\"t\");\n      g[i] = i;\n      tareador_end_task(\"t\");\n"
-            "      if (g[i] < 0) return 1;\n   }\n   tareador_OFF();\n   return 0;\n}\n");
+// Main (tareador_ON at line `on`, _OFF at `off`) and two tasks t (lines `start` to `end`) that
+// write g[0] and g[1], in file `path`.
+trace::TaskSet two_tasks(const std::string& path, int on, int off, int start, int end) {
   trace::TaskSet set;
   set.types = {"main", "t"};
-  set.source_files = {dir.path("early.c")};
+  set.source_files = {path};
   set.objects = {{1, "global", 8, "g"}};
   for (int id = 1; id <= 3; ++id) {
     trace::TaskInstance in;
     in.id = id;
     in.type = id == 1 ? 0 : 1;
     in.parent = id == 1 ? 0 : 1;
-    in.start_site = {0, id == 1 ? 3 : 5};
-    in.end_site = {0, id == 1 ? 10 : 7};
+    in.start_site = {0, id == 1 ? on : start};
+    in.end_site = {0, id == 1 ? off : end};
     set.add_instance(in);
     if (id > 1) {
-      set.add_spawn(1, id, {0, 5});
+      set.add_spawn(1, id, {0, start});
       set.add_use(id, {1, 0, 4, false, false, 4 * (id - 2), 4 * (id - 1)});
     }
   }
-  tasks::EmitResult r = tasks::emit_source(set, {});
+  return set;
+}
+
+TEST(EmitSource, AReturnInsideTheRegionIsNoted) {
+  testing::TempDir dir;
+  dir.write("early.c",
+            "int g[2];\nint main(void) {\n   tareador_ON();\n   for (int i = 0; i < 2; i++) {\n"
+            "      tareador_start_task(\"t\");\n      g[i] = i;\n      tareador_end_task(\"t\");\n"
+            "      if (g[i] < 0) return 1;\n   }\n   tareador_OFF();\n   return 0;\n}\n");
+  tasks::EmitResult r = tasks::emit_source(two_tasks(dir.path("early.c"), 3, 10, 5, 7), {});
   bool noted = false;
   for (const std::string& n : r.notes)
     noted = noted ||
             n.find("early.c:8: a return or goto inside the parallel region") != std::string::npos;
   EXPECT_TRUE(noted) << ::testing::PrintToString(r.notes);
+}
+
+// A region whose statements start on the line of the function's opening brace: no pragma can
+// go before them alone (it would go before the function).
+TEST(EmitSource, ARegionOnTheLineOfTheFunctionsBraceIsRefused) {
+  testing::TempDir dir;
+  dir.write("oneline.c",
+            "int g[2];\nint main(void) { int i; tareador_ON(); for (i = 0; i < 2; i++) {\n"
+            "      tareador_start_task(\"t\");\n      g[i] = i;\n      tareador_end_task(\"t\");\n"
+            "   }\n   tareador_OFF();\n   return 0;\n}\n");
+  try {
+    tasks::emit_source(two_tasks(dir.path("oneline.c"), 2, 7, 3, 5), {});
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("oneline.c:2: the parallel region's statements share "
+                                         "this line with the function's opening brace"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(EmitSource, AReadInAnInlinedFunctionWaitsAfterTheLastCreation) {
