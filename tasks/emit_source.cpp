@@ -608,6 +608,30 @@ class Generator {
       }
     }
     for (const auto& [key, names] : unwaited_disabled_) wait_for_disabled(sites_.at(key), names);
+    wait_before_reduction_readers();
+  }
+
+  // A task that reads what earlier tasks updated while it was disabled (a reduction: no
+  // dependency orders the read after them, and in() would not next to atomic updates; the
+  // report's [reduction-read]): its creator waits for them before it creates it, when they
+  // are its children or theirs (a task waits for its children at its end).
+  void wait_before_reduction_readers() {
+    std::map<int, std::set<int>> updating;  // object -> the instances whose children update it
+    for (const trace::TaskInstance& t : set_.instances) {  // in creation order
+      if (t.id == 1 || !t.start_site.known()) continue;
+      for (const trace::TaskUse& u : set_.uses(t)) {
+        if (u.disabled && u.written > 0) {
+          for (int a = t.id; a > 1; a = set_.instance(a).parent)
+            updating[u.object].insert(set_.instance(a).parent);
+        } else if (!u.disabled && u.read > 0 && updating[u.object].count(t.parent)) {
+          const SourceText& source = text(t.start_site.file);
+          int line = t.start_site.line;
+          if (line <= source.size())
+            wait_at({t.start_site.file,
+                     source.statement_range(line, line, source.depth_before(line)).first});
+        }
+      }
+    }
   }
 
   // The waits for the disabled locals `names` the site's tasks write, of a function that is not

@@ -164,6 +164,11 @@ grep -qxF '+      #pragma omp task firstprivate(size) shared(v) depend(out: tare
   grep -qxF '+   #pragma omp task shared(total, to) depend(in: tareador_dep_1)' "$scratch/references.diff"
 checked $? references "references: a vector, an array and a result passed by C++ reference are shared"
 
+# ---- A task reads a histogram earlier tasks updated while disabled: a taskwait before its creation
+annotated histogram
+grep -A1 -xF '+   #pragma omp taskwait' "$scratch/histogram.diff" | grep -qxF '    tareador_start_task("cumulate");'
+checked $? histogram "histogram: the task that reads a disabled reduction is created after a taskwait for the updates"
+
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
   grep -qxF '+         #pragma omp task firstprivate(src, dst, n, rows) inout(u[1;1154], v[1;1154])' \
