@@ -392,8 +392,10 @@ class Generator {
     if (u.disabled) {
       note_once(o.name, "task " + site.type + " updates " + o.name +
                             " while it is disabled: no depend clause names it; the parallel "
-                            "code needs an atomic update (or a reduction) there, and a taskwait "
-                            "before the code that reads the result (not generated)");
+                            "code needs an atomic update (or a reduction) there (not generated), "
+                            "and a taskwait before the code that reads the result (generated "
+                            "before a task that reads it and for a local of a function other "
+                            "than the region's, not before other reads of the creating code)");
       return false;
     }
     if (o.kind == "stack" && u.written == 0 && !shared_locals_.count(local_key(site, o.name)))
