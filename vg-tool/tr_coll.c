@@ -173,11 +173,26 @@ static void ring(Steps* s, Int v, Int rounds, ULong bytes, Int kept_from)
 
 static Bool is(const HChar* name, const HChar* what) { return VG_(strcmp)(name, what) == 0; }
 
-Int tr_coll_steps(TrCollAlgorithm algorithm, const HChar* name, Int me, Int size, Int root,
+/* The blocking collective a non-blocking one is (MPI_Ibcast: MPI_Bcast), which it is recorded
+   as and moves the same blocks as; other names as they are. */
+static const HChar* blocking_name(const HChar* name, HChar* buffer, SizeT size)
+{
+   if (VG_(strncmp)(name, "MPI_I", 5) != 0 || name[5] < 'a' || name[5] > 'z' ||
+       VG_(strlen)(name) >= size)
+      return name;
+   VG_(strcpy)(buffer, "MPI_");
+   VG_(strcat)(buffer, name + 5);
+   buffer[4] = (HChar)(buffer[4] - 'a' + 'A');
+   return buffer;
+}
+
+Int tr_coll_steps(TrCollAlgorithm algorithm, const HChar* call, Int me, Int size, Int root,
                   ULong sent, ULong received, const TrSegment* blocks, TrCollStep* steps, Int max)
 {
    Steps s = {steps, 0, max, 0, size, NULL};
    Int v, other;
+   HChar buffer[64];
+   const HChar* name = blocking_name(call, buffer, sizeof buffer);
    if (size < 2 || algorithm == TR_COLL_KEEP) return 0;
    if (is(name, "MPI_Bcast") || is(name, "MPI_Scatter") || is(name, "MPI_Scatterv")) {
       Bool split = !is(name, "MPI_Bcast");

@@ -171,15 +171,18 @@ EOF
   # MPI_Allgatherv, MPI_Gatherv and MPI_Scatterv. Broken into transfers by each algorithm, the
   # sends and receives of every channel must carry the same bytes in the same order (in the
   # baseline and the overlap streams), and the streams be valid.
-  for algorithm in binomial linear ring; do
+  # The non-blocking forms (MPI_Ialltoallv, ... and a wait) move the same blocks.
+  for algorithm in binomial linear ring nonblocking; do
     dir="$scratch/vcoll-$algorithm-$mpi"
+    form=()
+    [ "$algorithm" = nonblocking ] && form=(3 nonblocking) && algorithm=binomial
     if TOOL_OPTIONS="--chunk-min=1024 --collectives=$algorithm" overlap_trace "$mpi" 4 "$dir" \
-        "$VG_TESTS_BUILD/$mpi/overlap_vcoll" && grep -q "overlap_vcoll: .*, ok" "$dir.log"; then
+        "$VG_TESTS_BUILD/$mpi/overlap_vcoll" "${form[@]}" && grep -q "overlap_vcoll: .*, ok" "$dir.log"; then
       if verdict=$(python3 "$TESTS_DIR/vg/overlap_sizes.py" "$dir") &&
           "$REPLAY" --validate "$dir" >"$dir.validate" 2>&1; then
-        ok "$mpi: v collectives, --collectives=$algorithm: $verdict; the streams are valid"
+        ok "$mpi: v collectives${form[1]:+ (${form[1]})}, --collectives=$algorithm: $verdict; the streams are valid"
       else
-        not_ok "$mpi: v collectives, --collectives=$algorithm" "$verdict $(grep -v ': valid$' "$dir.validate" | head -2 | tr '\n' ' ')"
+        not_ok "$mpi: v collectives${form[1]:+ (${form[1]})}, --collectives=$algorithm" "$verdict $(grep -v ': valid$' "$dir.validate" | head -2 | tr '\n' ' ')"
       fi
     else
       not_ok "$mpi: overlap_vcoll under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"

@@ -11,10 +11,27 @@
    - MPI_Allgatherv of r + 1 values from rank r, MPI_Gatherv of 2 r + 1 values to rank 0,
      MPI_Scatterv of r + 2 values to each rank r from rank 1, and an MPI_Gather to rank 0 whose
      root sends nothing (MPI_IN_PLACE), each checked where it lands.
-   Usage: overlap_vcoll [ITERATIONS]   (any number of ranks >= 2) */
+   With "nonblocking", every collective is its non-blocking form (MPI_Ialltoall, ...) and a
+   wait: it moves the same blocks.
+   Usage: overlap_vcoll [ITERATIONS] [nonblocking]   (any number of ranks >= 2) */
 #include <stdlib.h>
+#include <string.h>
 
 #include "overlap_test.h"
+
+static int nonblocking;
+
+/* MPI_BLOCKING(args), or MPI_NONBLOCKING(args, &request) and its wait. */
+#define COLLECTIVE(BLOCKING, NONBLOCKING, ...)                 \
+   do {                                                        \
+      if (nonblocking) {                                       \
+         MPI_Request request;                                  \
+         MPI_##NONBLOCKING(__VA_ARGS__, &request);             \
+         MPI_Wait(&request, MPI_STATUS_IGNORE);                \
+      } else {                                                 \
+         MPI_##BLOCKING(__VA_ARGS__);                          \
+      }                                                        \
+   } while (0)
 
 enum { RANGE = 1 << 16 };
 
@@ -32,11 +49,12 @@ int main(int argc, char** argv)
 {
    int rank, size, iterations = argc > 1 ? atoi(argv[1]) : 3;
    long errors = 0;
+   nonblocking = argc > 2 && strcmp(argv[2], "nonblocking") == 0;
    MPI_Init(&argc, &argv);
    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
    MPI_Comm_size(MPI_COMM_WORLD, &size);
    if (refuse_unless(size >= 2 && iterations >= 1, rank,
-                     "usage: overlap_vcoll [ITERATIONS] (at least 2 ranks)"))
+                     "usage: overlap_vcoll [ITERATIONS] [nonblocking] (at least 2 ranks)"))
       return 2;
    const int n = 1000 + 300 * rank;
    uint32_t* keys = malloc(n * sizeof *keys);
@@ -56,27 +74,29 @@ int main(int argc, char** argv)
       for (int r = 1; r < size; r++) displs[r] = displs[r - 1] + counts[r - 1];
       for (int r = 0; r < size; r++) vdispls[r] = displs[r];  /* where the next key of r goes */
       for (int i = 0; i < n; i++) sorted[vdispls[(uint64_t)keys[i] * size / RANGE]++] = keys[i];
-      MPI_Alltoall(counts, 1, MPI_INT, rcounts, 1, MPI_INT, MPI_COMM_WORLD);
+      COLLECTIVE(Alltoall, Ialltoall, counts, 1, MPI_INT, rcounts, 1, MPI_INT, MPI_COMM_WORLD);
       int got = 0;
       for (int r = 0; r < size; r++) {
          rdispls[r] = got;
          got += rcounts[r];
       }
       received = realloc(received, (got > 0 ? got : 1) * sizeof *received);
-      MPI_Alltoallv(sorted, counts, displs, MPI_UINT32_T, received, rcounts, rdispls, MPI_UINT32_T,
-                    MPI_COMM_WORLD);
+      COLLECTIVE(Alltoallv, Ialltoallv, sorted, counts, displs, MPI_UINT32_T, received, rcounts,
+                 rdispls, MPI_UINT32_T, MPI_COMM_WORLD);
       for (int i = 0; i < got; i++)
          errors += (int)((uint64_t)received[i] * size / RANGE) != rank;
 
       /* Blocks of r + 1, 2 r + 1 and r + 2 values. */
       for (int r = 0, at = 0; r < size; at += r + 1, r++) vcounts[r] = r + 1, vdispls[r] = at;
       for (int i = 0; i <= rank; i++) out[i] = value(rank, it) + i;
-      MPI_Allgatherv(out, rank + 1, MPI_INT, in, vcounts, vdispls, MPI_INT, MPI_COMM_WORLD);
+      COLLECTIVE(Allgatherv, Iallgatherv, out, rank + 1, MPI_INT, in, vcounts, vdispls, MPI_INT,
+                 MPI_COMM_WORLD);
       for (int r = 0; r < size; r++)
          for (int i = 0; i <= r; i++) errors += in[vdispls[r] + i] != value(r, it) + i;
       for (int r = 0, at = 0; r < size; at += 2 * r + 1, r++) vcounts[r] = 2 * r + 1, vdispls[r] = at;
       for (int i = 0; i <= 2 * rank; i++) out[i] = value(rank, it) + i;
-      MPI_Gatherv(out, 2 * rank + 1, MPI_INT, in, vcounts, vdispls, MPI_INT, 0, MPI_COMM_WORLD);
+      COLLECTIVE(Gatherv, Igatherv, out, 2 * rank + 1, MPI_INT, in, vcounts, vdispls, MPI_INT, 0,
+                 MPI_COMM_WORLD);
       if (rank == 0)
          for (int r = 0; r < size; r++)
             for (int i = 0; i <= 2 * r; i++) errors += in[vdispls[r] + i] != value(r, it) + i;
@@ -84,20 +104,24 @@ int main(int argc, char** argv)
       if (rank == 1)
          for (int r = 0; r < size; r++)
             for (int i = 0; i < r + 2; i++) out[vdispls[r] + i] = value(r, it) + i;
-      MPI_Scatterv(out, vcounts, vdispls, MPI_INT, in, rank + 2, MPI_INT, 1, MPI_COMM_WORLD);
+      COLLECTIVE(Scatterv, Iscatterv, out, vcounts, vdispls, MPI_INT, in, rank + 2, MPI_INT, 1,
+                 MPI_COMM_WORLD);
       for (int i = 0; i < rank + 2; i++) errors += in[i] != value(rank, it) + i;
 
       /* MPI_Gather of 3 values each, the root's own already in place (it sends nothing). */
       int* mine = rank == 0 ? in : out;
       for (int i = 0; i < 3; i++) mine[i] = value(rank, it) + i;
-      MPI_Gather(rank == 0 ? MPI_IN_PLACE : out, 3, MPI_INT, in, 3, MPI_INT, 0, MPI_COMM_WORLD);
+      COLLECTIVE(Gather, Igather, rank == 0 ? MPI_IN_PLACE : out, 3, MPI_INT, in, 3, MPI_INT, 0,
+                 MPI_COMM_WORLD);
       if (rank == 0)
          for (int r = 0; r < size; r++)
             for (int i = 0; i < 3; i++) errors += in[3 * r + i] != value(r, it) + i;
    }
    long all = 0;
    MPI_Reduce(&errors, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-   if (rank == 0) printf("overlap_vcoll: %d ranks, %d iterations, %s\n", size, iterations, all ? "WRONG" : "ok");
+   if (rank == 0)
+      printf("overlap_vcoll: %d ranks, %d iterations%s, %s\n", size, iterations,
+             nonblocking ? " (non-blocking)" : "", all ? "WRONG" : "ok");
    free(keys), free(sorted), free(counts), free(displs), free(rcounts), free(rdispls);
    free(vcounts), free(vdispls), free(out), free(in), free(received);
    MPI_Finalize();
