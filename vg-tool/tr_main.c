@@ -232,6 +232,7 @@ static void call_starts(ThreadId tid, const HChar* name)
    burst += tr_count_thread(tid) - last_exit;
    in_call = True;
    VG_(strncpy)(call_name, name ? name : "an MPI call", sizeof call_name - 1);
+   tr_trace_write_due();
    tr_tasks_mpi_enter();
    tr_overlap_mpi_enter(tr_count_thread(tid));
 }
@@ -536,6 +537,9 @@ static void tr_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs
        (tr_comm_enabled() || tr_threadcomm_enabled())) {
       traced_by_on = start_tracing(tid, 0, 1);
    }
+   /* A call blocked for good may still make system calls (an MPI library that yields the core
+      while it polls): what waited long enough goes to disk meanwhile. */
+   if (in_call && tid == traced) tr_trace_write_due();
    if (syscallno == __NR_exit_group || syscallno == __NR_exit) {
       exit_called = True;
       exit_status = (Int)args[0];

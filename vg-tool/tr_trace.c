@@ -308,6 +308,11 @@ static void write_held(const Held* h)
    tr_file_write_due(&rank_state.stream);
 }
 
+void tr_trace_write_due(void)
+{
+   if (tr_trace_is_open()) tr_file_write_due(&rank_state.stream);
+}
+
 static Bool unresolved(const Held* h)
 {
    return !h->is_burst && h->event.kind == TR_EV_RECV && h->event.peer < 0;

@@ -42,6 +42,9 @@ void tr_trace_communicator(Int id, Int size, const Int* world_ranks);
 const Int* tr_trace_comm_members(Int id, Int* size);
 void tr_trace_warning(const HChar* text);
 void tr_trace_count_mpi_call(void);
+/* An MPI call begins, which may block for good (a deadlock, a peer that died and a launcher
+   that kills the rest): what waited long enough goes to disk now, as when a record is added. */
+void tr_trace_write_due(void);
 /* The speculative stream's statistics (tr_speculate.h), for the rank manifest's [speculation]
    and the one-line summary. */
 void tr_trace_speculation(ULong chunks, ULong ahead, ULong missed, ULong stalls);

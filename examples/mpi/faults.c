@@ -1,10 +1,13 @@
 /* faults — a run that does not reach MPI_Finalize: `faults segv` makes rank 1 dereference
    NULL, `faults abort` makes it call MPI_Abort, `faults hang` makes it wait for a message no
    rank sends (until the job is killed: a time limit). The trace stops there, marked truncated.
-   Usage: faults segv|abort|hang (2 or more ranks) */
+   `faults stall` hangs the same way after a second barrier and half a second of sleep: what
+   rank 1 did until it blocked must be on disk while it waits, to survive a SIGKILL.
+   Usage: faults segv|abort|hang|stall (2 or more ranks) */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "work.h"
 
@@ -21,7 +24,11 @@ int main(int argc, char** argv)
       volatile int* nowhere = NULL;
       *nowhere = 1;
    }
-   if (rank == 1 && argc > 1 && strcmp(argv[1], "hang") == 0)
+   if (argc > 1 && strcmp(argv[1], "stall") == 0) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      if (rank == 1) usleep(500000);
+   }
+   if (rank == 1 && argc > 1 && (strcmp(argv[1], "hang") == 0 || strcmp(argv[1], "stall") == 0))
       MPI_Recv(data, 1, MPI_DOUBLE, 0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
    MPI_Barrier(MPI_COMM_WORLD);
    MPI_Finalize();

@@ -102,6 +102,26 @@ else
   not_ok "a job killed while rank 1 waits ($mpi)" "$(grep -E '^(status|reason)' "$dir/rank-1.toml" 2>&1 | tr '\n' ' ')"
 fi
 
+# ---- A rank killed without warning while it waits: what it did until then is on disk -----------
+# (its second barrier ended within a quarter of a second of the first, so only the wait that
+# follows half a second later can write it out)
+dir="$scratch/stall"
+rm -rf "$dir"
+timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" "$EXAMPLES_BUILD/$mpi/faults" \
+  stall >"$dir.log" 2>&1 &
+for ((i = 0; i < 600; i++)); do
+  [ "$(grep -c 'MPI_Barrier' "$dir/authentic.1.trc" 2>/dev/null)" = 2 ] && break
+  sleep 0.1
+done
+kill -KILL $(ranks_of "$dir") 2>/dev/null
+wait
+barriers=$(grep -c 'MPI_Barrier' "$dir/authentic.1.trc" 2>/dev/null)
+if [ "$barriers" = 2 ] && grep -q 'status = "running"' "$dir/rank-1.toml"; then
+  ok "SIGKILL of a rank blocked in MPI_Recv ($mpi): both barriers before it are on disk, the manifest says it did not finish"
+else
+  not_ok "SIGKILL of a blocked rank ($mpi)" "$barriers of 2 barriers on disk; $(grep -E '^status' "$dir/rank-1.toml" 2>&1)"
+fi
+
 # ---- One rank killed without warning: its manifest says it did not finish -----------------------
 dir="$scratch/kill-one"
 start_ring "$mpi" 3 "$dir"
