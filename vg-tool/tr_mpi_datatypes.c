@@ -9,8 +9,8 @@
 #include "tr_mpi_datatypes.h"
 
 /* The segments of the current call's events (their layout_at, layout_n index them). */
-static TrSegment* segments;
-static int n_segments, max_segments;
+static __thread TrSegment* segments;  /* per thread, as the events that point into them */
+static __thread int n_segments, max_segments;
 enum { kMaxSegments = 1 << 20 };  /* per message; beyond, the buffer is taken as contiguous */
 
 static void append_segment(MPI_Aint offset, MPI_Aint length, int first)

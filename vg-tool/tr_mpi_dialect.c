@@ -265,8 +265,10 @@ static void forget_persistent(MPI_Request handle)
 
 /* ---- Events of the current call ---------------------------------------------------------- */
 
-static TrEvent* events;
-static int n_events, max_events;
+/* Per thread: under MPI_THREAD_MULTIPLE another thread's call may end while this one's blocks
+   (its events, recorded before it called MPI, went with the other thread's otherwise). */
+static __thread TrEvent* events;
+static __thread int n_events, max_events;
 
 static TrEvent* new_event(int kind)
 {
@@ -534,14 +536,17 @@ static void enter(const char* name)
 
 static void leave(void)
 {
-   int i;
-   for (i = 0; i < n_events; i++) {  /* the segments are where they will stay until the next call */
-      events[i].layout = events[i].layout_n > 0 ? tr_segments() + events[i].layout_at : NULL;
-      events[i].blocks = events[i].blocks_n > 0 ? tr_segments() + events[i].blocks_at : NULL;
+   TrEvent* these = events;
+   int i, n = n_events;
+   for (i = 0; i < n; i++) {  /* the segments are where they will stay until the next call */
+      these[i].layout = these[i].layout_n > 0 ? tr_segments() + these[i].layout_at : NULL;
+      these[i].blocks = these[i].blocks_n > 0 ? tr_segments() + these[i].blocks_at : NULL;
    }
-   VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_EXIT, events, n_events, 0, 0, 0);
+   /* Emptied (not freed) first: past the request the program's burst is counted again, and a
+      thread-local variable's address may come from the dynamic linker's code. */
    n_events = 0;
    tr_segments_clear();
+   VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_EXIT, these, n, 0, 0, 0);
 }
 
 static void opaque(const char* name)

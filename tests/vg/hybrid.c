@@ -4,11 +4,14 @@
    "idle", each rank also starts a thread that does nothing, which is no reason to warn (a new
    thread's count starts from its creator's). With "comm", each rank also starts a thread that
    only exchanges messages (MPI_THREAD_MULTIPLE) while the master computes: what it executes
-   inside MPI is no computation of the program, and no reason to warn either. */
+   inside MPI is no computation of the program, and no reason to warn either; meanwhile rank
+   0's master sends rank 1's a synchronous message (tag 5) that rank 1 receives late: the
+   calls of the other thread that end while it waits keep their records apart. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define N 200000
 
@@ -40,7 +43,15 @@ int main(int argc, char** argv)
       pthread_join(idle, NULL);
    }
    comm = comm && provided == MPI_THREAD_MULTIPLE;
-   if (comm) pthread_create(&talker, NULL, exchange, &rank);
+   if (comm) {
+      int message = 42;
+      pthread_create(&talker, NULL, exchange, &rank);
+      if (rank == 0) MPI_Ssend(&message, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
+      if (rank == 1) {
+         usleep(300000);
+         MPI_Recv(&message, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      }
+   }
    for (step = 0; step < 3; step++) {
 #pragma omp parallel for reduction(+ : local)
       for (i = 0; i < N; i++) {

@@ -172,10 +172,14 @@ for mpi in "${mpis[@]}"; do
   one=$(grep -c 'other threads executed' "$scratch/$mpi-hybrid-1/rank-0.toml" 2>&1)
   talker=$(grep -c 'other threads executed' "$scratch/$mpi-hybrid-comm/rank-0.toml" 2>&1)
   grep -q 'a thread exchanged messages' "$scratch/$mpi-hybrid-comm.log" || talker="no MPI_THREAD_MULTIPLE"
-  if [ "$talker" = 0 ]; then
-    ok "hybrid ($mpi): a thread that only exchanges messages (inside MPI) while the master computes: no warning of untraced computation"
+  # The master's records only: its synchronous send, none of the other thread's (tag 7).
+  sends=$(grep -c '^send 1 5 0 4 sync' "$scratch/$mpi-hybrid-comm/authentic.0.trc" 2>&1)
+  others=$(grep -c '^[a-z]* [0-9]* 7 ' "$scratch/$mpi-hybrid-comm/authentic."[01].trc | awk -F: '{ s += $2 } END { print s }')
+  if [ "$talker" = 0 ] && [ "$sends" = 1 ] && [ "$others" = 0 ] &&
+     "$REPLAY" --validate "$scratch/$mpi-hybrid-comm" >/dev/null 2>&1; then
+    ok "hybrid ($mpi): a thread that only exchanges messages (inside MPI) while the master computes: no warning of untraced computation; the master's send is in the trace, none of the thread's messages, valid"
   else
-    not_ok "hybrid comm ($mpi)" "'$talker' warnings; $(grep -o 'other threads executed[^,]*' "$scratch/$mpi-hybrid-comm/rank-0.toml")"
+    not_ok "hybrid comm ($mpi)" "'$talker' warnings; $(grep -o 'other threads executed[^,]*' "$scratch/$mpi-hybrid-comm/rank-0.toml"); master's sends: $sends of 1; the thread's records: $others"
   fi
   two=$(grep -o 'other threads executed [0-9]* instructions ([0-9]*%' \
     "$scratch/$mpi-hybrid-2/rank-0.toml" 2>&1)
