@@ -140,12 +140,10 @@ static void read_sections(Int fd)
    names = read_at(fd, sections[header.shstrndx].offset, sections[header.shstrndx].size);
    program.known = names != NULL;
    for (i = 0; names && i < header.shnum; i++) {
-      if (sections[i].name < sections[header.shstrndx].size &&
-          VG_(strcmp)(names + sections[i].name, ".debug_info") == 0)
-         program.debug_info = True;
-      if (sections[i].name < sections[header.shstrndx].size &&
-          VG_(strcmp)(names + sections[i].name, ".debug_str") == 0)
-         read_producers(fd, &sections[i]);
+      const HChar* name =
+         sections[i].name < sections[header.shstrndx].size ? names + sections[i].name : "";
+      if (VG_(strcmp)(name, ".debug_info") == 0) program.debug_info = True;
+      if (VG_(strcmp)(name, ".debug_str") == 0) read_producers(fd, &sections[i]);
       if (sections[i].type == SECTION_DYNAMIC && sections[i].link < header.shnum)
          read_needed(fd, &sections[i], &sections[sections[i].link]);
    }
