@@ -94,6 +94,7 @@ void add_collective(Matrix& m, const std::vector<int>& tasks,
 }
 
 void CollectiveGatherer::add(Matrix& m, int task, const Record& record) {
+  if (record.flags & trace::kCollectiveWait) return;  // the wait of one counted at its start
   const trace::Communicator* c = header_.communicator(record.comm);
   auto not_member = [&] {
     return std::invalid_argument(

@@ -245,6 +245,9 @@ bool Engine::start(std::uint32_t ti) {
     case RecordType::GlobalOp:
       run.call_begin = now_;
       run.in_call = true;
+      // Starting a non-blocking collective, and each wait for one, costs a startup (Dimemas).
+      if (r.immediate() || (r.flags & trace::kCollectiveWait))
+        return compute(ti, collective_startup_ns(t, r.comm), State::Startup, Phase::Issue);
       t.phase = Phase::Issue;
       return true;
     case RecordType::Event:

@@ -28,6 +28,10 @@
 //  * a collective starts when its last member has arrived and it holds every bus of the
 //    network (network.h: it waits for the transfers that hold them, and holds them while it
 //    lasts), and lasts the model's fan-in + fan-out;
+//  * an immediate collective costs its member a startup (Network::collective_startup_ns) and
+//    arrives then; the member goes on, and each wait for it costs the same startup, then blocks
+//    until it has ended: the one its request names, or (Dimemas' records, without one) any of
+//    the thread's that has ended;
 //  * threads that outnumber the cores of their node take turns burst by burst (SharedCores);
 //  * simultaneous events go in Dimemas' order: the agenda counts nanoseconds (as Dimemas does:
 //    whole nanoseconds added in any order reach the same instant) and is FIFO among equal times,
@@ -142,7 +146,11 @@ struct ThreadRun {
   // Outstanding requests (trace id -> RequestSim); a thread has few, so a flat list is fastest.
   // (Task mode: those of its rank, Engine::rank_requests_.)
   std::vector<std::pair<std::uint64_t, std::uint32_t>> requests;
-  Queue<std::uint32_t> immediate_collectives;  // started, not yet waited for
+  // Immediate collectives started without a request (Dimemas'), under way and ended: a wait
+  // takes any that has ended (Dimemas counts them), else it blocks (waits_any_collective) until
+  // the next of them ends.
+  Queue<std::uint32_t> immediate_collectives, ended_collectives;
+  bool waits_any_collective = false;
 };
 
 // A pending wake-up of a task-mode thread.
@@ -151,11 +159,13 @@ struct TaskTimer {
   std::uint32_t generation = 0;
 };
 
-// A receive (its channel, and the thread blocked in it), or the request of an immediate send
-// (complete at once: a wait for it costs nothing). An immediate receive's lives until its wait
-// has received a message: the wait receives on its channel.
+// A receive (its channel, and the thread blocked in it), the request of an immediate send
+// (complete at once: a wait for it costs nothing), or of an immediate collective (a wait for it
+// waits until the collective has ended). An immediate receive's lives until its wait has
+// received a message: the wait receives on its channel.
 struct RequestSim {
   bool receive = false;
+  std::int32_t collective = kNone;  // CollectiveSim id
   trace::Channel channel{};
   std::int32_t waiter = kNone;  // thread blocked in it
   double startup = 0;           // what a wait for it costs (ns)
@@ -192,10 +202,12 @@ struct CollectiveSim {
   std::uint64_t sequence = 0;
   std::vector<std::uint32_t> members;  // threads, in order of arrival
   std::vector<bool> blocking;          // member waits in it (not an immediate collective)
+  std::vector<bool> counted;           // an immediate member without a request (Dimemas')
   std::vector<std::int32_t> waiters;   // immediate members now waiting for it
   std::int32_t root = kNone;           // thread flagged as root
   std::uint32_t representative = 0;    // the root, or the last member to arrive
   double start = 0;
+  std::int64_t bytes = 0, bytes_recv = 0;  // the representative's
   bool done = false;
   std::uint32_t references = 0;  // immediate members that have not waited for it yet
 };
@@ -298,6 +310,9 @@ class Engine {
 
   // ---- Collectives (engine_collectives.cpp) ----
   bool issue_collective(std::uint32_t ti);
+  bool wait_collective(std::uint32_t ti, std::uint32_t cid);
+  bool wait_any_collective(std::uint32_t ti);
+  double collective_startup_ns(const ThreadSim& t, int comm);
   void start_collective(std::uint32_t cid, std::uint32_t last);
   void collective_claimed(std::uint32_t cid);
   void collective_done(std::uint32_t cid);
@@ -375,6 +390,7 @@ class Engine {
   Pool<MessageSim> messages_;
   Pool<CollectiveSim> collectives_;
   std::map<std::pair<int, std::uint64_t>, std::uint32_t> open_collectives_;
+  std::map<std::pair<int, int>, double> collective_startups_;              // (comm, node) -> ns
   std::vector<std::unordered_map<int, std::uint64_t>> collective_counts_;  // per rank, per comm
   std::vector<RankSummary> ranks_;
   std::uint64_t message_count_ = 0, collective_count_ = 0;

@@ -142,7 +142,9 @@ bool Engine::skip_send_wait(ThreadSim& t) {
   if (run.record.type != RecordType::Wait) return false;
   RequestList& list = requests_of(t);
   auto it = find_request(list, run.record.request);
-  if (it == list.end() || requests_[it->second].receive) return false;
+  if (it == list.end() || requests_[it->second].receive ||
+      requests_[it->second].collective != kNone)
+    return false;
   requests_.remove(it->second);
   *it = list.back();
   list.pop_back();
@@ -158,6 +160,10 @@ bool Engine::issue_wait(std::uint32_t ti) {
   std::uint32_t rid = it->second;
   *it = list.back();
   list.pop_back();
+  if (std::int32_t cid = requests_[rid].collective; cid != kNone) {
+    requests_.remove(rid);
+    return wait_collective(ti, static_cast<std::uint32_t>(cid));
+  }
   return receive_message(ti, rid);
 }
 

@@ -47,6 +47,19 @@ double Network::startup_ns(int src_task, int dst_task) const {
   return startup_seconds(intra_node(src_task, dst_task) ? node.intra.latency : node.latency) * 1e9;
 }
 
+double Network::collective_startup_ns(int task, const std::vector<int>& members) const {
+  std::vector<int> nodes;
+  nodes.reserve(members.size());
+  for (int member : members) nodes.push_back(node_of(member));
+  std::sort(nodes.begin(), nodes.end());
+  auto spread = static_cast<std::size_t>(std::unique(nodes.begin(), nodes.end()) - nodes.begin());
+  const Node& node = machine_.nodes[static_cast<std::size_t>(node_of(task))];
+  double latency = 0;
+  if (spread > 1) latency = std::max(latency, startup_seconds(node.latency));
+  if (spread < members.size()) latency = std::max(latency, startup_seconds(node.intra.latency));
+  return latency * 1e9;
+}
+
 double Network::duration_ns(int src_task, int dst_task, std::int64_t bytes) const {
   double bandwidth =
       intra_node(src_task, dst_task)

@@ -52,6 +52,11 @@ class Network {
   // nanoseconds (the latency times 1e9, as Dimemas reads it).
   double startup_ns(int src_task, int dst_task) const;
 
+  // What starting a non-blocking collective, or each wait for one, costs a member on `task`'s
+  // node (Dimemas 5.5): the latency between nodes unless every member is on one node, or the
+  // latency inside a node if some members share one, whichever is larger; in nanoseconds.
+  double collective_startup_ns(int task, const std::vector<int>& members) const;
+
   // How long `bytes` take from `src_task` to `dst_task` once the transfer holds its resources,
   // in nanoseconds.
   double duration_ns(int src_task, int dst_task, std::int64_t bytes) const;

@@ -639,9 +639,20 @@ class DimemasWriter final : public TraceWriter {
         static_cast<std::uint64_t>(std::ftell(file_)));
     block_empty_ = true;
     irecvs_.clear();
+    icolls_.clear();
   }
 
   void write(const Record& r) override {
+    if (r.type == RecordType::Wait && icolls_.count(r.request) != 0) {
+      // Dimemas' wait for a collective names none: it takes one of the thread's that has
+      // ended (the same when they are waited for in the order they end).
+      auto it = icolls_.find(r.request);
+      Record wait = it->second;
+      wait.flags = kCollectiveWait;
+      icolls_.erase(it);
+      write(wait);
+      return;
+    }
     if (r.type == RecordType::Wait && irecvs_.count(r.request) == 0) {
       ++dropped_send_waits_;  // Dimemas has no wait for a send (it costs nothing either way)
       return;
@@ -675,6 +686,7 @@ class DimemasWriter final : public TraceWriter {
         break;
       }
       case RecordType::GlobalOp:
+        if (r.immediate() && r.request != 0) icolls_.emplace(r.request, r);
         std::fprintf(file_, "10:%d:%d:%d:%d:%d:0:%" PRId64 ":%" PRId64 ":%d\n", task_, thread_,
                      r.op, comm(r.comm), root_field(r), r.bytes, r.bytes_recv,
                      (r.flags & kImmediate)        ? 0
@@ -759,6 +771,7 @@ class DimemasWriter final : public TraceWriter {
   int task_ = -1, thread_ = -1;
   bool block_empty_ = false;
   std::map<std::uint64_t, Record> irecvs_;  // immediate receives not yet waited for
+  std::map<std::uint64_t, Record> icolls_;  // immediate collectives not yet waited for
   std::uint64_t dropped_send_waits_ = 0;
   int zero_as_ = 1;  // the id communicator 0 is written with
 };

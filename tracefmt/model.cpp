@@ -54,7 +54,7 @@ int global_op_from_name(std::string_view name) {
     return -1;
   };
   int id = blocking(name);
-  // A non-blocking collective (MPI_Iallreduce) is replayed as its blocking one.
+  // A non-blocking collective (MPI_Iallreduce) is the global operation of its blocking one.
   if (id < 0 && name.size() > 1 && (name[0] == 'I' || name[0] == 'i'))
     id = blocking(name.substr(1));
   return id;

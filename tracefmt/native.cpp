@@ -6,6 +6,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -425,9 +426,7 @@ class NativeWriter final : public TraceWriter {
         wait_open_ = true;
         break;
       case RecordType::GlobalOp:
-        std::fprintf(f, "coll %s %d %d %" PRId64 " %" PRId64 "\n",
-                     std::string(global_op_name(r.op)).c_str(), r.comm, r.peer, r.bytes,
-                     r.bytes_recv);
+        write_collective(f, r);
         break;
       case RecordType::Event:
         std::fprintf(f, "event %" PRIu64 " %" PRIu64 "\n", r.event_type, r.event_value);
@@ -452,7 +451,29 @@ class NativeWriter final : public TraceWriter {
     return rdv ? (fixed ? "sync" : "rdv") : (fixed ? "buf" : "eager");
   }
 
+  // A collective; Dimemas' immediate ones (no request: each kCollectiveWait waits for the
+  // oldest) get requests of their own, beyond those of the stream's messages.
+  void write_collective(std::FILE* f, const Record& r) {
+    if (r.flags & kCollectiveWait) {
+      if (fifo_collectives_.empty())
+        throw std::invalid_argument("a wait for a collective that was not started");
+      std::fprintf(f, "wait %" PRIu64 "\n", fifo_collectives_.front());
+      fifo_collectives_.pop_front();
+      return;
+    }
+    std::uint64_t request = r.request;
+    if (r.immediate() && request == 0) {
+      request = kFifoCollectiveRequests + ++fifo_collective_count_;
+      fifo_collectives_.push_back(request);
+    }
+    std::fprintf(f, "%s %s %d %d %" PRId64 " %" PRId64, r.immediate() ? "icoll" : "coll",
+                 std::string(global_op_name(r.op)).c_str(), r.comm, r.peer, r.bytes, r.bytes_recv);
+    if (r.immediate()) std::fprintf(f, " %" PRIu64, request);
+    std::fputc('\n', f);
+  }
+
   void finish_stream() {
+    fifo_collectives_.clear();
     if (!out_) return;
     if (wait_open_) std::fputc('\n', out_->get());
     wait_open_ = false;
@@ -493,6 +514,9 @@ class NativeWriter final : public TraceWriter {
   std::unique_ptr<File> out_;
   int task_ = -1;
   bool wait_open_ = false;
+  static constexpr std::uint64_t kFifoCollectiveRequests = std::uint64_t{1} << 62;
+  std::deque<std::uint64_t> fifo_collectives_;  // started, not yet waited for
+  std::uint64_t fifo_collective_count_ = 0;
 };
 
 }  // namespace

@@ -85,7 +85,7 @@ class NativeRecordParser {
       pending_waits_.assign(requests.rbegin(), requests.rend() - 1);
       out = make_wait(requests.front(), false);
       return true;
-    } else if (op == "coll") {
+    } else if (op == "coll" || op == "icoll") {
       out.type = RecordType::GlobalOp;
       std::string_view name = f.text("operation");
       out.op = global_op_from_name(name);
@@ -97,6 +97,10 @@ class NativeRecordParser {
       out.peer = root == rank_ ? rank_ : -1;
       out.bytes = f.count<std::int64_t>("send bytes");
       out.bytes_recv = f.count<std::int64_t>("receive bytes");
+      if (op == "icoll") {
+        out.flags = kImmediate;
+        out.request = new_request(f, false);
+      }
     } else if (op == "event") {
       out.type = RecordType::Event;
       out.event_type = f.integer<std::uint64_t>("type");

@@ -417,8 +417,9 @@ class RankLoader {
     Record r;
     parser_.parse(line, lines_, r);
     std::uint64_t here = lines_.line_number();
-    if ((r.type == RecordType::Send || r.type == RecordType::Recv) && r.immediate() &&
-        r.request != 0) {
+    if ((r.type == RecordType::Send || r.type == RecordType::Recv ||
+         r.type == RecordType::GlobalOp) &&
+        r.immediate() && r.request != 0) {
       auto [it, fresh] = posted_.emplace(r.request, here);
       if (!fresh)
         fail("request " + std::to_string(r.request) + " is posted twice (first at line " +

@@ -31,12 +31,14 @@ typedef enum {
 typedef enum {
    TR_EV_SEND,     /* peer, tag, comm, bytes, mode, immediate, request */
    TR_EV_RECV,     /* peer (-1: not known yet), tag, comm, bytes, immediate, request */
-   TR_EV_WAIT,     /* request; joined: part of the previous wait (one MPI call) */
+   TR_EV_WAIT,     /* request; joined: part of the previous wait (one MPI call); collective:
+                      the request is a non-blocking collective's */
    TR_EV_RESOLVE,  /* request: the source, tag and bytes of an immediate receive, when it
                       completes (posted with an unknown source or tag, or more room than the
                       message took); peer TR_PEER_CANCELLED: one from an unknown source that
                       was cancelled, whose records go */
-   TR_EV_COLL,     /* op (Dimemas id), comm, root (world rank or -1), bytes, bytes_recv */
+   TR_EV_COLL,     /* op (Dimemas id), comm, root (world rank or -1), bytes, bytes_recv;
+                      immediate, request: a non-blocking one */
    TR_EV_CALL      /* an MPI call that is not modelled: name */
 } TrEventKind;
 
@@ -55,6 +57,7 @@ typedef struct {
    int kind;
    int immediate;
    int joined;
+   int collective;
    int mode;
    int peer, comm;
    long long tag;  /* MPI's are ints; the overlap streams' chunk tags need more (docs/tool.md) */

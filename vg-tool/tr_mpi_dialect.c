@@ -155,6 +155,7 @@ typedef struct {
    int used;         /* ever used: keeps probing past freed slots */
    int receive;      /* an immediate receive: its completion says what arrived */
    int wildcard;     /* a receive from MPI_ANY_SOURCE or with MPI_ANY_TAG: held by the tool */
+   int collective;   /* a non-blocking collective's */
 } Request;
 
 static Request* requests;
@@ -181,14 +182,16 @@ static Request* find_request(MPI_Request handle)
 
 static void grow_requests(void);
 
-static long long add_request(MPI_Request handle, int receive, int wildcard, Comm* comm)
+static long long add_request(MPI_Request handle, int receive, int wildcard, int collective,
+                             Comm* comm)
 {
    size_t i;
    /* Freed slots still make probes longer: rebuild before they fill the table. */
    if (4 * (requests_used + 1) > 3 * request_slots) grow_requests();
    for (i = slot_of(handle); requests[i].id; i = (i + 1) & (request_slots - 1)) {}
    if (!requests[i].used) requests_used++;
-   requests[i] = (Request){handle, next_request_id, hold_comm(comm), 1, receive, wildcard};
+   requests[i] = (Request){handle, next_request_id, hold_comm(comm), 1, receive, wildcard,
+                           collective};
    requests_live++;
    return next_request_id++;
 }
@@ -297,7 +300,7 @@ static void send_event(Comm* c, const void* buffer, int count, MPI_Datatype type
    e->mode = mode;
    if (request) {
       e->immediate = 1;
-      e->request = add_request(*request, 0, 0, c);
+      e->request = add_request(*request, 0, 0, 0, c);
    }
 }
 
@@ -348,7 +351,7 @@ static void completed(const MPI_Request* handles, const int* which, int n, const
       Request* r = find_request(handles[k]);
       TrEvent* e;
       if (!r) continue; /* not started by a call the trace models, or before tracing */
-      if (cancelled(r, &statuses[i])) continue;
+      if (!r->collective && cancelled(r, &statuses[i])) continue;
       if (r->receive) { /* its source and tag if they were wildcards, and the bytes it got */
          int received = 0;
          PMPI_Get_count(&statuses[i], MPI_BYTE, &received);
@@ -361,6 +364,7 @@ static void completed(const MPI_Request* handles, const int* which, int n, const
       e = new_event(TR_EV_WAIT);
       e->request = r->id;
       e->joined = joined;
+      e->collective = r->collective;
       joined = 1;
       remove_request(r);
    }
@@ -456,7 +460,8 @@ static void collective_blocks(const CallInfo* k, const UW* args, TrEvent* e, int
    }
 }
 
-/* Bytes sent and received by this rank in a collective (MPI semantics, per rank). */
+/* Bytes sent and received by this rank in a collective (MPI semantics, per rank); a
+   non-blocking one is immediate, with its request. */
 static void collective_event(const CallInfo* k, const UW* args, Comm* c)
 {
    int P = c->size, rank = 0, root = -1;
@@ -527,6 +532,10 @@ static void collective_event(const CallInfo* k, const UW* args, Comm* c)
    e->root = root >= 0 ? c->world[root] : -1;
    e->bytes = sent;
    e->bytes_recv = received;
+   if (k->at.request) {
+      e->immediate = 1;
+      e->request = add_request(*AT(request, MPI_Request*), 0, 0, 1, c);
+   }
 }
 
 static void enter(const char* name)
@@ -617,7 +626,7 @@ static void irecv_event(Comm* c, void* buffer, int count, MPI_Datatype type, int
    e->comm = c->id;
    e->bytes = tr_bytes(count, type);
    tr_set_layout(e, count, type);
-   e->request = add_request(handle, 1, e->peer < 0, c);
+   e->request = add_request(handle, 1, e->peer < 0, 0, c);
 }
 
 /* A persistent send or receive made: kept for its starts. */
@@ -830,12 +839,6 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
       default: /* collectives */
          CALL_ORIGINAL(result, a);
          collective_event(k, args, c);
-         /* Dimemas' model of its overlap would need its wait in the trace too. */
-         if (k->at.request)
-            said_once(call, "%s is replayed as its blocking collective at the call: its overlap "
-                            "with what runs before its wait is not modelled, and a program that "
-                            "needs it (a member that receives, before its wait, what another "
-                            "sends before its call) deadlocks in the replay");
          break;
    }
    leave();

@@ -109,6 +109,10 @@ static struct {
    TrCollAlgorithm collectives;
    struct { Int comm; ULong seq; }* comm_seqs;
    UInt n_comm_seqs;
+   /* Non-blocking collectives not yet waited for: the authentic request, and the overlapped
+      streams' (0: broken up at its call, no wait). */
+   struct { long long authentic, overlapped; }* colls;
+   UInt n_colls, max_colls;
    TrFile patterns;
 } ov = {.chunks = 4, .shift = True, .collectives = TR_COLL_BINOMIAL, .patterns = {.fd = -1},
         .next_base_request = 1LL << 62};
@@ -705,8 +709,21 @@ static void collective(const TrEvent* e, ULong now)
    TrCollStep* steps;
    ULong start;
    long long tag, *kept;
-   if (!ov.decompose || members == NULL || size < 2) {
-      add_both(now, e);
+   Bool whole = !ov.decompose || members == NULL || size < 2;
+   if (e->immediate) {
+      /* Kept whole, with a request of the overlapped streams; broken up, at the call as its
+         blocking form (its wait goes). */
+      if (ov.n_colls == ov.max_colls) {
+         ov.max_colls = ov.max_colls ? 2 * ov.max_colls : 16;
+         ov.colls = VG_(realloc)("tareador.overlap.colls", ov.colls, ov.max_colls * sizeof(*ov.colls));
+      }
+      ov.colls[ov.n_colls].authentic = e->request;
+      ov.colls[ov.n_colls++].overlapped = whole ? ++ov.next_request : 0;
+   }
+   if (whole) {
+      TrEvent o = *e;
+      if (e->immediate) o.request = ov.colls[ov.n_colls - 1].overlapped;
+      add_both(now, &o);
       add_base(now, e);
       written_by_collective(e, now);
       return;
@@ -744,6 +761,23 @@ static void collective(const TrEvent* e, ULong now)
    written_by_collective(e, now);
 }
 
+/* A wait for a non-blocking collective: none for one broken up at its call; else a wait in
+   every stream. */
+static void collective_wait(const TrEvent* e, ULong now, Bool* joined)
+{
+   UInt i;
+   TrEvent w = *e;
+   for (i = 0; i < ov.n_colls && ov.colls[i].authentic != e->request; i++) {}
+   if (i == ov.n_colls) return;  /* started before tracing */
+   w.request = ov.colls[i].overlapped;
+   ov.colls[i] = ov.colls[--ov.n_colls];
+   if (w.request == 0) return;
+   add_base(now, e);
+   w.joined = *joined;
+   add_both(now, &w);
+   *joined = True;
+}
+
 /* ---- MPI calls --------------------------------------------------------------------------- */
 
 void tr_overlap_mpi_enter(ULong count)
@@ -771,7 +805,13 @@ void tr_overlap_mpi_exit(const TrEvent* events, Int n, ULong count)
             if (p) p->base_item = item;
             continue;
          }
-         case TR_EV_WAIT: complete(&e, now, &joined); break;
+         case TR_EV_WAIT:
+            if (e.collective) {
+               collective_wait(&e, now, &joined);
+               continue;
+            }
+            complete(&e, now, &joined);
+            break;
          case TR_EV_RESOLVE: resolve(&e); continue;
          case TR_EV_COLL: collective(&e, now); continue;
          default: add_both(now, &e); break;  /* opaque calls, as they were */

@@ -127,8 +127,12 @@ void tr_text_mpi(TrText* text, const TrEvent* e)
          }
          break;
       case TR_EV_COLL:
-         tr_text_record(text, "coll %s %d %d %lld %lld", e->name, e->comm, e->root, e->bytes,
-                        e->bytes_recv);
+         if (e->immediate)
+            tr_text_record(text, "icoll %s %d %d %lld %lld %lld", e->name, e->comm, e->root,
+                           e->bytes, e->bytes_recv, e->request);
+         else
+            tr_text_record(text, "coll %s %d %d %lld %lld", e->name, e->comm, e->root, e->bytes,
+                           e->bytes_recv);
          break;
       case TR_EV_CALL:
          tr_text_record(text, "call %s", e->name);

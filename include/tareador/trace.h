@@ -87,9 +87,11 @@ enum class RecordType : std::uint8_t {
   Send,      // to task `peer`: `bytes`, `tag`, `comm`; immediate sends may carry a `request`
              // (0 = none: Dimemas traces never wait for sends)
   Recv,      // from task `peer`: `bytes`, `tag`, `comm`; immediate receives carry a `request`
-  Wait,      // block until `request` (an immediate send or receive of this stream) completes
+  Wait,      // block until `request` (an immediate send, receive or collective of this stream)
+             // completes
   GlobalOp,  // collective `op` on `comm`, `bytes` sent and `bytes_recv` received; `peer` is
-             // this task when it is the root, else -1. kImmediate: starts it without waiting
+             // this task when it is the root, else -1. kImmediate: starts it without waiting,
+             // with a `request` a Wait completes (0: a kCollectiveWait record does, Dimemas')
   Event,     // user event: `event_type` = `event_value`
   Call,      // an MPI call that is not modelled (opaque): `event_value` names it; costs nothing
              // (a Dimemas no-op record reads as the call kNoopCall)
@@ -104,7 +106,7 @@ enum class RecordType : std::uint8_t {
 inline constexpr std::string_view kNoopCall = "noop";
 
 // Record::flags
-inline constexpr std::uint8_t kImmediate = 1 << 0;       // Send/Recv: returns at once
+inline constexpr std::uint8_t kImmediate = 1 << 0;       // Send/Recv/GlobalOp: returns at once
 inline constexpr std::uint8_t kRendezvous = 1 << 1;      // Send: waits for the receive to be posted
 inline constexpr std::uint8_t kProtocolFixed = 1 << 2;   // Send: eager_limit does not override
 inline constexpr std::uint8_t kInstructions = 1 << 3;    // Burst: amount is an instruction count
@@ -134,7 +136,8 @@ struct Record {
   std::int64_t tag = 0;           // MPI's (an int); the overlap kinds' chunk tags reach 2^37
   std::int64_t bytes = 0;         // Send/Recv size; GlobalOp: bytes sent
   std::int64_t bytes_recv = 0;    // GlobalOp: bytes received
-  std::uint64_t request = 0;      // immediate Send/Recv: its request id; Wait: request waited on
+  std::uint64_t request = 0;      // immediate Send/Recv/GlobalOp: its request id; Wait: the one
+                                  // waited on
   double amount = 0;              // Burst duration (seconds, or instructions with kInstructions)
   std::uint64_t event_type = 0;   // Event
   std::uint64_t event_value = 0;  // Event; Call: the opaque call's name index in the header

@@ -360,6 +360,46 @@ TEST(Dimemas, CommunicatorZeroIsWrittenAsAnUnusedIdAndItsCollectivesReadAsDimema
   EXPECT_NEAR(replay::simulate(*t, testing::machine(2, 250, 5e-6)).total_time, 0.001, 1e-12);
 }
 
+// A set's non-blocking collectives export with Dimemas' synchronism (0 at the call, 2 at the
+// wait), and a .dim's read into a set get requests of their own; both keep the replayed time.
+TEST(Dimemas, NonBlockingCollectivesExportWithTheirWaits) {
+  TempDir dir;
+  dir.write("set/manifest.toml",
+            "format = \"tareador-trace-set\"\nversion = 1\nname = \"w\"\nranks = 2\n"
+            "mips = 1000.0\nkinds = [\"authentic\"]\n");
+  const std::string comm = "opaque_calls = []\n[[communicator]]\nid = 1\ntasks = [0, 1]\n";
+  dir.write("set/rank-0.toml", "rank = 0\nstatus = \"complete\"\n" + comm);
+  dir.write("set/rank-1.toml", "rank = 1\nstatus = \"complete\"\n" + comm);
+  dir.write("set/authentic.0.trc",
+            "# tareador stream v1 kind=authentic rank=0\nicoll MPI_Ibarrier 1 -1 0 0 4\n"
+            "cpu 1000000\nwait 4\nend\n");
+  dir.write("set/authentic.1.trc",
+            "# tareador stream v1 kind=authentic rank=1\ncpu 2000000\n"
+            "icoll MPI_Ibarrier 1 -1 0 0 9\nwait 9\nend\n");
+  auto set = trace::open_traces(dir.path("set"));
+  ASSERT_EQ(set.size(), 1u);
+  trace::copy_trace(*set[0], *trace::make_dimemas_writer(dir.path("w.dim"), set[0]->header()));
+  std::string text = read_file(dir.path("w.dim"));
+  EXPECT_NE(text.find("\n10:0:0:0:1:0:0:0:0:0\n1:0:0:0.001"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n10:0:0:0:1:0:0:0:0:2\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n10:1:0:0:1:0:0:0:0:2\n"), std::string::npos) << text;
+  expect_export_keeps_time(*set[0], testing::machine(2, 250, 5e-6), "non-blocking collectives");
+
+  auto dim = trace::open_dimemas(dir.path("w.dim"));
+  trace::TraceHeader header = dim->header();
+  header.kind = "authentic";
+  header.mips = 1000;
+  trace::copy_trace(*dim, *trace::make_native_writer(dir.path("back"), header));
+  std::string stream = read_file(dir.path("back/authentic.0.trc"));
+  EXPECT_NE(stream.find("icoll MPI_Barrier 1 -1 0 0 4611686018427387905\ncpu 1000000\n"
+                        "wait 4611686018427387905\n"),
+            std::string::npos)
+      << stream;
+  auto back = trace::open_traces(dir.path("back"));
+  EXPECT_NEAR(replay::simulate(*back[0], testing::machine(2, 250, 5e-6)).total_time,
+              replay::simulate(*set[0], testing::machine(2, 250, 5e-6)).total_time, 1e-9);
+}
+
 TEST(Dimemas, ExportingEveryExampleKeepsItsReplayedTime) {
   const std::string examples = std::string(TESTS_DIR) + "/../examples/";
   for (const char* name : {"pingpong", "pingpong_rdv", "ring", "ring_eq", "late_s0", "late_s1"})

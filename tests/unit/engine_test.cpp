@@ -402,6 +402,26 @@ TEST(Engine, ImmediateCollectiveCompletesAtItsWait) {
   EXPECT_NEAR(r.ranks[0].compute, 0.001, kNs);
 }
 
+TEST(Engine, ADimemasWaitForACollectiveTakesAnyThatHasEnded) {
+  // Rank 0 starts a barrier with rank 1 (communicator 1), then one with rank 2 (communicator 2);
+  // its first wait ends with the second barrier, which ends first (Dimemas 5.5 counts the
+  // non-blocking collectives that ended, whichever they are). Each start and wait costs L.
+  TempDir dir;
+  auto t = trace::open_dimemas(
+      dir.write("t.dim",
+                "#DIMEMAS:\"t\":0:3(1,1,1),2\nd:1:1:2:0:1\nd:1:2:2:0:2\n"
+                "1:0:0:0.0001\n10:0:0:0:1:0:0:0:0:0\n10:0:0:0:2:0:0:0:0:0\n10:0:0:0:1:0:0:0:0:2\n"
+                "1:0:0:0.001\n10:0:0:0:1:0:0:0:0:2\n"
+                "1:1:0:0.005\n10:1:0:0:1:0:0:0:0:0\n10:1:0:0:1:0:0:0:0:2\n"
+                "1:2:0:0.0002\n10:2:0:0:2:0:0:0:0:0\n10:2:0:0:2:0:0:0:0:2\n"));
+  auto r = replay::simulate(*t, machine(3, BW, L));
+  // The second barrier ends at 0.0002 + 3 L; rank 0 computes 1 ms after it, then waits (L)
+  // until the first ends, at 0.005 + 3 L. (Waiting for the first barrier first: 0.006 + 4 L.)
+  EXPECT_NEAR(r.ranks[2].end, 0.0002 + 3 * L, kNs);
+  EXPECT_NEAR(r.ranks[0].end, 0.005 + 3 * L, kNs);
+  EXPECT_NEAR(r.ranks[0].compute, 0.0011, kNs);
+}
+
 // ---- Waits (trace sets: a .dim trace cannot wait for a send) ----------------------------------
 
 // Replays a two-rank trace set with these authentic streams (mips = 1000: `cpu 1000000` lasts
@@ -494,6 +514,50 @@ TEST(Engine, AWaitPaysTheLatencyOfEachReceiveItWaitsFor) {
   // Rank 1: the isend's latency, then one per receive (each message is there by then).
   EXPECT_NEAR(r.ranks[1].communication, 3 * L, kNs);
   EXPECT_NEAR(r.ranks[1].end, 3 * L, kNs);
+}
+
+TEST(Engine, ATraceSetsImmediateCollectiveCompletesAtTheWaitForItsRequest) {
+  // As the .dim test above (ImmediateCollectiveCompletesAtItsWait): rank 0 computes 1 ms
+  // between its MPI_Ibarrier and its wait, rank 1 joins at 2 ms. The start and the wait each
+  // cost rank 0 a latency (Dimemas: its members are on two nodes).
+  TempDir dir;
+  auto r = simulate_set(dir, "icoll MPI_Ibarrier 1 -1 0 0 7\ncpu 1000000\nwait 7\n",
+                        "cpu 2000000\ncoll MPI_Barrier 1 -1 0 0\n");
+  EXPECT_NEAR(r.ranks[0].end, 0.002 + 2 * L, kNs);
+  EXPECT_NEAR(r.ranks[0].compute, 0.001, kNs);
+  EXPECT_NEAR(r.ranks[0].communication, 2 * L, kNs);
+  EXPECT_NEAR(r.ranks[1].end, 0.002 + 2 * L, kNs);
+  // Waited for once it has ended: the wait costs its latency only.
+  auto late = simulate_set(dir, "icoll MPI_Ibarrier 1 -1 0 0 7\ncpu 3000000\nwait 7\n",
+                           "cpu 2000000\ncoll MPI_Barrier 1 -1 0 0\n");
+  EXPECT_NEAR(late.ranks[0].end, 0.003 + 2 * L, kNs);
+}
+
+TEST(Engine, AProgramThatNeedsANonBlockingCollectivesOverlapToProgressEnds) {
+  // Rank 0 receives, between its MPI_Ibarrier and its wait, what rank 1 sends synchronously
+  // before its own MPI_Ibarrier (legal MPI: blocking at the call, the replay would deadlock).
+  TempDir dir;
+  auto r = simulate_set(dir, "icoll MPI_Ibarrier 1 -1 0 0 1\nrecv 1 5 1 8\nwait 1\n",
+                        "send 0 5 1 8 sync\nicoll MPI_Ibarrier 1 -1 0 0 1\nwait 1\n");
+  // Rank 0's receive is posted at 2 L (the barrier's start, the receive's latency); rank 1's
+  // send goes then, and rank 1 joins the barrier at 3 L (its start's latency); it ends 2 L later,
+  // long after the message has arrived.
+  EXPECT_NEAR(r.ranks[1].end, 5 * L, kNs);
+  EXPECT_NEAR(r.ranks[0].end, 5 * L, kNs);
+  EXPECT_NEAR(r.ranks[0].communication, 3 * L, kNs);
+}
+
+TEST(Engine, WaitsForImmediateCollectivesMayComeInAnyOrder) {
+  // Rank 0 waits for its allreduce before its barrier; each wait finds its own: the allreduce
+  // ends when rank 1 reaches it after 3 ms, the barrier long before.
+  TempDir dir;
+  auto r = simulate_set(dir,
+                        "icoll MPI_Ibarrier 1 -1 0 0 1\nicoll MPI_Iallreduce 1 -1 8 8 2\n"
+                        "wait 2\ncpu 1000000\nwait 1\n",
+                        "cpu 2000000\ncoll MPI_Barrier 1 -1 0 0\ncpu 1000000\n"
+                        "coll MPI_Allreduce 1 -1 8 8\n");
+  EXPECT_GT(r.ranks[1].end, 0.003);
+  EXPECT_NEAR(r.ranks[0].end, r.ranks[1].end + 0.001 + L, kNs);
 }
 
 // The report of the deadlock that simulating `body` on `tasks` tasks must end in.

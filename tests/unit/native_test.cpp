@@ -70,7 +70,8 @@ TEST(Native, ReadsAHandWrittenSet) {
   EXPECT_EQ(r1[4].op, trace::kAllreduce);
 }
 
-// A non-blocking collective keeps its name in the stream and replays as its blocking one; a name
+// A non-blocking collective keeps its name in the stream and is the global operation of its
+// blocking one (blocking in a `coll` record, started with a request in an `icoll` one); a name
 // that only looks like one is still unknown.
 TEST(Native, NonBlockingCollectivesReadAsTheirBlockingOnes) {
   EXPECT_EQ(trace::global_op_from_name("MPI_Iallreduce"), trace::kAllreduce);
@@ -87,6 +88,25 @@ TEST(Native, NonBlockingCollectivesReadAsTheirBlockingOnes) {
   ASSERT_EQ(r1.size(), 5u);
   EXPECT_EQ(r1[4].type, RecordType::GlobalOp);
   EXPECT_EQ(r1[4].op, trace::kAllreduce);
+  EXPECT_FALSE(r1[4].immediate());
+  rank1.replace(rank1.find("coll MPI_Iallreduce 1 -1 8 8"), 28,
+                "icoll MPI_Iallreduce 1 -1 8 8 4\nwait 4");
+  traces = trace::open_traces(make_set(dir, rank1));
+  r1 = records(*traces[0], 1);
+  ASSERT_EQ(r1.size(), 6u);
+  EXPECT_EQ(r1[4].op, trace::kAllreduce);
+  EXPECT_TRUE(r1[4].immediate());
+  EXPECT_EQ(r1[4].request, 4u);
+  EXPECT_EQ(r1[5].type, RecordType::Wait);
+  EXPECT_EQ(r1[5].request, 4u);
+  // A request the stream has outstanding already is an error at its line.
+  rank1.replace(rank1.find("wait 4"), 6, "icoll MPI_Ibarrier 1 -1 0 0 4\nwait 4");
+  EXPECT_THROW(
+      {
+        traces = trace::open_traces(make_set(dir, rank1));
+        records(*traces[0], 1);
+      },
+      trace::FormatError);
 }
 
 // The speculative kind (docs/tool.md, "Speculative dataflow"): a chunk's data, then its commit

@@ -4,8 +4,8 @@
    synchronous send started with MPI_Start. A receive still pending on a communicator freed
    before it completes (MPI allows it: the trace keeps the communicator's ranks for its
    completion). A receive from anyone that nothing matches, cancelled: it never happened, and
-   the trace has no record of it. A non-blocking collective, recorded as its blocking one at the call (and a
-   warning). MPI_Ialltoallw, which the trace does not model: an opaque call, and a warning. Two
+   the trace has no record of it. A non-blocking collective, started at its call and completed at
+   its wait. MPI_Ialltoallw, which the trace does not model: an opaque call, and a warning. Two
    ranks. */
 #include <mpi.h>
 
