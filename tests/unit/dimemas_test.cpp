@@ -364,19 +364,9 @@ TEST(Dimemas, CommunicatorZeroIsWrittenAsAnUnusedIdAndItsCollectivesReadAsDimema
 // wait), and a .dim's read into a set get requests of their own; both keep the replayed time.
 TEST(Dimemas, NonBlockingCollectivesExportWithTheirWaits) {
   TempDir dir;
-  dir.write("set/manifest.toml",
-            "format = \"tareador-trace-set\"\nversion = 1\nname = \"w\"\nranks = 2\n"
-            "mips = 1000.0\nkinds = [\"authentic\"]\n");
-  const std::string comm = "opaque_calls = []\n[[communicator]]\nid = 1\ntasks = [0, 1]\n";
-  dir.write("set/rank-0.toml", "rank = 0\nstatus = \"complete\"\n" + comm);
-  dir.write("set/rank-1.toml", "rank = 1\nstatus = \"complete\"\n" + comm);
-  dir.write("set/authentic.0.trc",
-            "# tareador stream v1 kind=authentic rank=0\nicoll MPI_Ibarrier 1 -1 0 0 4\n"
-            "cpu 1000000\nwait 4\nend\n");
-  dir.write("set/authentic.1.trc",
-            "# tareador stream v1 kind=authentic rank=1\ncpu 2000000\n"
-            "icoll MPI_Ibarrier 1 -1 0 0 9\nwait 9\nend\n");
-  auto set = trace::open_traces(dir.path("set"));
+  auto set = trace::open_traces(
+      testing::two_rank_set(dir, "icoll MPI_Ibarrier 1 -1 0 0 4\ncpu 1000000\nwait 4\n",
+                            "cpu 2000000\nicoll MPI_Ibarrier 1 -1 0 0 9\nwait 9\n"));
   ASSERT_EQ(set.size(), 1u);
   trace::copy_trace(*set[0], *trace::make_dimemas_writer(dir.path("w.dim"), set[0]->header()));
   std::string text = read_file(dir.path("w.dim"));

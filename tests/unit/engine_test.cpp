@@ -428,18 +428,7 @@ TEST(Engine, ADimemasWaitForACollectiveTakesAnyThatHasEnded) {
 // 1 ms) on two single-core nodes of latency L.
 replay::Result simulate_set(const TempDir& dir, const std::string& stream0,
                             const std::string& stream1) {
-  dir.write("set/manifest.toml",
-            "format = \"tareador-trace-set\"\nversion = 1\nname = \"w\"\nranks = 2\n"
-            "mips = 1000.0\nkinds = [\"authentic\"]\n");
-  for (int rank = 0; rank < 2; ++rank) {
-    std::string n = std::to_string(rank);
-    dir.write("set/rank-" + n + ".toml", "rank = " + n +
-                                             "\nstatus = \"complete\"\n[[communicator]]\nid = 1\n"
-                                             "tasks = [0, 1]\n");
-    dir.write("set/authentic." + n + ".trc", "# tareador stream v1 kind=authentic rank=" + n +
-                                                 "\n" + (rank ? stream1 : stream0) + "end\n");
-  }
-  auto traces = trace::open_traces(dir.path("set"));
+  auto traces = trace::open_traces(testing::two_rank_set(dir, stream0, stream1));
   return replay::simulate(*traces[0], machine(2, BW, L));
 }
 

@@ -82,6 +82,24 @@ inline replay::Result simulate_dim(const TempDir& dir, int tasks, const std::str
   return replay::simulate(*t, m, options);
 }
 
+// A two-rank authentic trace set, DIR/set, with these streams (mips = 1000: `cpu 1000000` lasts
+// 1 ms; both ranks in communicator 1); its path.
+inline std::string two_rank_set(const TempDir& dir, const std::string& stream0,
+                                const std::string& stream1) {
+  dir.write("set/manifest.toml",
+            "format = \"tareador-trace-set\"\nversion = 1\nname = \"w\"\nranks = 2\n"
+            "mips = 1000.0\nkinds = [\"authentic\"]\n");
+  for (int rank = 0; rank < 2; ++rank) {
+    std::string n = std::to_string(rank);
+    dir.write("set/rank-" + n + ".toml", "rank = " + n +
+                                             "\nstatus = \"complete\"\n[[communicator]]\nid = 1\n"
+                                             "tasks = [0, 1]\n");
+    dir.write("set/authentic." + n + ".trc", "# tareador stream v1 kind=authentic rank=" + n +
+                                                 "\n" + (rank ? stream1 : stream0) + "end\n");
+  }
+  return dir.path("set");
+}
+
 // Seconds to move `bytes` at `mbs` MB/s (MB = 2^20 bytes).
 inline double transfer(double bytes, double mbs) { return bytes / (mbs * 1024 * 1024); }
 
