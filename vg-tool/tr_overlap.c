@@ -110,8 +110,9 @@ static struct {
    struct { Int comm; ULong seq; }* comm_seqs;
    UInt n_comm_seqs;
    /* Non-blocking collectives not yet waited for: the authentic request, and the overlapped
-      streams' (0: broken up at its call, no wait). */
-   struct { long long authentic, overlapped; }* colls;
+      streams' (kept whole); or, to be broken up at its wait, the call (its blocks copied) and
+      its tag, taken at the call. */
+   struct { long long authentic, overlapped, tag; TrEvent call; }* colls;
    UInt n_colls, max_colls;
    TrFile patterns;
 } ov = {.chunks = 4, .shift = True, .collectives = TR_COLL_BINOMIAL, .patterns = {.fd = -1},
@@ -701,39 +702,19 @@ static void baseline_step(const TrCollStep* step, const TrEvent* t, ULong now, l
 }
 
 /* A collective as its point-to-point transfers (tr_coll.c), in the overlapped streams and in
-   the baseline, with the same tags. */
-static void collective(const TrEvent* e, ULong now)
+   the baseline, with tag `tag`. */
+static void break_up(const TrEvent* e, long long tag, ULong now)
 {
    Int size, me, n, i;
    const Int* members = tr_trace_comm_members(e->comm, &size);
    TrCollStep* steps;
    ULong start;
-   long long tag, *kept;
-   Bool whole = !ov.decompose || members == NULL || size < 2;
-   if (e->immediate) {
-      /* Kept whole, with a request of the overlapped streams; broken up, at the call as its
-         blocking form (its wait goes). */
-      if (ov.n_colls == ov.max_colls) {
-         ov.max_colls = ov.max_colls ? 2 * ov.max_colls : 16;
-         ov.colls = VG_(realloc)("tareador.overlap.colls", ov.colls, ov.max_colls * sizeof(*ov.colls));
-      }
-      ov.colls[ov.n_colls].authentic = e->request;
-      ov.colls[ov.n_colls++].overlapped = whole ? ++ov.next_request : 0;
-   }
-   if (whole) {
-      TrEvent o = *e;
-      if (e->immediate) o.request = ov.colls[ov.n_colls - 1].overlapped;
-      add_both(now, &o);
-      add_base(now, e);
-      written_by_collective(e, now);
-      return;
-   }
+   long long* kept;
    me = member_index(members, size, tr_trace_rank());
    steps = VG_(malloc)("tareador.overlap.steps", tr_coll_max_steps(size) * sizeof(TrCollStep));
    n = tr_coll_steps(ov.collectives, e->name, me, size,
                      e->root >= 0 ? member_index(members, size, e->root) : 0, (ULong)e->bytes,
                      (ULong)e->bytes_recv, e->blocks, steps, tr_coll_max_steps(size));
-   tag = collective_tag(e->comm);
    start = production_start((Addr)e->buffer, now);
    kept = VG_(malloc)("tareador.overlap.kept", tr_coll_max_steps(size) * sizeof(long long));
    for (i = 0; i < n; i++) {
@@ -761,17 +742,63 @@ static void collective(const TrEvent* e, ULong now)
    written_by_collective(e, now);
 }
 
-/* A wait for a non-blocking collective: none for one broken up at its call; else a wait in
-   every stream. */
+/* A collective call: kept whole, or broken up; a non-blocking one is broken up at its wait,
+   where the program has done what its progress may need (a message another member sends
+   before its own call), with the tag of its call. */
+static void collective(const TrEvent* e, ULong now)
+{
+   Int size;
+   Bool whole = !ov.decompose || tr_trace_comm_members(e->comm, &size) == NULL || size < 2;
+   if (!e->immediate) {
+      if (!whole) {
+         break_up(e, collective_tag(e->comm), now);
+         return;
+      }
+      add_both(now, e);
+      add_base(now, e);
+      written_by_collective(e, now);
+      return;
+   }
+   if (ov.n_colls == ov.max_colls) {
+      ov.max_colls = ov.max_colls ? 2 * ov.max_colls : 16;
+      ov.colls = VG_(realloc)("tareador.overlap.colls", ov.colls, ov.max_colls * sizeof(*ov.colls));
+   }
+   ov.colls[ov.n_colls].authentic = e->request;
+   ov.colls[ov.n_colls].overlapped = whole ? ++ov.next_request : 0;
+   ov.colls[ov.n_colls].tag = whole ? 0 : collective_tag(e->comm);
+   ov.colls[ov.n_colls].call = *e;
+   if (!whole && e->blocks) {  /* valid during this request only */
+      SizeT bytes = (SizeT)e->blocks_n * sizeof(TrSegment);
+      TrSegment* blocks = VG_(malloc)("tareador.overlap.blocks", bytes);
+      VG_(memcpy)(blocks, e->blocks, bytes);
+      ov.colls[ov.n_colls].call.blocks = blocks;
+   }
+   if (whole) {
+      TrEvent o = *e;
+      o.request = ov.colls[ov.n_colls].overlapped;
+      add_both(now, &o);
+      add_base(now, e);
+   }
+   ov.n_colls++;
+}
+
+/* A wait for a non-blocking collective: a wait in every stream for one kept whole; one broken up
+   is broken up here. */
 static void collective_wait(const TrEvent* e, ULong now, Bool* joined)
 {
    UInt i;
    TrEvent w = *e;
    for (i = 0; i < ov.n_colls && ov.colls[i].authentic != e->request; i++) {}
    if (i == ov.n_colls) return;  /* started before tracing */
+   if (ov.colls[i].overlapped == 0) {
+      break_up(&ov.colls[i].call, ov.colls[i].tag, now);
+      if (ov.colls[i].call.blocks) VG_(free)((void*)ov.colls[i].call.blocks);
+      ov.colls[i] = ov.colls[--ov.n_colls];
+      return;
+   }
    w.request = ov.colls[i].overlapped;
+   written_by_collective(&ov.colls[i].call, now);
    ov.colls[i] = ov.colls[--ov.n_colls];
-   if (w.request == 0) return;
    add_base(now, e);
    w.joined = *joined;
    add_both(now, &w);

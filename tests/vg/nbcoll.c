@@ -3,19 +3,16 @@
    MPI_Ssend before its own MPI_Ibarrier: legal MPI, a deadlock if the barrier were replayed
    at its call. Then an MPI_Iallreduce overlaps a computation, an MPI_Ibcast started after it is
    waited for first, and one MPI_Waitall completes a receive and a collective. Three ranks or
-   more. With "plain", the message goes after the barrier's wait: a program that does not need
-   the overlap (--overlap breaks collectives up at their call: docs/tool.md).
+   more.
 
-   Usage: nbcoll [WORK [plain]]   (WORK: iterations of the computation the allreduce overlaps) */
+   Usage: nbcoll [WORK]   (WORK: iterations of the computation the allreduce overlaps) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 int main(int argc, char** argv)
 {
    int rank, size, token = 0, i, iterations = argc > 1 ? atoi(argv[1]) : 2000000;
-   int plain = argc > 2 && strcmp(argv[2], "plain") == 0;
    double mine, sum = 0, root_value = 0, acc = 0, ring = 0;
    MPI_Request barrier, reduce, bcast, pair[2];
    MPI_Status statuses[2];
@@ -29,12 +26,11 @@ int main(int argc, char** argv)
       return 1;
    }
 
-   /* Progress that needs the barrier's overlap (unless plain). */
-   if (rank == 1 && !plain) MPI_Ssend(&rank, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+   /* Progress that needs the barrier's overlap. */
+   if (rank == 1) MPI_Ssend(&rank, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
    MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
    if (rank == 0) MPI_Recv(&token, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
    MPI_Wait(&barrier, MPI_STATUS_IGNORE);
-   if (rank == 1 && plain) MPI_Ssend(&rank, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
 
    /* An allreduce overlapped with work; a broadcast started later, waited for first. */
    mine = rank + 1;

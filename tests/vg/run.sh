@@ -142,18 +142,16 @@ done
 # ---- Non-blocking collectives: started at the call, completed at the wait ---------------------
 # nbcoll's rank 0 receives between its MPI_Ibarrier and its wait what rank 1 sends before its
 # own: replayed as blocking at the call, the set would deadlock. --overlap keeps them whole with
-# --collectives=keep; else it breaks them up at their call (docs/tool.md): its kinds are
-# replayed with the plain form, whose message comes after the wait.
+# --collectives=keep, else breaks them up at their wait (docs/tool.md).
 for mpi in "${mpis[@]}"; do
   dir="$scratch/$mpi-nbcoll"
   for mode in no yes keep; do
-    options=(--overlap=no) form=()
-    [ "$mode" = yes ] && options=(--overlap=yes) form=(plain)
+    options=(--overlap=$mode)
     [ "$mode" = keep ] && options=(--overlap=yes --collectives=keep)
     rm -rf "$dir-$mode"
     timeout 300 "$(launcher "$mpi")" -np 3 "$TAREADOR" --trace-dir="$dir-$mode" "${options[@]}" \
-      "$VG_TESTS_BUILD/$mpi/nbcoll" 1000 "${form[@]}" >"$dir-$mode.log" 2>&1
-    what="nbcoll ($mpi, ${options[*]}${form[*]:+ ${form[*]}}): every kind valid and replayed without a deadlock"
+      "$VG_TESTS_BUILD/$mpi/nbcoll" 1000 >"$dir-$mode.log" 2>&1
+    what="nbcoll ($mpi, ${options[*]}): every kind valid and replayed without a deadlock"
     if ! grep -q 'sum 6 (expected 6), broadcast 42, max 3, ring 6' "$dir-$mode.log"; then
       not_ok "$what" "the program's answer: $(grep -m1 nbcoll "$dir-$mode.log")"
     elif "$REPLAY" --validate "$dir-$mode" >"$dir-$mode.validate" 2>&1 &&
