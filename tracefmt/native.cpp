@@ -155,9 +155,12 @@ bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
     std::string reason = table["reason"].value_or(std::string("unknown reason"));
     header.notes.push_back("rank " + std::to_string(rank) + " truncated: " + clipped(reason, 200));
   } else if (status == "running") {  // what the tool leaves until the rank's end
+    // Its reason, if any, is the call the rank had long waited in ("inside MPI_Recv").
+    std::string inside = table["reason"].value_or(std::string());
     header.notes.push_back("rank " + std::to_string(rank) +
                            " truncated: its process did not finish (killed without warning: "
-                           "SIGKILL, out of memory, a time limit; or still running)");
+                           "SIGKILL, out of memory, a time limit; or still running)" +
+                           (inside.empty() ? "" : ", " + clipped(inside, 200)));
   } else if (truncated) {
     throw FormatError(path, line_of(table, "status"),
                       "status must be \"complete\", \"truncated\" or \"running\"");

@@ -157,6 +157,7 @@ static ULong burst;                   /* instructions outside MPI calls not yet 
 static Bool in_call;
 static HChar call_name[48];  /* the call it is in: a process killed there (a job's time limit
                                 ending a deadlock) says which */
+static ULong calls_started;  /* tells a call from the next while they wait (check_long_call) */
 static Bool traced_by_on;             /* a program without MPI, traced from tareador_ON */
 static Bool tasks_requested;          /* tareador_ON came before MPI_Init */
 
@@ -226,11 +227,50 @@ static void end_burst(void)
    burst = 0;
 }
 
+/* A rank that has waited LONG_CALL_MS in one call (a deadlock, a peer that died) names it in its
+   manifest until the call returns: a rank then killed without warning (a job's time limit, or
+   MPICH's launcher after another rank died) says where it was. Checked while a call waits
+   (while_in_call), so that calls that return at once cost nothing. */
+enum { LONG_CALL_MS = 50 };
+static Bool named_in_manifest;
+
+static void check_long_call(void)
+{
+   static ULong watched;  /* the call seen at the last check, and since when */
+   static UInt since_ms;
+   UInt now = VG_(read_millisecond_timer)();
+   if (watched != calls_started) {
+      watched = calls_started;
+      since_ms = now;
+   } else if (!named_in_manifest && now - since_ms >= LONG_CALL_MS) {
+      tr_trace_waiting_in(call_name);
+      named_in_manifest = True;
+   }
+}
+
+/* A call blocked for good, in a system call (an MPI library that yields the core while it polls)
+   or polling shared memory without one (as MPICH's do), leaves what waited long enough on disk
+   and says where it waits: checked before each system call and at each time slice of the call. */
+static void while_in_call(void)
+{
+   tr_trace_write_due();
+   check_long_call();
+}
+
+/* A rank computing long after its last records (or polling in a call) writes them out. */
+static void time_slice_starts(ThreadId tid, ULong blocks_dispatched)
+{
+   if (tid != traced) return;
+   if (in_call) while_in_call();
+   else tr_trace_write_due();
+}
+
 static void call_starts(ThreadId tid, const HChar* name)
 {
    if (!tr_trace_is_open() || !from_traced_thread(tid)) return;
    burst += tr_count_thread(tid) - last_exit;
    in_call = True;
+   calls_started++;
    VG_(strncpy)(call_name, name ? name : "an MPI call", sizeof call_name - 1);
    tr_trace_write_due();
    tr_tasks_mpi_enter();
@@ -250,6 +290,8 @@ static void call_ends(ThreadId tid, const TrEvent* events, Int n)
    tr_trace_count_mpi_call();
    last_exit = tr_count_thread(tid);
    in_call = False;
+   if (named_in_manifest) tr_trace_waiting_in(NULL);
+   named_in_manifest = False;
 }
 
 /* ---- Tasks ------------------------------------------------------------------------------- */
@@ -537,9 +579,8 @@ static void tr_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs
        (tr_comm_enabled() || tr_threadcomm_enabled())) {
       traced_by_on = start_tracing(tid, 0, 1);
    }
-   /* A call blocked for good may still make system calls (an MPI library that yields the core
-      while it polls): what waited long enough goes to disk meanwhile. */
-   if (in_call && tid == traced) tr_trace_write_due();
+   /* (A system call may block for good.) */
+   if (in_call && tid == traced) while_in_call();
    if (syscallno == __NR_exit_group || syscallno == __NR_exit) {
       exit_called = True;
       exit_status = (Int)args[0];
@@ -646,6 +687,7 @@ static void tr_pre_clo_init(void)
                                    tr_print_debug_usage);
    VG_(needs_client_requests)(tr_handle_client_request);
    VG_(needs_syscall_wrapper)(tr_pre_syscall, tr_post_syscall);
+   VG_(track_start_client_code)(time_slice_starts);
    VG_(track_pre_deliver_signal)(tr_pre_deliver_signal);
    VG_(atfork)(NULL, forked_parent, forked_child);
    VG_(track_new_mem_startup)(tr_new_mem_startup);

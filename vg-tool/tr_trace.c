@@ -92,6 +92,7 @@ static struct {
    Int n_opaque, max_opaque;
    HChar** warnings;
    Int n_warnings, max_warnings;
+   HChar inside[64];  /* a running rank's manifest reason: the call it has long waited in */
 } rank_state = {.stream = {.fd = -1}};
 
 /* Appends `item` to a growing array of pointers. */
@@ -264,7 +265,7 @@ Int tr_trace_open(const HChar* dir, Int rank, Int ranks, ULong mips, const HChar
    if (rank == 0) write_set_manifest();
    /* Until the end rewrites it, the rank's manifest says that the process did not finish: what
       a process killed without warning leaves. */
-   write_rank_manifest("running", "");
+   write_rank_manifest("running", rank_state.inside);
    open_stream("authentic", &rank_state.stream);
    rank_state.open = True;
    return 0;
@@ -313,6 +314,14 @@ void tr_trace_write_due(void)
    if (tr_trace_is_open()) tr_file_write_due(&rank_state.stream);
 }
 
+void tr_trace_waiting_in(const HChar* call)
+{
+   if (!tr_trace_is_open()) return;
+   if (call) VG_(snprintf)(rank_state.inside, sizeof rank_state.inside, "inside %s", call);
+   else rank_state.inside[0] = 0;
+   write_rank_manifest("running", rank_state.inside);
+}
+
 static Bool unresolved(const Held* h)
 {
    return !h->is_burst && h->event.kind == TR_EV_RECV && h->event.peer < 0;
@@ -359,7 +368,8 @@ const HChar* tr_trace_keep_name(const TrEvent* event)
       const HChar* name = find_or_add(&rank_state.opaque, &rank_state.n_opaque,
                                       &rank_state.max_opaque, event->name);
       /* The manifest lists every name the stream uses, whenever the process dies. */
-      if (rank_state.n_opaque > known && tr_trace_is_open()) write_rank_manifest("running", "");
+      if (rank_state.n_opaque > known && tr_trace_is_open())
+         write_rank_manifest("running", rank_state.inside);
       return name;
    }
    if (event->kind == TR_EV_COLL)
@@ -421,7 +431,7 @@ void tr_trace_communicator(Int id, Int size, const Int* world_ranks)
    c->size = size;
    c->world_ranks = VG_(malloc)("tareador.comm", size * sizeof(Int));
    VG_(memcpy)(c->world_ranks, world_ranks, size * sizeof(Int));
-   if (tr_trace_is_open()) write_rank_manifest("running", "");
+   if (tr_trace_is_open()) write_rank_manifest("running", rank_state.inside);
 }
 
 const Int* tr_trace_comm_members(Int id, Int* size)

@@ -45,6 +45,9 @@ void tr_trace_count_mpi_call(void);
 /* An MPI call begins, which may block for good (a deadlock, a peer that died and a launcher
    that kills the rest): what waited long enough goes to disk now, as when a record is added. */
 void tr_trace_write_due(void);
+/* The rank has long waited in MPI call `call` (NULL: it returned): while the process runs, its
+   manifest names the call, which is what a rank killed there without warning leaves. */
+void tr_trace_waiting_in(const HChar* call);
 /* The speculative stream's statistics (tr_speculate.h), for the rank manifest's [speculation]
    and the one-line summary. */
 void tr_trace_speculation(ULong chunks, ULong ahead, ULong missed, ULong stalls);

@@ -3,7 +3,9 @@
    rank sends (until the job is killed: a time limit). The trace stops there, marked truncated.
    `faults stall` hangs the same way after a second barrier and half a second of sleep: what
    rank 1 did until it blocked must be on disk while it waits, to survive a SIGKILL.
-   Usage: faults segv|abort|hang|stall (2 or more ranks) */
+   `faults spin` makes rank 1 compute for ever after the second barrier: what it did until then
+   must be on disk while it computes.
+   Usage: faults segv|abort|hang|stall|spin (2 or more ranks) */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,8 +26,10 @@ int main(int argc, char** argv)
       volatile int* nowhere = NULL;
       *nowhere = 1;
    }
-   if (argc > 1 && strcmp(argv[1], "stall") == 0) {
+   if (argc > 1 && (strcmp(argv[1], "stall") == 0 || strcmp(argv[1], "spin") == 0)) {
       MPI_Barrier(MPI_COMM_WORLD);
+      if (rank == 1 && strcmp(argv[1], "spin") == 0)
+         for (;;) work(data, 1024, 10);
       if (rank == 1) usleep(500000);
    }
    if (rank == 1 && argc > 1 && (strcmp(argv[1], "hang") == 0 || strcmp(argv[1], "stall") == 0))

@@ -314,6 +314,19 @@ TEST(Native, ARankThatNeverFinishedIsTruncated) {
   EXPECT_EQ(records(*traces[0], 1).size(), 1u);
 }
 
+TEST(Native, ARankKilledWhileItWaitedInACallSaysWhichCall) {
+  // The manifest the tool leaves while a rank has long waited in MPI_Recv.
+  TempDir dir;
+  std::string set = make_set(dir, "# tareador stream v1 kind=authentic rank=1\ncpu 1000\n");
+  dir.write("set/rank-1.toml",
+            "rank = 1\nstatus = \"running\"\nreason = \"inside MPI_Recv\"\n"
+            "[[communicator]]\nid = 1\ntasks = [0, 1]\n");
+  auto traces = trace::open_traces(set);
+  const trace::TraceHeader& h = traces[0]->header();
+  ASSERT_EQ(h.notes.size(), 1u);
+  EXPECT_NE(h.notes[0].find("or still running), inside MPI_Recv"), std::string::npos) << h.notes[0];
+}
+
 TEST(Native, ALineCutByTheDeathOfItsRankIsLeftOut) {
   TempDir dir;
   // "irecv 0 1" would be a malformed record; in a truncated stream it is what the death cut.

@@ -102,13 +102,42 @@ else
   not_ok "a job killed while rank 1 waits ($mpi)" "$(grep -E '^(status|reason)' "$dir/rank-1.toml" 2>&1 | tr '\n' ' ')"
 fi
 
-# ---- A rank killed without warning while it waits: what it did until then is on disk -----------
+# ---- A rank killed without warning while it waits: what it did until then is on disk, and its
+# manifest names the call it waited in ---------------------------------------------------------
 # (its second barrier ended within a quarter of a second of the first, so only the wait that
-# follows half a second later can write it out)
-dir="$scratch/stall"
+# follows half a second later can write it out: Open MPI's waits make system calls, MPICH's poll
+# without any)
+for m in "${mpis[@]}"; do
+  dir="$scratch/$m-stall"
+  rm -rf "$dir"
+  timeout 300 "$(launcher "$m")" -np 2 "$TAREADOR" --trace-dir="$dir" "$EXAMPLES_BUILD/$m/faults" \
+    stall >"$dir.log" 2>&1 &
+  for ((i = 0; i < 600; i++)); do
+    [ "$(grep -c 'MPI_Barrier' "$dir/authentic.1.trc" 2>/dev/null)" = 2 ] &&
+      grep -q 'reason = "inside MPI_Recv"' "$dir/rank-1.toml" && break
+    sleep 0.1
+  done
+  kill -KILL $(ranks_of "$dir") 2>/dev/null
+  wait
+  barriers=$(grep -c 'MPI_Barrier' "$dir/authentic.1.trc" 2>/dev/null)
+  if [ "$barriers" != 2 ] || ! grep -q 'status = "running"' "$dir/rank-1.toml" ||
+     ! grep -q 'reason = "inside MPI_Recv"' "$dir/rank-1.toml"; then
+    not_ok "SIGKILL of a blocked rank ($m)" "$barriers of 2 barriers on disk; $(grep -E '^(status|reason)' "$dir/rank-1.toml" 2>&1 | tr '\n' ' ')"
+  elif replays_truncated "SIGKILL of a blocked rank ($m)" "$dir"; then
+    if grep -q 'rank 1 truncated: its process did not finish .*, inside MPI_Recv' "$scratch/replay"; then
+      ok "SIGKILL of a rank blocked in MPI_Recv ($m): both barriers before it are on disk, the manifest and the replay name the call"
+    else
+      not_ok "SIGKILL of a blocked rank ($m)" "the replay does not name the call: $(grep truncated "$scratch/replay" | tr '\n' ' ')"
+    fi
+  fi
+done
+
+# ---- A rank killed without warning while it computes: what it did until then is on disk -------
+# (its two barriers ended within a quarter of a second, and no record follows to write them)
+dir="$scratch/spin"
 rm -rf "$dir"
 timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" "$EXAMPLES_BUILD/$mpi/faults" \
-  stall >"$dir.log" 2>&1 &
+  spin >"$dir.log" 2>&1 &
 for ((i = 0; i < 600; i++)); do
   [ "$(grep -c 'MPI_Barrier' "$dir/authentic.1.trc" 2>/dev/null)" = 2 ] && break
   sleep 0.1
@@ -116,10 +145,11 @@ done
 kill -KILL $(ranks_of "$dir") 2>/dev/null
 wait
 barriers=$(grep -c 'MPI_Barrier' "$dir/authentic.1.trc" 2>/dev/null)
-if [ "$barriers" = 2 ] && grep -q 'status = "running"' "$dir/rank-1.toml"; then
-  ok "SIGKILL of a rank blocked in MPI_Recv ($mpi): both barriers before it are on disk, the manifest says it did not finish"
-else
-  not_ok "SIGKILL of a blocked rank ($mpi)" "$barriers of 2 barriers on disk; $(grep -E '^status' "$dir/rank-1.toml" 2>&1)"
+if [ "$barriers" = 2 ] && grep -q 'reason = ""' "$dir/rank-1.toml" &&
+   replays_truncated "SIGKILL of a computing rank ($mpi)" "$dir"; then
+  ok "SIGKILL of a rank that computes ($mpi): both barriers before it are on disk"
+elif [ "$barriers" != 2 ]; then
+  not_ok "SIGKILL of a computing rank ($mpi)" "$barriers of 2 barriers on disk"
 fi
 
 # ---- One rank killed without warning: its manifest says it did not finish -----------------------
