@@ -12,6 +12,7 @@
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_debuginfo.h"
+#include "pub_tool_hashtable.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_mallocfree.h"
@@ -106,6 +107,7 @@ static struct {
    struct { Addr at; Bool disable; } * early;
    UInt n_early, max_early;
    Bool begun;  /* tracing began once (asks after it ended are too late) */
+   VgHashTable* outstanding;  /* the non-blocking calls not waited for yet (Outstanding) */
    TrFile out;  /* the tasks stream */
 } tasks = {.out = {.fd = -1}};
 
@@ -276,6 +278,7 @@ void tr_tasks_begin(ThreadId tid, UInt dep_kinds)
    tasks.tid = tid;
    tasks.mark = tr_count_thread(tid);
    tr_trace_open_kind("tasks", &tasks.out);
+   tasks.outstanding = VG_(HT_construct)("tareador.tasks.outstanding");
    type_of("main");
    open_instance(0);
    tr_memory_start(dep_kinds, tid);
@@ -376,6 +379,54 @@ static void access_message(const TrEvent* e, Addr buffer, Bool write)
    }
 }
 
+/* The memory an MPI call reads (what it sends) and writes (what it receives). */
+static void access_buffers(const TrEvent* e)
+{
+   switch (e->kind) {
+      case TR_EV_SEND: access_message(e, (Addr)e->buffer, False); break;
+      case TR_EV_RECV: access_message(e, (Addr)e->buffer_recv, True); break;
+      case TR_EV_COLL:
+         tr_memory_read((Addr)e->buffer, (SizeT)e->bytes);
+         tr_memory_write((Addr)e->buffer_recv, (SizeT)e->bytes_recv);
+         break;
+      default: break;
+   }
+}
+
+/* A non-blocking call's buffers are MPI's from the call to its wait: the instance that waits
+   uses them too, so that an instance that uses the data received, or reuses a buffer, comes
+   after the wait and not only after the call (they are often apart in MPI/OmpSs codes: a task
+   posts, another waits). */
+typedef struct Outstanding {
+   struct Outstanding* next;
+   UWord request;  /* the hash table's key */
+   TrEvent call;   /* its layout a copy */
+} Outstanding;
+
+static void keep_until_wait(const TrEvent* e)
+{
+   Outstanding* o = VG_(malloc)("tareador.tasks.outstanding", sizeof(Outstanding));
+   o->request = (UWord)e->request;
+   o->call = *e;
+   o->call.blocks = NULL;  /* (not used: a collective's buffers count whole) */
+   if (e->layout) {
+      SizeT bytes = (SizeT)e->layout_n * sizeof(TrSegment);
+      TrSegment* layout = VG_(malloc)("tareador.tasks.outstanding", bytes);
+      VG_(memcpy)(layout, e->layout, bytes);
+      o->call.layout = layout;
+   }
+   VG_(HT_add_node)(tasks.outstanding, o);
+}
+
+static void waited_for(const TrEvent* e)
+{
+   Outstanding* o = VG_(HT_remove)(tasks.outstanding, (UWord)e->request);
+   if (o == NULL) return;  /* posted before tracing began */
+   access_buffers(&o->call);
+   if (o->call.layout) VG_(free)((void*)o->call.layout);
+   VG_(free)(o);
+}
+
 void tr_tasks_mpi_exit(const TrEvent* events, Int n)
 {
    Int i;
@@ -385,15 +436,9 @@ void tr_tasks_mpi_exit(const TrEvent* events, Int n)
    in = running();
    for (i = 0; i < n; i++) {
       const TrEvent* e = &events[i];
-      switch (e->kind) {
-         case TR_EV_SEND: access_message(e, (Addr)e->buffer, False); break;
-         case TR_EV_RECV: access_message(e, (Addr)e->buffer_recv, True); break;
-         case TR_EV_COLL:
-            tr_memory_read((Addr)e->buffer, (SizeT)e->bytes);
-            tr_memory_write((Addr)e->buffer_recv, (SizeT)e->bytes_recv);
-            break;
-         default: break;
-      }
+      access_buffers(e);
+      if (e->kind == TR_EV_WAIT) waited_for(e);
+      else if (e->immediate && e->request != 0 && e->kind != TR_EV_RESOLVE) keep_until_wait(e);
       if (e->kind == TR_EV_RESOLVE) {
          for (j = 0; j < tasks.n_open; j++) resolve(tasks.open[j], e);
          for (j = 0; j < tasks.n_ended; j++) resolve(tasks.ended[j], e);

@@ -169,6 +169,32 @@ for mpi in openmpi mpich; do
   done
 done
 
+# ---- One task posts non-blocking calls, another waits: the data is there at the wait ----------
+# (tests/vg/splittasks.c: use after complete, refill after complete, not only after post)
+for mpi in openmpi mpich; do
+  launcher=mpirun.openmpi
+  [ "$mpi" = mpich ] && launcher=mpiexec.mpich
+  program="$VG_TESTS_BUILD/$mpi/splittasks"
+  command -v "$launcher" >/dev/null && [ -x "$program" ] || continue
+  dir="$scratch/split-$mpi"
+  rm -rf "$dir"
+  timeout 300 "$launcher" -np 3 "$TAREADOR" --trace-dir="$dir" --task-report=no --deps=raw+war \
+    "$program" >"$dir.log" 2>&1
+  name="splittasks ($mpi)"
+  if ! grep -q 'splittasks: ok' "$dir.log"; then
+    not_ok "$name" "the run failed: $(tail -3 "$dir.log" | tr '\n' ' ')"
+  elif ! diff <(graph "$dir/tasks.1.trc" | grep -v '^uses') "$expected/splittasks.raw+war.tasks" \
+         >"$scratch/diff"; then
+    not_ok "$name" "the graph differs: $(head -12 "$scratch/diff" | tr '\n' '|')"
+  elif "$REPLAY" --validate "$dir" >"$scratch/validate" 2>&1 &&
+       "$REPLAY" -q --config "$EXAMPLES_DIR/marenostrum.cfg" --kind tasks --set cores=2 "$dir" \
+         >"$scratch/replay" 2>&1; then
+    ok "$name: the tasks that use what arrives, or reuse a buffer, come after the wait; valid, replayed"
+  else
+    not_ok "$name" "$(head -5 "$scratch/validate" "$scratch/replay" | tr '\n' ' ')"
+  fi
+done
+
 # ---- Annotations out of place --------------------------------------------------------------------
 trace "$scratch/misuse" "$VG_TESTS_BUILD/taskmisuse"
 if [ "$(graph "$scratch/misuse/tasks.0.trc" 2>/dev/null | grep '^task' | tr '\n' '|')" = "task 2 a 1|task 3 b 1|task 4 c 1|task 1 main 0|" ] &&
