@@ -24,8 +24,17 @@ using trace::SourceSite;
 using trace::TaskSet;
 
 // What goes before a line, in this order when several things do (a region ends before the
-// line after its last statement, where a taskwait after it may go).
-enum class Place { RegionClose, RegionOpen, TaskOpen, Taskwait, TaskClose };
+// line after its last statement, where a taskwait after it may go; a critical section is
+// inside its task).
+enum class Place {
+  RegionClose,
+  RegionOpen,
+  TaskOpen,
+  CriticalClose,
+  Taskwait,
+  CriticalOpen,
+  TaskClose
+};
 
 struct Pending {
   int before;
@@ -73,6 +82,13 @@ class Generator {
   void collect_sites();
 
   void place_task(const TaskSite& site);
+
+  // The code of a task between tareador_disable_object and tareador_enable_object (an
+  // accumulator's update: what the parallel version must do one task at a time) becomes a
+  // critical section: the whole statements that hold each outermost pair, when they are inside
+  // the task, have no atomic or critical of their own, and the task creates no tasks. Whether
+  // it made one.
+  bool place_critical_sections(const TaskSite& site);
 
   // The creating function's variables the task's code uses, declared in blocks still open at
   // the task (not in a block closed before it: `{ int i; ... }` of an earlier loop).
@@ -227,6 +243,8 @@ class Generator {
   // line, not const.
   void hoist_declarations(int file, int first, int last, int before, const std::string& block);
 
+  // Whether `code` names a variable at `at` (`length` characters): a whole word, and not a
+  // member's name (`s.x`, `p->x`).
   static bool is_word_at(const std::string& code, std::size_t at, std::size_t length);
 
   // ---- The diff ------------------------------------------------------------------------------
@@ -246,8 +264,9 @@ class Generator {
   std::set<SiteKey> hoisted_;               // declarations moved before the block that held them
   std::map<LocalKey, bool> shared_locals_;  // find_shared_locals: ordered by depend clauses
   std::map<SiteKey, std::set<std::string>> unwaited_disabled_;  // wait_for_disabled
-  std::set<SiteKey> waited_;                                    // lines a taskwait goes before
-  std::map<std::string, std::string> stand_ins_;                // object name -> variable
+  std::set<SiteKey> critical_sites_;              // the sites with a critical section (their start)
+  std::set<SiteKey> waited_;                      // lines a taskwait goes before
+  std::map<std::string, std::string> stand_ins_;  // object name -> variable
   std::set<std::pair<int, std::string>> stand_in_files_;
   std::map<int, std::set<SiteKey>> users_;
   std::map<SiteKey, std::map<int, SiteUse>> site_uses_;

@@ -227,7 +227,11 @@ void Generator::hoist_declarations(int file, int first, int last, int before,
 
 bool Generator::is_word_at(const std::string& code, std::size_t at, std::size_t length) {
   auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  return (at == 0 || !word(code[at - 1])) &&
+  std::size_t before = at == 0 ? std::string::npos : code.find_last_not_of(" \t", at - 1);
+  bool member =
+      before != std::string::npos &&
+      (code[before] == '.' || (code[before] == '>' && before > 0 && code[before - 1] == '-'));
+  return (at == 0 || !word(code[at - 1])) && !member &&
          (at + length >= code.size() || !word(code[at + length]));
 }
 

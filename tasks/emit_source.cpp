@@ -92,6 +92,7 @@ void Generator::place_task(const TaskSite& site) {
   if (site.end > source.size())
     throw std::runtime_error(where(site.file, site.end) + ": past the end of the file (" +
                              std::to_string(source.size()) + " lines): not the traced source?");
+  if (place_critical_sections(site)) critical_sites_.insert({site.file, site.start});
   Clauses clauses = clauses_of(site);
   share_locals(site, locals_used(source, site), clauses);
   hoist_declarations(site.file, site.start + 1, site.end - 1, site.start + 1, "task");
@@ -102,6 +103,45 @@ void Generator::place_task(const TaskSite& site) {
   // OpenMP does not wait for a task's children when it ends; its siblings may need them.
   if (site.creates) insert(site.file, site.end, Place::Taskwait, indent + "#pragma omp taskwait");
   insert(site.file, site.end, Place::TaskClose, indent + "}");
+}
+
+bool Generator::place_critical_sections(const TaskSite& site) {
+  // (A task that creates tasks would wait for them inside the section, where they may need it.)
+  if (site.creates) return false;
+  const SourceText& source = text(site.file);
+  bool placed = false;
+  int disabled = 0, from = 0;  // objects disabled and not enabled again; where the first was
+  auto calls = [](const std::string& code, const std::string& function) {
+    int n = 0;
+    for (std::size_t at = code.find(function); at != std::string::npos;
+         at = code.find(function, at + 1)) {
+      std::size_t next = code.find_first_not_of(" \t", at + function.size());
+      n += is_word_at(code, at, function.size()) && next != std::string::npos && code[next] == '(';
+    }
+    return n;
+  };
+  for (int l = site.start + 1; l < site.end; ++l) {
+    int disables = calls(source.code(l), "tareador_disable_object");
+    int enables = calls(source.code(l), "tareador_enable_object");
+    if (disabled == 0 && disables > 0) from = l;
+    disabled = std::max(0, disabled + disables - enables);
+    if (from == 0 || disabled > 0) continue;
+    auto [first, last] = source.statement_range(from, l, source.depth_before(from));
+    from = 0;
+    if (first <= site.start || last >= site.end) continue;  // not whole statements of the task
+    bool synchronised = false;  // the program's own atomic or critical updates
+    for (int k = first; k <= last; ++k)
+      synchronised = synchronised ||
+                     source.line(k).find("#pragma omp atomic") != std::string::npos ||
+                     source.line(k).find("#pragma omp critical") != std::string::npos;
+    if (synchronised) continue;
+    std::string indent = source.indent(first);
+    insert(site.file, first, Place::CriticalOpen, indent + "#pragma omp critical");
+    insert(site.file, first, Place::CriticalOpen, indent + "{");
+    insert(site.file, last + 1, Place::CriticalClose, indent + "}");
+    placed = true;
+  }
+  return placed;
 }
 
 std::vector<Declaration> Generator::locals_used(const SourceText& source, const TaskSite& site) {
@@ -307,10 +347,16 @@ const std::map<int, SiteUse>& Generator::site_uses(const TaskSite& site) {
 
 bool Generator::counts(const trace::TaskObject& o, const trace::TaskUse& u, const TaskSite& site) {
   if (u.disabled) {
+    std::string update =
+        critical_sites_.count({site.file, site.start})
+            ? "its code between tareador_disable_object and tareador_enable_object is a "
+              "critical section (a reduction would be faster)"
+            : "the parallel code needs an atomic update (or a reduction) there (not generated: "
+              "its code has no tareador_disable_object and tareador_enable_object around "
+              "whole statements, has its own atomic or critical there, or creates tasks)";
     note_once(o.name, "task " + site.type + " updates " + o.name +
-                          " while it is disabled: no depend clause names it; the parallel "
-                          "code needs an atomic update (or a reduction) there (not generated), "
-                          "and a taskwait before the code that reads the result (generated "
+                          " while it is disabled: no depend clause names it; " + update +
+                          "; and a taskwait before the code that reads the result (generated "
                           "before a task that reads it and for a local of a function other "
                           "than the region's, not before other reads of the creating code)");
     return false;

@@ -222,9 +222,15 @@ std::vector<Declaration> parse_declaration(const std::string& statement, int lin
 
 std::vector<std::string> identifiers(const std::string& code) {
   std::vector<std::string> out;
-  for (const std::string& t : tokens(code))
-    if (is_identifier_start(t[0]) && std::find(out.begin(), out.end(), t) == out.end())
+  std::vector<std::string> all = tokens(code);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const std::string& t = all[i];
+    // A member's name (`all.sum`, `p->max`) is not a variable.
+    bool member =
+        (i >= 1 && all[i - 1] == ".") || (i >= 2 && all[i - 1] == ">" && all[i - 2] == "-");
+    if (is_identifier_start(t[0]) && !member && std::find(out.begin(), out.end(), t) == out.end())
       out.push_back(t);
+  }
   return out;
 }
 

@@ -66,7 +66,8 @@ class SourceText {
 // with `parameter`, one parameter's (its commas are a template's: `std::map<int, T>& m`).
 std::vector<Declaration> parse_declaration(const std::string& statement, int line,
                                            bool parameter = false);
-// The identifiers of a piece of code, in order, once each.
+// The identifiers of a piece of code, in order, once each; members' names (`s.x`, `p->x`) are
+// not among them.
 std::vector<std::string> identifiers(const std::string& code);
 // The size of a basic C type ("double" 8, "int" 4, "size_t" 8), 0 when not a basic type.
 int basic_type_size(const std::string& type);

@@ -167,6 +167,13 @@ TEST(SourceText, WhatIsNotADeclaration) {
   EXPECT_EQ(tasks::basic_type_size("Tile"), 0);
 }
 
+TEST(SourceText, IdentifiersAreVariablesNotMembers) {
+  // `sum` and `max` here are members: code that prints them reads `all` and `p`, not locals
+  // of those names.
+  EXPECT_EQ(tasks::identifiers("total = all.sum + p->max - n;"),
+            (std::vector<std::string>{"total", "all", "p", "n"}));
+}
+
 // Two `produce` tasks write g[0] and g[1], a `consume` task reads them and writes g[3], and
 // main reads g[3] (a taskwait) after the tasks, before tareador_OFF.
 const std::vector<std::string> kProgram = {"#include \"tareador.h\"",                  // 1

@@ -169,6 +169,14 @@ annotated histogram
 grep -A1 -xF '+   #pragma omp taskwait' "$scratch/histogram.diff" | grep -qxF '    tareador_start_task("cumulate");'
 checked $? histogram "histogram: the task that reads a disabled reduction is created after a taskwait for the updates"
 
+# ---- A merge into a disabled record: a critical section (no atomic update does two statements) -
+annotated stats
+grep -A3 -xF '+      #pragma omp critical' "$scratch/stats.diff" | grep -qxF '       tareador_disable_object(&all);' &&
+  grep -B1 -xF '       tareador_end_task("summarise");' "$scratch/stats.diff" | grep -qxF '+      }' &&
+  grep -qxF '+      #pragma omp task firstprivate(i, b, sum, max) depend(in: samples)' "$scratch/stats.diff" &&
+  ! grep -q 'omp critical' "$scratch/histogram.diff"
+checked $? stats "stats: the merge between tareador_disable_object and tareador_enable_object is a critical section (histogram's own atomic updates are not); sum and max, whose names only members share after tracing, stay copies"
+
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
   grep -qxF '+         #pragma omp task firstprivate(src, dst, n, rows) inout(u[1;1154], v[1;1154])' \
