@@ -307,8 +307,8 @@ void stack_write_warnings(const trace::TaskSet& set, const std::vector<TypeUses>
 }
 
 // Tasks that read bytes of an object that earlier tasks updated while it was disabled (a
-// reduction): no dependency orders the reader after the updates, and in() would not either,
-// next to updates made atomic or critical. (The main task is left out: its uses are its whole
+// reduction): the trace orders the reader after the updates, but in() would not in the
+// parallel code, next to updates made atomic or critical (which have no out()). (The main task is left out: its uses are its whole
 // run's, before and after its children's.)
 void reduction_read_warnings(const trace::TaskSet& set, int main, Hints& hints) {
   struct Updates {
@@ -364,7 +364,7 @@ void reduction_read_warnings(const trace::TaskSet& set, int main, Hints& hints) 
         "#" + std::to_string(reader.id) + " (" + type_name(set, reader.type) + ") reads " + name +
         ", which " + join(type_names(set, w.types), ", ") +
         " tasks update while it is disabled (a reduction), from #" + std::to_string(w.first) +
-        " on: no dependency orders it after them, and in(" + name +
+        " on: the trace orders it after them, but in(" + name +
         ") would not next to atomic or critical updates (" + std::to_string(w.readers) +
         (w.readers == 1 ? " such reader" : " such readers") +
         "). Wait for the updates first (a taskwait), or declare them a reduction that the "

@@ -518,7 +518,7 @@ TEST(TaskHints, RaceOnAnAccumulatorWithoutDependencies) {
 
 TEST(TaskHints, AReaderOfWhatTasksUpdateWhileDisabledIsOrderedByNothing) {
   // Four "acc" tasks add into bytes [0, 8) of a block while it is disabled; a "use" task reads
-  // them afterwards, with the block enabled: no dependency orders it after them. A "data" task
+  // them afterwards, with the block enabled: the clauses would not order it after them. A "data" task
   // reads other bytes of the block: no warning for it.
   SetBuilder b;
   b.object(1, "heap", 64, "block");
@@ -536,7 +536,8 @@ TEST(TaskHints, AReaderOfWhatTasksUpdateWhileDisabledIsOrderedByNothing) {
   EXPECT_EQ(w->types, (std::vector<std::string>{"acc", "use"}));
   EXPECT_TRUE(contains(w->message,
                        "#7 (use) reads block, which acc tasks update while it is "
-                       "disabled (a reduction), from #2 on: no dependency orders"))
+                       "disabled (a reduction), from #2 on: the trace orders it after them, "
+                       "but in(block) would not"))
       << w->message;
 }
 

@@ -1,8 +1,8 @@
 /* histogram — tasks that count values into a histogram, disabled while they do as course labs
    disable such reductions (tareador_disable_object), and a later task that reads it
    (tests/vg/emit_source.sh). The updates are atomic in the source already; what the annotated
-   source must add is a taskwait before the reading task is created (no dependency orders a
-   read after updates of a disabled object); the parallel build must print what the sequential
+   source must add is a taskwait before the reading task is created (no depend clause orders
+   a read after updates of a disabled object); the parallel build must print what the sequential
    one does. */
 #include <stdio.h>
 
