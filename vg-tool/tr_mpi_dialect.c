@@ -147,9 +147,13 @@ static void forget_comm(MPI_Comm handle)
 
 /* ---- Requests ---------------------------------------------------------------------------- */
 
-/* Immediate operations in flight: MPI_Request handle -> request id (open addressing). */
+/* Immediate operations in flight: MPI_Request handle -> request id (open addressing). Open MPI
+   gives one handle to every request that completed as it started (an inline send, a send to
+   MPI_PROC_NULL, a collective of one member): requests that share a handle are told apart by
+   where the program keeps it, else the oldest is taken. */
 typedef struct {
    MPI_Request handle;
+   const MPI_Request* where;  /* the program's variable the call stored it in */
    long long id;     /* 0: free slot */
    Comm* comm;
    int used;         /* ever used: keeps probing past freed slots */
@@ -171,26 +175,32 @@ static size_t slot_of(MPI_Request handle)
    return (size_t)(key >> 20) & (request_slots - 1);
 }
 
-static Request* find_request(MPI_Request handle)
+/* The request of `handle`, which the program passes in `*where`. */
+static Request* find_request(MPI_Request handle, const MPI_Request* where)
 {
    size_t i;
+   Request* oldest = NULL;
    if (!request_slots) return NULL;
    for (i = slot_of(handle); requests[i].used; i = (i + 1) & (request_slots - 1))
-      if (requests[i].id && requests[i].handle == handle) return &requests[i];
-   return NULL;
+      if (requests[i].id && requests[i].handle == handle) {
+         if (requests[i].where == where) return &requests[i];
+         if (!oldest || requests[i].id < oldest->id) oldest = &requests[i];
+      }
+   return oldest;
 }
 
 static void grow_requests(void);
 
-static long long add_request(MPI_Request handle, int receive, int wildcard, int collective,
+static long long add_request(const MPI_Request* where, int receive, int wildcard, int collective,
                              Comm* comm)
 {
+   MPI_Request handle = *where;
    size_t i;
    /* Freed slots still make probes longer: rebuild before they fill the table. */
    if (4 * (requests_used + 1) > 3 * request_slots) grow_requests();
    for (i = slot_of(handle); requests[i].id; i = (i + 1) & (request_slots - 1)) {}
    if (!requests[i].used) requests_used++;
-   requests[i] = (Request){handle, next_request_id, hold_comm(comm), 1, receive, wildcard,
+   requests[i] = (Request){handle, where, next_request_id, hold_comm(comm), 1, receive, wildcard,
                            collective};
    requests_live++;
    return next_request_id++;
@@ -285,7 +295,7 @@ static TrEvent* new_event(int kind)
 }
 
 static void send_event(Comm* c, const void* buffer, int count, MPI_Datatype type, int dest, int tag,
-                       int mode, MPI_Request* request)
+                       int mode, const MPI_Request* request)
 {
    TrEvent* e;
    if (dest == MPI_PROC_NULL) return;
@@ -300,7 +310,7 @@ static void send_event(Comm* c, const void* buffer, int count, MPI_Datatype type
    e->mode = mode;
    if (request) {
       e->immediate = 1;
-      e->request = add_request(*request, 0, 0, 0, c);
+      e->request = add_request(request, 0, 0, 0, c);
    }
 }
 
@@ -343,12 +353,13 @@ static int cancelled(Request* r, const MPI_Status* status)
 }
 
 /* The wait events of requests that completed (their handles before the call, the statuses). */
-static void completed(const MPI_Request* handles, const int* which, int n, const MPI_Status* statuses)
+static void completed(const MPI_Request* handles, const MPI_Request* where, const int* which, int n,
+                      const MPI_Status* statuses)
 {
    int i, joined = 0;
    for (i = 0; i < n; i++) {
       int k = which ? which[i] : i;
-      Request* r = find_request(handles[k]);
+      Request* r = find_request(handles[k], &where[k]);
       TrEvent* e;
       if (!r) continue; /* not started by a call the trace models, or before tracing */
       if (!r->collective && cancelled(r, &statuses[i])) continue;
@@ -534,7 +545,7 @@ static void collective_event(const CallInfo* k, const UW* args, Comm* c)
    e->bytes_recv = received;
    if (k->at.request) {
       e->immediate = 1;
-      e->request = add_request(*AT(request, MPI_Request*), 0, 0, 1, c);
+      e->request = add_request(AT(request, MPI_Request*), 0, 0, 1, c);
    }
 }
 
@@ -614,7 +625,7 @@ static void send_call(const CallInfo* k, const UW* args, Comm* c)
 
 /* An immediate receive (from a wildcard source or tag: held as unknown, -1, until it completes). */
 static void irecv_event(Comm* c, void* buffer, int count, MPI_Datatype type, int source, int tag,
-                        MPI_Request handle)
+                        const MPI_Request* request)
 {
    TrEvent* e;
    if (source == MPI_PROC_NULL) return;
@@ -626,7 +637,7 @@ static void irecv_event(Comm* c, void* buffer, int count, MPI_Datatype type, int
    e->comm = c->id;
    e->bytes = tr_bytes(count, type);
    tr_set_layout(e, count, type);
-   e->request = add_request(handle, 1, e->peer < 0, 0, c);
+   e->request = add_request(request, 1, e->peer < 0, 0, c);
 }
 
 /* A persistent send or receive made: kept for its starts. */
@@ -649,12 +660,11 @@ static void start_call(const MPI_Request* handles, int n)
    int i;
    for (i = 0; i < n; i++) {
       Persistent* p = find_persistent(handles[i]);
-      MPI_Request handle = handles[i];
       if (!p) continue; /* a persistent collective, or made before tracing: not in the trace */
       if (p->receive)
-         irecv_event(p->comm, p->buffer, p->count, p->type, p->peer, p->tag, handle);
+         irecv_event(p->comm, p->buffer, p->count, p->type, p->peer, p->tag, &handles[i]);
       else
-         send_event(p->comm, p->buffer, p->count, p->type, p->peer, p->tag, p->mode, &handle);
+         send_event(p->comm, p->buffer, p->count, p->type, p->peer, p->tag, p->mode, &handles[i]);
    }
 }
 
@@ -707,7 +717,8 @@ static UW completion_call(const CallInfo* k, OrigFn fn, const UW* args, UW* a)
    UW result;
    MPI_Status status, *own = NULL;
    int n = k->family == COMPLETE_ONE ? 1 : AT(n, int);
-   MPI_Request* handles = copy_handles(AT(requests, MPI_Request*), n);
+   const MPI_Request* where = AT(requests, MPI_Request*);
+   MPI_Request* handles = copy_handles(where, n);
    int one = k->family == COMPLETE_ONE || k->family == COMPLETE_ANY;
    if (one) {
       if (AT(status, MPI_Status*) == MPI_STATUS_IGNORE) a[k->at.status] = (UW)&status;
@@ -718,15 +729,17 @@ static UW completion_call(const CallInfo* k, OrigFn fn, const UW* args, UW* a)
    count_idle_test(k, args);
    switch (k->family) {
       case COMPLETE_ONE: case COMPLETE_ALL:
-         if (completed_any(k, args)) completed(handles, NULL, n, (MPI_Status*)a[k->at.status]);
+         if (completed_any(k, args))
+            completed(handles, where, NULL, n, (MPI_Status*)a[k->at.status]);
          break;
       case COMPLETE_ANY:
          if (completed_any(k, args) && *AT(index, int*) != MPI_UNDEFINED)
-            completed(handles, AT(index, int*), 1, (MPI_Status*)a[k->at.status]);
+            completed(handles, where, AT(index, int*), 1, (MPI_Status*)a[k->at.status]);
          break;
       default: /* COMPLETE_SOME */
          if (*AT(outcount, int*) != MPI_UNDEFINED)
-            completed(handles, AT(index, int*), *AT(outcount, int*), (MPI_Status*)a[k->at.status]);
+            completed(handles, where, AT(index, int*), *AT(outcount, int*),
+                      (MPI_Status*)a[k->at.status]);
          break;
    }
    free(handles);
@@ -799,7 +812,7 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
       case IRECV:
          CALL_ORIGINAL(result, a);
          irecv_event(c, AT(rbuf, void*), AT(rcount, int), AT(rtype, MPI_Datatype), AT(rpeer, int),
-                     AT(rtag, int), *AT(request, MPI_Request*));
+                     AT(rtag, int), AT(request, MPI_Request*));
          break;
       case SEND_INIT: case RECV_INIT:
          CALL_ORIGINAL(result, a);
@@ -822,7 +835,7 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
          result = completion_call(k, fn, args, a);
          break;
       case REQUEST_FREE: {
-         Request* r = find_request(*AT(requests, MPI_Request*));
+         Request* r = find_request(*AT(requests, MPI_Request*), AT(requests, MPI_Request*));
          if (r) remove_request(r);
          forget_persistent(*AT(requests, MPI_Request*));
          CALL_ORIGINAL(result, a);

@@ -173,6 +173,41 @@ for mpi in "${mpis[@]}"; do
   fi
 done
 
+# total_time TRACE: the replayed time on marenostrum.cfg, in seconds.
+total_time() {
+  "$REPLAY" -q --no-save --config "$EXAMPLES_DIR/marenostrum.cfg" --json - "$1" 2>/dev/null |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["traces"][0]["total_time_s"])'
+}
+
+# ---- Requests that share a handle: Open MPI gives every request that completes as it starts
+# one handle (an inline send, a barrier of one member); each wait is the program's own ---------
+for mpi in "${mpis[@]}"; do
+  for mode in wait free; do
+    dir="$scratch/$mpi-sharedreq-$mode"
+    rm -rf "$dir"
+    timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" \
+      "$VG_TESTS_BUILD/$mpi/sharedreq" $([ $mode = free ] && echo free) >"$dir.log" 2>&1
+    records=$(grep -Ev '^(cpu|call|#)' "$dir/authentic.1.trc" 2>&1 |
+              sed -E 's/^icoll MPI_Ibarrier [0-9]+ /icoll MPI_Ibarrier C /' | tr '\n' '|')
+    want='isend 0 0 0 26 eager 1|icoll MPI_Ibarrier C -1 0 0 2|wait 2|icoll MPI_Ibarrier C -1 0 0 3|'
+    want+='wait 3|recv 0 0 0 26|'
+    [ $mode = wait ] && want+='wait 1|'
+    want+='end|'
+    if ! grep -q 'sharedreq: ok' "$dir.log"; then
+      not_ok "sharedreq $mode ($mpi)" "the run failed: $(tail -2 "$dir.log" | tr '\n' ' ')"
+    elif [ "$records" != "$want" ]; then
+      not_ok "sharedreq $mode ($mpi): records of rank 1" "$records"
+    elif ! "$REPLAY" -q --no-save --config "$EXAMPLES_DIR/marenostrum.cfg" --dim "$dir.dim" "$dir" \
+           >/dev/null 2>&1; then
+      not_ok "sharedreq $mode ($mpi)" "no .dim export"
+    elif set_time=$(total_time "$dir") && [ -n "$set_time" ] && [ "$set_time" = "$(total_time "$dir.dim")" ]; then
+      ok "sharedreq $mode ($mpi): each wait for the request the program waits for; the set and its .dim replay alike ($set_time s)"
+    else
+      not_ok "sharedreq $mode ($mpi)" "the set replays to '$set_time' s, its .dim export to '$(total_time "$dir.dim")' s"
+    fi
+  done
+done
+
 # ---- One-sided communication: opaque calls with a warning each, and the run goes on -----------
 # (Open MPI's default one-sided component needs what this machine's settings turn off: pt2pt.)
 for mpi in "${mpis[@]}"; do
