@@ -390,6 +390,21 @@ TEST(Dimemas, NonBlockingCollectivesExportWithTheirWaits) {
               replay::simulate(*set[0], testing::machine(2, 250, 5e-6)).total_time, 1e-9);
 }
 
+TEST(Dimemas, AnExportWhoseCollectiveWaitsAreOutOfOrderSaysSo) {
+  // Rank 0 waits for its second barrier first: a Dimemas wait names no collective.
+  TempDir dir;
+  auto set = trace::open_traces(testing::two_rank_set(
+      dir, "icoll MPI_Ibarrier 1 -1 0 0 4\nicoll MPI_Ibarrier 1 -1 0 0 5\nwait 5\nwait 4\n",
+      "icoll MPI_Ibarrier 1 -1 0 0 9\nicoll MPI_Ibarrier 1 -1 0 0 10\nwait 9\nwait 10\n"));
+  ::testing::internal::CaptureStderr();
+  trace::copy_trace(*set[0], *trace::make_dimemas_writer(dir.path("w.dim"), set[0]->header()));
+  std::string notes = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(notes.find("w.dim: 1 waits for non-blocking collectives wait for one started after "
+                       "another still pending"),
+            std::string::npos)
+      << notes;
+}
+
 TEST(Dimemas, ExportingEveryExampleKeepsItsReplayedTime) {
   const std::string examples = std::string(TESTS_DIR) + "/../examples/";
   for (const char* name : {"pingpong", "pingpong_rdv", "ring", "ring_eq", "late_s0", "late_s1"})
