@@ -416,8 +416,26 @@ static void close_trace(Bool complete, const HChar* reason)
    report_due = False;
 }
 
+/* One trace covers the first tareador_ON to the first tareador_OFF: a program that switches
+   tracing on again (around each step of a loop, say) is told, once, that the rest is not in it. */
+static void tareador_on_again(void)
+{
+   static Bool said;
+   const HChar* text = "tareador_ON after tareador_OFF: the trace covers the first tareador_ON "
+                       "to the first tareador_OFF; this one and what follows are not traced "
+                       "(put one pair around the whole region to study)";
+   if (said) return;
+   said = True;
+   VG_(umsg)("tareador: warning: %s\n", text);
+   if (tr_trace_is_open()) tr_trace_warning(text);
+}
+
 static void tareador_on(ThreadId tid)
 {
+   if (tasks_ended || (traced_by_on && !tr_trace_is_open())) {
+      tareador_on_again();
+      return;
+   }
    if (!tr_trace_is_open()) {
       if (mpi_loaded()) {
          tasks_requested = True;  /* rank and size come with MPI_Init */

@@ -217,6 +217,19 @@ else
   not_ok "annotations out of place" "$(grep -A6 '^warnings' "$scratch/misuse/rank-0.toml" | tr '\n' ' ') $(grep '^task' "$scratch/misuse/tasks.0.trc" | tr '\n' '|')"
 fi
 
+# ---- Tracing switched on again after tareador_OFF: said once, the first region traced ----------
+dir="$scratch/phases"
+rm -rf "$dir"
+timeout 300 "$TAREADOR" --trace-dir="$dir" --task-report=no "$VG_TESTS_BUILD/taskphases" >"$dir.log" 2>&1
+code=$?
+if [ $code = 0 ] && grep -qx '2.5' "$dir.log" && [ "$(grep -c '^task' "$dir/tasks.0.trc")" = 3 ] &&
+   [ "$(grep -c 'tareador_ON after tareador_OFF' "$dir.log")" = 1 ] &&
+   "$REPLAY" --validate "$dir" >/dev/null 2>&1; then
+  ok "tareador_ON after tareador_OFF: the first region traced (2 tasks), said once, the program's own output"
+else
+  not_ok "tareador_ON after tareador_OFF" "exit $code: $(grep -v '^==' "$dir.log" | tail -3 | tr '\n' ' ')"
+fi
+
 # ---- A program that does not end through tareador_OFF ---------------------------------------------
 # Returning from main or calling exit() completes the trace there; abort() and a crash leave it
 # truncated. Either way the program's exit status is kept and the set validates and replays.
