@@ -103,6 +103,7 @@ void add_instance(const trace::TaskSet& set, const trace::TaskInstance& t, TypeU
   ++tu.instances;
   std::map<Group, Bytes> data;
   std::map<std::string, Bytes> locals;
+  std::map<int, Bytes> per_object;  // program data, by object
   Bytes stack;
   std::vector<const trace::TaskUse*> uses;
   for (const trace::TaskUse& u : set.uses(t)) uses.push_back(&u);
@@ -121,19 +122,31 @@ void add_instance(const trace::TaskSet& set, const trace::TaskInstance& t, TypeU
       tu.disabled.insert(name);
     } else if (!program_data(o)) {
       tu.left_out.insert(name);
-    } else if (o && o->kind == "stack" && name.rfind("__", 0) == 0) {
-      continue;  // the compiler's own (a range-for's __for_begin): not the program's variables
-    } else if (o && o->kind == "stack") {
+    } else if (!(o && o->kind == "stack" && name.rfind("__", 0) == 0)) {
+      // (not the compiler's own variables: a range-for's __for_begin)
+      per_object[u.object].read += b.read;
+      per_object[u.object].written += b.written;
+    }
+  }
+  // The instance and its descendants may each have used the same bytes: at most the object.
+  for (auto [object, b] : per_object) {
+    const trace::TaskObject* o = set.object(object);
+    if (o && o->size > 0) {
+      b.read = std::min(b.read, o->size);
+      b.written = std::min(b.written, o->size);
+    }
+    if (o && o->kind == "stack") {
+      std::string name = object_name(set, object);
       locals[name].read += b.read;
       locals[name].written += b.written;
       stack.read += b.read;
       stack.written += b.written;
     } else {
-      Group g = group_of(set, u.object);
+      Group g = group_of(set, object);
       data[g].read += b.read;
       data[g].written += b.written;
-      tu.members[g].insert(u.object);
-      tu.data[g].object = tu.data[g].object ? tu.data[g].object : u.object;
+      tu.members[g].insert(object);
+      tu.data[g].object = tu.data[g].object ? tu.data[g].object : object;
     }
   }
   for (const auto& [name, b] : locals) {

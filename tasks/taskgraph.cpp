@@ -173,9 +173,11 @@ Report write_outputs(const std::string& dir, const std::string& name, int rank,
   bool grouped = options.group && r.nodes > options.group_above;
   if (grouped) {
     graph = group_graph(graph);
-    r.notes.push_back(dot_name + " groups instances: " + std::to_string(r.nodes) +
-                      " tasks drawn as " + std::to_string(boost::num_vertices(graph)) +
-                      " nodes (--no-group draws each)");
+    std::size_t drawn = boost::num_vertices(graph);
+    if (drawn < r.nodes)
+      r.notes.push_back(dot_name + " groups instances: " + std::to_string(r.nodes) +
+                        " tasks drawn as " + std::to_string(drawn) +
+                        (drawn == 1 ? " node" : " nodes") + " (--no-group draws each)");
   }
   const std::size_t drawn_nodes = boost::num_vertices(graph), drawn_edges = boost::num_edges(graph);
   std::ostringstream dot;

@@ -516,7 +516,7 @@ TEST(TaskHints, RaceOnAnAccumulatorWithoutDependencies) {
   EXPECT_EQ(h.types[0].ompss, "#pragma omp task in(x) inout(sum)");
 }
 
-TEST(TaskHints, AReaderOfWhatTasksUpdateWhileDisabledIsOrderedByNothing) {
+TEST(TaskHints, AReaderOfWhatTasksUpdateWhileDisabledIsNotOrderedByTheClauses) {
   // Four "acc" tasks add into bytes [0, 8) of a block while it is disabled; a "use" task reads
   // them afterwards, with the block enabled: the clauses would not order it after them. A "data" task
   // reads other bytes of the block: no warning for it.
@@ -539,6 +539,21 @@ TEST(TaskHints, AReaderOfWhatTasksUpdateWhileDisabledIsOrderedByNothing) {
                        "disabled (a reduction), from #2 on: the trace orders it after them, "
                        "but in(block) would not"))
       << w->message;
+}
+
+TEST(TaskHints, BytesOfATaskAndItsChildrenAreAtMostTheObject) {
+  // A parent reads all of a 1 KB array and so does each of its two children: the parent's type
+  // used 1 KB of it, not 3.
+  SetBuilder b;
+  b.object(1, "global", 1024, "a");
+  int parent = b.add("parent", 1, 10);
+  int first = b.add("child", parent, 10), second = b.add("child", parent, 10);
+  b.uses(parent, 1, 1024, 0).uses(first, 1, 1024, 0).uses(second, 1, 1024, 0);
+  tasks::Hints h = tasks::porting_hints(b.set());
+  for (const tasks::TypeHints& th : h.types) {
+    ASSERT_EQ(th.objects.size(), 1u);
+    EXPECT_EQ(th.objects[0].max_read, 1024) << b.set().types[static_cast<std::size_t>(th.type)];
+  }
 }
 
 TEST(TaskHints, NoRaceWhenOrderedOrDisjoint) {
