@@ -254,6 +254,18 @@ else
   not_ok "overlap_small under the tool" "$(tail -3 "$dir.log" | tr '\n' ' ')"
 fi
 
+# ---- The caution of a network without links or buses: only where messages were cut ------------
+# (chunks sent together there each get the whole bandwidth; overlap_small with one chunk per
+# message cuts none, overlap_place with 4 cuts every one)
+caution='limits neither links nor buses'
+small=$("$REPLAY" --config "$machine" --set links=0 "$dir" 2>&1 | grep -c "$caution")
+place=$("$REPLAY" --config "$machine" --set links=0 "$scratch/place-$mpi" 2>&1 | grep -c "$caution")
+if [ "$small" = 0 ] && [ "$place" = 1 ]; then
+  ok "links=0: the caution below the speedups where messages were cut into chunks, not where none were"
+else
+  not_ok "links=0 caution" "said $small times for overlap_small (1 chunk), $place for overlap_place (4 chunks)"
+fi
+
 # ---- A message received first and used last (NAS LU) ----------------------------------------------
 # tests/vg/overlap_order.c: a line received by a blocking receive and used only after a face
 # received later from the same neighbour on the same tag (which arrives late). The first wait of
