@@ -109,6 +109,7 @@ static struct {
    Bool begun;  /* tracing began once (asks after it ended are too late) */
    VgHashTable* outstanding;  /* the non-blocking calls not waited for yet (Outstanding) */
    VgHashTable* reduced;      /* the objects updated while disabled (Reduced) */
+   UInt dep_kinds;            /* the dependencies sought (TrDepKind bits) */
    TrFile out;  /* the tasks stream */
 } tasks = {.out = {.fd = -1}};
 
@@ -283,6 +284,7 @@ void tr_tasks_begin(ThreadId tid, UInt dep_kinds)
    tasks.reduced = VG_(HT_construct)("tareador.tasks.reduced");
    type_of("main");
    open_instance(0);
+   tasks.dep_kinds = dep_kinds;
    tr_memory_start(dep_kinds, tid);
    tasks.begun = True;
    for (i = 0; i < tasks.n_early; i++)
@@ -603,7 +605,8 @@ static void updated_while_disabled(UInt object, UInt id, Addr a, SizeT n)
 }
 
 /* The running instance read (`read` bytes) or overwrote [a, a+n) of the object, not disabled:
-   it depends on the updaters of those bytes; what it overwrote is no longer theirs. */
+   it depends on the updaters of those bytes (overwriting them: write-after-write, when sought);
+   what it overwrote is no longer theirs. */
 static void used_after_reduction(UInt object, Addr a, SizeT n, ULong read, ULong written)
 {
    Reduced* r = VG_(HT_lookup)(tasks.reduced, object);
@@ -611,8 +614,11 @@ static void used_after_reduction(UInt object, Addr a, SizeT n, ULong read, ULong
    if (r == NULL) return;
    for (i = 0; i < r->n_updaters; i++) {
       Updater* u = &r->updaters[i];
-      if (read > 0 && u->low < a + n && a < u->high && u->id != id && !tr_task_is_open(u->id))
-         tr_tasks_depends(u->id, TR_DEP_RAW, object, read);
+      if (u->low < a + n && a < u->high && u->id != id && !tr_task_is_open(u->id)) {
+         if (read > 0) tr_tasks_depends(u->id, TR_DEP_RAW, object, read);
+         if (written > 0 && (tasks.dep_kinds & TR_DEP_WAW))
+            tr_tasks_depends(u->id, TR_DEP_WAW, object, written);
+      }
       if (written == 0 || u->low < a || u->high > a + n) r->updaters[kept++] = *u;
    }
    r->n_updaters = kept;
