@@ -176,8 +176,16 @@ class Generator {
   // arrays only: sections of the first dimension of a matrix would count rows).
   NamedObject global_name(const trace::TaskObject& o);
 
-  // Whether the name is in scope at every task site that uses the object.
+  // Whether the name is in scope at every task site that uses the object, and is the variable
+  // declared there (not a parameter or local of the same name that hides it).
   bool visible_everywhere(int object, const NamedObject& named);
+
+  // Whether `d` is a file-scope declaration (a parameter's line is at depth 0 too).
+  static bool file_scope(const SourceText& source, const Declaration& d);
+
+  // Whether another variable of d's name hides it at `line`: a parameter of the function holding
+  // the line, or a local in scope there declared after d (`copy(double *x)` of a global x).
+  static bool hidden_at(const SourceText& source, const Declaration& d, int line);
 
   // An object the source cannot name where the tasks are made: a variable of its own stands
   // for it (for every block of its allocation site), declared at the top of each file that

@@ -481,14 +481,32 @@ NamedObject Generator::global_name(const trace::TaskObject& o) {
 bool Generator::visible_everywhere(int object, const NamedObject& named) {
   const auto& [file, d] = declared_.at(named.name);
   const SourceText& source = text(file);
+  bool global = file_scope(source, d);
   for (const SiteKey& key : users().at(object)) {
-    if (key.first != file || key.second <= d.line) return false;
-    if (source.depth_before(d.line) == 0) continue;
+    if (key.first != file || key.second <= d.line || hidden_at(source, d, key.second)) return false;
+    if (global) continue;
     if (source.function_body(d.line) != source.function_body(key.second) ||
         !in_scope(source, d, key.second))
       return false;
   }
   return true;
+}
+
+bool Generator::file_scope(const SourceText& source, const Declaration& d) {
+  std::optional<Declaration> global = source.global_declaration(d.name);
+  return global && global->line == d.line;
+}
+
+bool Generator::hidden_at(const SourceText& source, const Declaration& d, int line) {
+  int body = source.function_body(line);
+  if (body == 0) return false;
+  // Declared after d (a parameter's line is its function's brace): nearer the line than d.
+  auto hides = [&](const Declaration& o) { return o.name == d.name && o.line > d.line; };
+  for (const Declaration& p : source.parameters(body))
+    if (hides(p)) return true;
+  for (const Declaration& l : source.declarations(body + 1, line))
+    if (hides(l) && in_scope(source, l, line)) return true;
+  return false;
 }
 
 NamedObject Generator::stand_in(const trace::TaskObject& o) {

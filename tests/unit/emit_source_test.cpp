@@ -272,12 +272,15 @@ TEST(EmitSource, TheProgramsPragmasDerivedByHand) {
 }
 
 // Main (tareador_ON at line `on`, _OFF at `off`) and two tasks t (lines `start` to `end`) that
-// write g[0] and g[1], in file `path`.
-trace::TaskSet two_tasks(const std::string& path, int on, int off, int start, int end) {
+// write g[0] and g[1] (or the first and second halves of `object`, while it is disabled with
+// `disabled`), in file `path`.
+trace::TaskSet two_tasks(const std::string& path, int on, int off, int start, int end,
+                         const trace::TaskObject& object = {1, "global", 8, "g"},
+                         bool disabled = false) {
   trace::TaskSet set;
   set.types = {"main", "t"};
   set.source_files = {path};
-  set.objects = {{1, "global", 8, "g"}};
+  set.objects = {object};
   for (int id = 1; id <= 3; ++id) {
     trace::TaskInstance in;
     in.id = id;
@@ -288,7 +291,7 @@ trace::TaskSet two_tasks(const std::string& path, int on, int off, int start, in
     set.add_instance(in);
     if (id > 1) {
       set.add_spawn(1, id, {0, start});
-      set.add_use(id, {1, 0, 4, false, false, 4 * (id - 2), 4 * (id - 1)});
+      set.add_use(id, {1, 0, 4, disabled, false, 4 * (id - 2), 4 * (id - 1)});
     }
   }
   return set;
@@ -325,6 +328,26 @@ TEST(EmitSource, ARegionOnTheLineOfTheFunctionsBraceIsRefused) {
               std::string::npos)
         << e.what();
   }
+}
+
+// A global hidden by a parameter of its name where the tasks are created: the parameter is
+// another object (`fill(h)`), so a stand-in names it.
+TEST(EmitSource, AGlobalHiddenAtTheTaskIsAStandIn) {
+  testing::TempDir dir;
+  auto program = [](const std::string& parameter) {
+    return "int g[2], h[2];\nvoid fill(int* " + parameter + ", int i)\n{\n" +
+           "   tareador_start_task(\"t\");\n   " + parameter + "[i] = i;\n" +
+           "   tareador_end_task(\"t\");\n}\nint main(void)\n{\n   tareador_ON();\n" +
+           "   for (int i = 0; i < 2; i++) fill(h, i);\n   tareador_OFF();\n   return 0;\n}\n";
+  };
+  dir.write("hidden.c", program("g"));
+  std::string diff = tasks::emit_source(two_tasks(dir.path("hidden.c"), 10, 12, 4, 6), {}).diff;
+  EXPECT_NE(diff.find("#pragma omp task firstprivate(g, i) depend(out: tareador_dep_0)\n"),
+            std::string::npos)
+      << diff;
+  dir.write("visible.c", program("p"));
+  diff = tasks::emit_source(two_tasks(dir.path("visible.c"), 10, 12, 4, 6), {}).diff;
+  EXPECT_NE(diff.find("firstprivate(p, i) depend(out: g)\n"), std::string::npos) << diff;
 }
 
 TEST(EmitSource, AReadInAnInlinedFunctionWaitsAfterTheLastCreation) {

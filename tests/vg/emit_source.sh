@@ -177,6 +177,14 @@ grep -A3 -xF '+      #pragma omp critical' "$scratch/stats.diff" | grep -qxF '  
   ! grep -q 'omp critical' "$scratch/histogram.diff"
 checked $? stats "stats: the merge between tareador_disable_object and tareador_enable_object is a critical section (histogram's own atomic updates are not); sum and max, whose names only members share after tracing, stay copies"
 
+# ---- Globals hidden at the task by parameters of their names: stand-ins, not the parameters --
+annotated shadowed
+# (x and y in main's clauses are the global pointers themselves, which the tasks read there)
+grep -qxF '+   #pragma omp task firstprivate(n, x, y) depend(in: tareador_dep_1) depend(out: tareador_dep_0)' "$scratch/shadowed.diff" &&
+  grep -qxF '+   #pragma omp task firstprivate(n, b, a) depend(in: tareador_dep_2) depend(out: tareador_dep_3)' "$scratch/shadowed.diff" &&
+  grep -qxF '+   #pragma omp task shared(s, t) depend(in: tareador_dep_0, x, tareador_dep_3) depend(inout: s, t)' "$scratch/shadowed.diff"
+checked $? shadowed "shadowed: globals (heap pointers and arrays) hidden by parameters of their names at the task are stand-ins"
+
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
   grep -qxF '+         #pragma omp task firstprivate(src, dst, n, rows) inout(u[1;1154], v[1;1154])' \
