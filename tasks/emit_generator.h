@@ -169,6 +169,16 @@ class Generator {
   // when no other block the tasks use was allocated there.
   NamedObject heap_name(const trace::TaskObject& o);
 
+  // Whether the variable `d`, assigned the block allocated at `line`, may point elsewhere later:
+  // it is assigned anywhere else in its scope (a local's block, a global's file and the files of
+  // the task sites), or its address is taken (`t = img; img = tmp;` swaps buffers: the name
+  // would then be the other block). Its declaration's initialiser does not count.
+  bool assigned_again(int file, const Declaration& d, int line);
+
+  // Whether `code` assigns to the variable `name` (`=`, `+=`, `-=`, `++`, `--`), or takes its
+  // address (`&name`, which a function may assign through).
+  static bool assigns(const std::string& code, const std::string& name);
+
   // The variable the statement at `line` declares or assigns to.
   static std::optional<Declaration> assigned_variable(const SourceText& source, int line);
 

@@ -440,7 +440,7 @@ NamedObject Generator::heap_name(const trace::TaskObject& o) {
     const SourceText& source = text(f);
     if (line < 1 || line > source.size()) return {};
     std::optional<Declaration> d = assigned_variable(source, line);
-    if (!d || d->stars == 0) return {};
+    if (!d || d->stars == 0 || assigned_again(f, *d, line)) return {};
     NamedObject named{d->name, true, d->stars > 1 ? 8 : basic_type_size(d->base_type), 0};
     declared_[d->name] = {f, *d};
     return named;
@@ -464,6 +464,52 @@ std::optional<Declaration> Generator::assigned_variable(const SourceText& source
   for (const Declaration& d : source.parameters(body))
     if (d.name == words[0]) return d;
   return source.global_declaration(words[0]);
+}
+
+bool Generator::assigned_again(int file, const Declaration& d, int line) {
+  std::set<int> files = {file};
+  if (file_scope(text(file), d))
+    for (const auto& [key, site] : sites_) files.insert(key.first);
+  for (int f : files) {
+    const SourceText& source = text(f);
+    auto statement = [&](int l) { return source.statement_range(l, l, source.depth_before(l)); };
+    auto [alloc_first, alloc_last] = f == file ? statement(line) : std::pair{0, 0};
+    // (A parameter's line is its function's brace, at depth 0 but not at file scope.)
+    bool declared_here = f == file && (source.depth_before(d.line) > 0 || file_scope(source, d));
+    auto [decl_first, decl_last] = declared_here ? statement(d.line) : std::pair{0, 0};
+    // A local's scope: from its declaration to the end of its block (a parameter's: the body).
+    int first = 1, last = source.size();
+    if (f == file && !file_scope(source, d)) {
+      int depth = std::max(1, source.depth_before(d.line));
+      first = d.line;
+      for (last = d.line + 1; last < source.size() && source.depth_min(last) >= depth;) ++last;
+    }
+    for (int l = first; l <= last; ++l)
+      if (!(alloc_first <= l && l <= alloc_last) && !(decl_first <= l && l <= decl_last) &&
+          assigns(source.code(l), d.name))
+        return true;
+  }
+  return false;
+}
+
+bool Generator::assigns(const std::string& code, const std::string& name) {
+  for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + 1)) {
+    if (!is_word_at(code, at, name.size())) continue;
+    std::size_t next = code.find_first_not_of(" \t", at + name.size());
+    std::size_t before = at == 0 ? std::string::npos : code.find_last_not_of(" \t", at - 1);
+    std::string after = next == std::string::npos ? "" : code.substr(next, 2);
+    std::string prior =
+        before == std::string::npos || before == 0 ? "" : code.substr(before - 1, 2);
+    bool address = before != std::string::npos && code[before] == '&' && prior != "&&" &&
+                   after.compare(0, 1, "[") != 0;  // `&img`, not `&img[i]` nor `a && img`
+    bool pointee = before != std::string::npos && code[before] == '*';  // `*p = v`, `*p += v`
+    bool assigned =
+        (!after.empty() && after[0] == '=' && after != "==") || after == "+=" || after == "-=";
+    if ((assigned && !pointee) || after == "++" || after == "--" || prior == "++" ||
+        prior == "--" || address)
+      return true;
+  }
+  return false;
 }
 
 NamedObject Generator::global_name(const trace::TaskObject& o) {

@@ -350,6 +350,33 @@ TEST(EmitSource, AGlobalHiddenAtTheTaskIsAStandIn) {
   EXPECT_NE(diff.find("firstprivate(p, i) depend(out: g)\n"), std::string::npos) << diff;
 }
 
+// A heap block is named by the variable its allocation was assigned to only when nothing
+// assigns that variable again (a swap would make the name another block's).
+TEST(EmitSource, AHeapBlockWhosePointerIsAssignedAgainIsAStandIn) {
+  testing::TempDir dir;
+  auto named = [&](const std::string& after) {
+    dir.write("heap.c", "int main(void)\n{\n   double* p = malloc(16);\n   double* q = p;\n" +
+                            std::string("   tareador_ON();\n   for (int i = 0; i < 2; i++) {\n") +
+                            "      tareador_start_task(\"t\");\n      p[i] = i;\n" +
+                            "      tareador_end_task(\"t\");\n   }\n   " + after +
+                            "\n   tareador_OFF();\n   return 0;\n}\n");
+    std::string diff =
+        tasks::emit_source(
+            two_tasks(dir.path("heap.c"), 5, 12, 7, 9, {1, "heap", 16, "malloc@heap.c:3"}), {})
+            .diff;
+    return diff.find("depend(out: p[0:1])") != std::string::npos           ? std::string("p")
+           : diff.find("depend(out: tareador_dep_0)") != std::string::npos ? std::string("stand-in")
+                                                                           : diff;
+  };
+  EXPECT_EQ(named("q[0] = p[1];"), "p");
+  EXPECT_EQ(named("*p = p[1] == 0;"), "p") << "what it points to, not the pointer";
+  EXPECT_EQ(named("p = q;"), "stand-in");
+  EXPECT_EQ(named("p += 1;"), "stand-in");
+  EXPECT_EQ(named("q = p++;"), "stand-in");
+  EXPECT_EQ(named("swap(&p, &q);"), "stand-in") << "a function may assign it";
+  EXPECT_EQ(named("swap(&p[0], &q[0]);"), "p");
+}
+
 TEST(EmitSource, AReadInAnInlinedFunctionWaitsAfterTheLastCreation) {
   testing::TempDir dir;
   std::string text;

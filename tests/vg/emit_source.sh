@@ -185,6 +185,12 @@ grep -qxF '+   #pragma omp task firstprivate(n, x, y) depend(in: tareador_dep_1)
   grep -qxF '+   #pragma omp task shared(s, t) depend(in: tareador_dep_0, x, tareador_dep_3) depend(inout: s, t)' "$scratch/shadowed.diff"
 checked $? shadowed "shadowed: globals (heap pointers and arrays) hidden by parameters of their names at the task are stand-ins"
 
+# ---- Buffers swapped after a pass: the blocks by stand-ins, not by their pointers' first names -
+annotated swapped
+grep -qxF '+      #pragma omp task firstprivate(rows, n, tmp, img) depend(in: tareador_dep_0) depend(out: tareador_dep_1)' "$scratch/swapped.diff" &&
+  grep -qxF '+   #pragma omp task firstprivate(n, img) shared(s) depend(in: tareador_dep_1) depend(inout: s)' "$scratch/swapped.diff"
+checked $? swapped "swapped: blocks whose pointers are swapped are named by stand-ins, so the task that reads the result follows the tasks that wrote it"
+
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
   grep -qxF '+         #pragma omp task firstprivate(src, dst, n, rows) inout(u[1;1154], v[1;1154])' \
