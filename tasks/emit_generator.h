@@ -222,11 +222,13 @@ class Generator {
   // are its children or theirs (a task waits for its children at its end).
   void wait_before_reduction_readers();
 
-  // The waits for the disabled locals `names` the site's tasks write, of a function that is not
-  // the region's (no read the trace saw waits for them, and its frame must outlive the tasks):
-  // before each return in the statement that holds the site (a loop that creates the tasks
-  // may return on a later turn), then before the first statement after it that names one of
-  // them or returns, else at the function's end.
+  // The waits for the disabled locals `names` the site's tasks write (no read the trace saw
+  // waits for them): before the last line of each loop holding the site whose code names one
+  // (its next test or turn reads it). In the region's function, before the first statement of
+  // the region after the site that names one (the region's end waits for the rest). Elsewhere
+  // (the function's frame must outlive the tasks): before each return in the statement that
+  // holds the site (a loop that creates the tasks may return on a later turn), then before
+  // the first statement after it that names one of them or returns, else at the function's end.
   void wait_for_disabled(const TaskSite& site, const std::set<std::string>& names);
 
   bool in_task_code(int file, int line) const;
@@ -282,6 +284,7 @@ class Generator {
   std::set<SiteKey> hoisted_;               // declarations moved before the block that held them
   std::map<LocalKey, bool> shared_locals_;  // find_shared_locals: ordered by depend clauses
   std::map<SiteKey, std::set<std::string>> unwaited_disabled_;  // wait_for_disabled
+  std::map<SiteKey, std::pair<int, int>> regions_;  // (file, function body) -> its region's lines
   std::set<SiteKey> critical_sites_;              // the sites with a critical section (their start)
   std::set<SiteKey> waited_;                      // lines a taskwait goes before
   std::map<std::string, std::string> stand_ins_;  // object name -> variable

@@ -67,7 +67,6 @@ void Generator::wait_for_disabled(const TaskSite& site, const std::set<std::stri
   if (body == 0) return;
   int end = body;  // the line of the function's closing brace
   while (end < source.size() && source.depth_after(end) > 0) ++end;
-  auto [first, last] = source.statement_range(site.start, site.end, 1);
   auto wait_before_statement = [&](int l) {
     wait_at({site.file, source.statement_range(l, l, source.depth_before(l)).first});
   };
@@ -76,6 +75,28 @@ void Generator::wait_for_disabled(const TaskSite& site, const std::set<std::stri
     return std::any_of(here.begin(), here.end(),
                        [&](const std::string& w) { return words.count(w) > 0; });
   };
+  // The loops that hold the site and whose code names one (a solver's `while (res > tol)`, a
+  // `res = 0` before the tasks): a wait before each later turn, at the loop's last line.
+  for (int head = body + 1; head < site.start; ++head) {
+    std::vector<std::string> words = identifiers(source.code(head));
+    if (words.empty() ||
+        (words.front() != "while" && words.front() != "for" && words.front() != "do"))
+      continue;
+    int last = source.statement_range(head, head, source.depth_before(head)).second;
+    bool named = false;
+    for (int l = head; l <= last && !named; ++l)
+      named = names_any(l, names) && !in_task_code(site.file, l);
+    if (last >= site.end && last > head && named) wait_at({site.file, last});
+  }
+  auto region = regions_.find({site.file, body});
+  if (region != regions_.end()) {
+    // The region's function: its code after the tasks reads them in the region, or after it,
+    // where the region's end has waited for every task.
+    for (int l = site.end + 1; l <= region->second.second; ++l)
+      if (names_any(l, names) && !in_task_code(site.file, l)) return wait_before_statement(l);
+    return;
+  }
+  auto [first, last] = source.statement_range(site.start, site.end, 1);
   for (int l = first; l <= last; ++l)
     if (names_any(l, {"return"}) && !in_task_code(site.file, l)) wait_before_statement(l);
   std::set<std::string> reads = names;
@@ -168,6 +189,7 @@ void Generator::place_regions() {
           " brace, so no pragma can go before them alone: put the statements from "
           "tareador_ON to tareador_OFF on lines of their own");
     std::string indent = source.indent(first);
+    regions_[where] = {first, last};
     hoist_declarations(where.first, first, last, first, "parallel region");
     for (int l = first; l <= last; ++l) {
       std::vector<std::string> names = identifiers(source.code(l));

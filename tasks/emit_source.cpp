@@ -202,8 +202,9 @@ void Generator::find_shared_locals() {
         if (!(u.disabled || read_by_parent.count(local) ||
               (outlives && (read_by_task.count(local) || read_after_tracing(site, o->name)))))
           continue;
-        // Disabled, no read the trace saw waits for it: its function waits before it returns.
-        if (u.disabled && !outlives) unwaited_disabled_[key].insert(o->name);
+        // Disabled, no read the trace saw waits for it: the creating code waits before it
+        // reads it (and, outside the region's function, before it returns).
+        if (u.disabled) unwaited_disabled_[key].insert(o->name);
         auto [it, fresh] = shared_locals_.try_emplace(local, !u.disabled);
         it->second = it->second && !u.disabled;
       }
@@ -357,8 +358,8 @@ bool Generator::counts(const trace::TaskObject& o, const trace::TaskUse& u, cons
     note_once(o.name, "task " + site.type + " updates " + o.name +
                           " while it is disabled: no depend clause names it; " + update +
                           "; and a taskwait before the code that reads the result (generated "
-                          "before a task that reads it and for a local of a function other "
-                          "than the region's, not before other reads of the creating code)");
+                          "before a task that reads it and for a local of the creating "
+                          "function, not before the creating code's reads of a global)");
     return false;
   }
   if (o.kind == "stack" && u.written == 0 && !shared_locals_.count(local_key(site, o.name)))

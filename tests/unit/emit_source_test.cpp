@@ -377,6 +377,26 @@ TEST(EmitSource, AHeapBlockWhosePointerIsAssignedAgainIsAStandIn) {
   EXPECT_EQ(named("swap(&p[0], &q[0]);"), "p");
 }
 
+// A local of the region's function its tasks update while it is disabled (a residual the loop
+// tests): the creating code waits before each later test of the loop.
+TEST(EmitSource, ADisabledLocalOfTheRegionsFunctionIsWaitedForBeforeTheLoopTests) {
+  testing::TempDir dir;
+  dir.write("loop.c",
+            "int main(void)\n{\n   double res = 1;\n   tareador_ON();\n"
+            "   while (res > 0.5) {\n      res = 0;\n      tareador_start_task(\"t\");\n"
+            "      res += 0.25;\n      tareador_end_task(\"t\");\n   }\n   tareador_OFF();\n"
+            "   return res > 0;\n}\n");
+  std::string diff =
+      tasks::emit_source(two_tasks(dir.path("loop.c"), 4, 11, 7, 9, {1, "stack", 8, "res"}, true),
+                         {})
+          .diff;
+  EXPECT_NE(diff.find("       tareador_end_task(\"t\");\n+      #pragma omp taskwait\n    }\n"),
+            std::string::npos)
+      << diff;
+  // The region's end waits for the tasks before the return reads it.
+  EXPECT_EQ(diff.find("+   #pragma omp taskwait"), std::string::npos) << diff;
+}
+
 TEST(EmitSource, AReadInAnInlinedFunctionWaitsAfterTheLastCreation) {
   testing::TempDir dir;
   std::string text;

@@ -191,6 +191,11 @@ grep -qxF '+      #pragma omp task firstprivate(rows, n, tmp, img) depend(in: ta
   grep -qxF '+   #pragma omp task firstprivate(n, img) shared(s) depend(in: tareador_dep_1) depend(inout: s)' "$scratch/swapped.diff"
 checked $? swapped "swapped: blocks whose pointers are swapped are named by stand-ins, so the task that reads the result follows the tasks that wrote it"
 
+# ---- A solver loop in the region's function: its disabled residual waited for before each test -
+annotated solver
+grep -A1 -xF '       iter++;' "$scratch/solver.diff" | grep -qxF '+      #pragma omp taskwait'
+checked $? solver "solver: main waits for the disabled updates of its residual before each test of the loop"
+
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
   grep -qxF '+         #pragma omp task firstprivate(src, dst, n, rows) inout(u[1;1154], v[1;1154])' \
