@@ -216,9 +216,9 @@ class Generator {
   // right after the statement that created the last task before the read.
   void place_taskwaits();
 
-  // A task that reads what earlier tasks updated while it was disabled (a reduction: no
-  // dependency orders the read after them, and in() would not next to atomic updates; the
-  // report's [reduction-read]): its creator waits for them before it creates it, when they
+  // A task that reads what earlier tasks updated while it was disabled (a reduction: the trace
+  // orders the read after them, but no depend clause does, and in() would not next to atomic
+  // updates; the report's [reduction-read]): its creator waits for them before it creates it, when they
   // are its children or theirs (a task waits for its children at its end).
   void wait_before_reduction_readers();
 
