@@ -256,12 +256,14 @@ class Generator {
   void place_regions();
 
   // A declaration among the statements [first, last] of a block the diff adds (the parallel
-  // region, a task), at their depth, whose variable the code after them uses would go out of
+  // region, a task, a critical section), at their depth, whose variable the code after them uses would go out of
   // scope at the block's closing brace: it is declared before the block, at line `before`, and
   // assigned where it was (`double s = sumsq(v, n);` -> `double s;` before, `s = sumsq(v, n);`
   // inside; a declaration without a value leaves a comment). Only one declarator alone on its
-  // line, not const.
-  void hoist_declarations(int file, int first, int last, int before, const std::string& block);
+  // line, not const, not an array: whether every such declaration is before the block now
+  // (inserted there as `place`).
+  bool hoist_declarations(int file, int first, int last, int before, const std::string& block,
+                          Place place = Place::RegionOpen);
 
   // Whether `code` names a variable at `at` (`length` characters): a whole word, and not a
   // member's name (`s.x`, `p->x`).

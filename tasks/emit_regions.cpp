@@ -207,8 +207,8 @@ void Generator::place_regions() {
   }
 }
 
-void Generator::hoist_declarations(int file, int first, int last, int before,
-                                   const std::string& block) {
+bool Generator::hoist_declarations(int file, int first, int last, int before,
+                                   const std::string& block, Place place) {
   const SourceText& source = text(file);
   int depth = source.depth_before(first), body = source.function_body(first);
   std::string after;
@@ -216,18 +216,17 @@ void Generator::hoist_declarations(int file, int first, int last, int before,
     after += source.code(l) + "\n";
   std::vector<std::string> used = identifiers(after);
   std::vector<Declaration> declared = source.declarations(first, last);
-  for (const Declaration& d : declared) {
-    if (source.depth_before(d.line) != depth || d.dimensions > 0 ||
-        hoisted_.count({file, d.line}) ||
-        std::find(used.begin(), used.end(), d.name) == used.end() ||
+  // Moves `d` before the block: false when it cannot be.
+  auto move = [&](const Declaration& d) {
+    if (d.dimensions > 0 ||
         std::count_if(declared.begin(), declared.end(),
                       [&](const Declaration& o) { return o.line == d.line; }) != 1)
-      continue;
+      return false;
     const std::string& code = source.code(d.line);
     std::size_t at = code.find(d.name);
     while (at != std::string::npos && !is_word_at(code, at, d.name.size()))
       at = code.find(d.name, at + 1);
-    if (at == std::string::npos) continue;
+    if (at == std::string::npos) return false;
     std::size_t next = code.find_first_not_of(" \t", at + d.name.size());
     std::string indent = source.indent(d.line);
     std::string type = code.substr(indent.size(), at - indent.size());
@@ -236,15 +235,22 @@ void Generator::hoist_declarations(int file, int first, int last, int before,
     bool bare = next != std::string::npos && code.compare(next, 1, ";") == 0;
     if (!(valued || bare) || code.back() != ';' || identifiers(type).empty() ||
         type.find("const") != std::string::npos || type.find("static") != std::string::npos)
-      continue;
+      return false;
     hoisted_.insert({file, d.line});
-    insert(file, before, Place::RegionOpen, source.indent(first) + type + d.name + ";");
+    insert(file, before, place, source.indent(first) + type + d.name + ";");
     replace(file, d.line,
             indent + (valued ? source.line(d.line).substr(at)
                              : "/* " + d.name + ": declared before the " + block + " */"));
     notes_.push_back(where(file, d.line) + ": " + d.name + ", used after the " + block +
                      ", is declared before it");
-  }
+    return true;
+  };
+  bool all = true;
+  for (const Declaration& d : declared)
+    if (source.depth_before(d.line) == depth && !hoisted_.count({file, d.line}) &&
+        std::find(used.begin(), used.end(), d.name) != used.end())
+      all = move(d) && all;
+  return all;
 }
 
 bool Generator::is_word_at(const std::string& code, std::size_t at, std::size_t length) {

@@ -134,7 +134,10 @@ bool Generator::place_critical_sections(const TaskSite& site) {
       synchronised = synchronised ||
                      source.line(k).find("#pragma omp atomic") != std::string::npos ||
                      source.line(k).find("#pragma omp critical") != std::string::npos;
-    if (synchronised) continue;
+    // (What the code after the section uses of its declarations is declared before it.)
+    if (synchronised ||
+        !hoist_declarations(site.file, first, last, first, "critical section", Place::CriticalOpen))
+      continue;
     std::string indent = source.indent(first);
     insert(site.file, first, Place::CriticalOpen, indent + "#pragma omp critical");
     insert(site.file, first, Place::CriticalOpen, indent + "{");

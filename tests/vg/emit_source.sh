@@ -172,10 +172,11 @@ checked $? histogram "histogram: the task that reads a disabled reduction is cre
 # ---- A merge into a disabled record: a critical section (no atomic update does two statements) -
 annotated stats
 grep -A3 -xF '+      #pragma omp critical' "$scratch/stats.diff" | grep -qxF '       tareador_disable_object(&all);' &&
-  grep -B1 -xF '       tareador_end_task("summarise");' "$scratch/stats.diff" | grep -qxF '+      }' &&
-  grep -qxF '+      #pragma omp task firstprivate(i, b, sum, max) depend(in: samples)' "$scratch/stats.diff" &&
+  grep -B1 -xF '+      #pragma omp critical' "$scratch/stats.diff" | grep -qxF '+      long total;' &&
+  grep -B1 -xF '       running[b] = total;' "$scratch/stats.diff" | grep -qxF '+      }' &&
+  grep -qxF '+      #pragma omp task firstprivate(i, b, sum, max) shared(running) depend(in: samples)' "$scratch/stats.diff" &&
   ! grep -q 'omp critical' "$scratch/histogram.diff"
-checked $? stats "stats: the merge between tareador_disable_object and tareador_enable_object is a critical section (histogram's own atomic updates are not); sum and max, whose names only members share after tracing, stay copies"
+checked $? stats "stats: the merge between tareador_disable_object and tareador_enable_object is a critical section, the total it declares declared before it (histogram's own atomic updates are not); sum and max, whose names only members share after tracing, stay copies"
 
 # ---- Globals hidden at the task by parameters of their names: stand-ins, not the parameters --
 annotated shadowed

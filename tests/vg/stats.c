@@ -1,8 +1,10 @@
 /* stats — tasks that each summarise a block of samples and merge the summary into one shared
    record (a sum and a maximum), disabled around the merge as course labs disable a reduction
-   (tareador_disable_object): the merge is two statements, one conditional, so no atomic update
-   does it (tests/vg/emit_source.sh). The annotated source must make the merge a critical
-   section; the parallel build must print what the sequential one does. */
+   (tareador_disable_object): the merge is three statements, one conditional, so no atomic
+   update does it, and it declares the running total the task keeps after it
+   (tests/vg/emit_source.sh). The annotated source must make the merge a critical section, with
+   that declaration before it; the parallel build must print what the sequential one does (the
+   largest running total is the last, whatever the order). */
 #include <stdio.h>
 
 #include "tareador.h"
@@ -20,6 +22,7 @@ int samples[N];
 int main(void)
 {
    struct summary all = {0, 0};
+   long running[BLOCKS];
    int b, i;
    for (i = 0; i < N; i++) samples[i] = (i * 7919) % 100003;
    tareador_ON();
@@ -32,12 +35,17 @@ int main(void)
          if (samples[i] > max) max = samples[i];
       }
       tareador_disable_object(&all);
-      all.sum = all.sum + sum;
+      long total = all.sum + sum;
+      all.sum = total;
       if (max > all.max) all.max = max;
       tareador_enable_object(&all);
+      running[b] = total;
       tareador_end_task("summarise");
    }
    tareador_OFF();
-   printf("sum %ld max %d\n", all.sum, all.max);
+   long last = 0;
+   for (b = 0; b < BLOCKS; b++)
+      if (running[b] > last) last = running[b];
+   printf("sum %ld max %d, last running total %ld\n", all.sum, all.max, last);
    return 0;
 }
