@@ -312,19 +312,15 @@ TEST(Native, ARankThatNeverFinishedIsTruncated) {
                             "warning"),
             std::string::npos);
   EXPECT_EQ(records(*traces[0], 1).size(), 1u);
-}
 
-TEST(Native, ARankKilledWhileItWaitedInACallSaysWhichCall) {
-  // The manifest the tool leaves while a rank has long waited in MPI_Recv.
-  TempDir dir;
-  std::string set = make_set(dir, "# tareador stream v1 kind=authentic rank=1\ncpu 1000\n");
+  // The manifest the tool leaves while a rank has long waited in MPI_Recv names the call.
   dir.write("set/rank-1.toml",
             "rank = 1\nstatus = \"running\"\nreason = \"inside MPI_Recv\"\n"
             "[[communicator]]\nid = 1\ntasks = [0, 1]\n");
-  auto traces = trace::open_traces(set);
-  const trace::TraceHeader& h = traces[0]->header();
-  ASSERT_EQ(h.notes.size(), 1u);
-  EXPECT_NE(h.notes[0].find("or still running), inside MPI_Recv"), std::string::npos) << h.notes[0];
+  traces = trace::open_traces(set);
+  const std::vector<std::string>& notes = traces[0]->header().notes;
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("or still running), inside MPI_Recv"), std::string::npos) << notes[0];
 }
 
 TEST(Native, ALineCutByTheDeathOfItsRankIsLeftOut) {

@@ -149,13 +149,11 @@ fi
 
 # ---- An MPI code with tasks gives a replayable tasks trace, with each MPI --------------------------
 for mpi in openmpi mpich; do
-  launcher=mpirun.openmpi
-  [ "$mpi" = mpich ] && launcher=mpiexec.mpich
   program="$EXAMPLES_BUILD/$mpi/mpi_ring_tasks"
-  command -v "$launcher" >/dev/null && [ -x "$program" ] || continue
+  command -v "$(launcher "$mpi")" >/dev/null && [ -x "$program" ] || continue
   dir="$scratch/ring-$mpi"
   rm -rf "$dir"
-  timeout 300 "$launcher" -np 2 "$TAREADOR" --trace-dir="$dir" "$program" >"$dir.log" 2>&1
+  timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" "$program" >"$dir.log" 2>&1
   name="mpirun -np 2 tareador mpi_ring_tasks ($mpi)"
   if ! grep -q '"tasks"' "$dir/manifest.toml" 2>/dev/null ||
      [ "$(tail -1 "$dir/tasks.1.trc" 2>/dev/null)" != end ]; then
@@ -186,13 +184,11 @@ done
 # ---- One task posts non-blocking calls, another waits: the data is there at the wait ----------
 # (tests/vg/splittasks.c: use after complete, refill after complete, not only after post)
 for mpi in openmpi mpich; do
-  launcher=mpirun.openmpi
-  [ "$mpi" = mpich ] && launcher=mpiexec.mpich
   program="$VG_TESTS_BUILD/$mpi/splittasks"
-  command -v "$launcher" >/dev/null && [ -x "$program" ] || continue
+  command -v "$(launcher "$mpi")" >/dev/null && [ -x "$program" ] || continue
   dir="$scratch/split-$mpi"
   rm -rf "$dir"
-  timeout 300 "$launcher" -np 3 "$TAREADOR" --trace-dir="$dir" --task-report=no --deps=raw+war \
+  timeout 300 "$(launcher "$mpi")" -np 3 "$TAREADOR" --trace-dir="$dir" --task-report=no --deps=raw+war \
     "$program" >"$dir.log" 2>&1
   name="splittasks ($mpi)"
   if ! grep -q 'splittasks: ok' "$dir.log"; then
