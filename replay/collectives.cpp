@@ -99,8 +99,8 @@ double collective_ns(const Machine& machine, int op, const std::vector<int>& tas
     Phases p = phases(members, 0, medium.latency, medium.bandwidth);
     if (p.in + p.out > intra.in + intra.out) intra = p;
   }
-  Phases network;
-  if (machine.nodes.size() > 1)
+  Phases network;  // (none when no node is counted, as in Dimemas)
+  if (machine.nodes.size() > 1 && !members_per_node.empty())
     network = phases(static_cast<int>(members_per_node.size()), machine.buses,
                      machine.nodes[static_cast<std::size_t>(representative_node)].latency,
                      machine.bandwidth);

@@ -146,7 +146,7 @@ void Engine::advance(std::uint32_t ti) {
           queue_next_work(ti, true);
           return;
         }
-        if (double at = ready_again(ti); at < 0 || !continue_at(ti, at)) return;
+        if (!resume(ti)) return;
         continue;
       case Phase::Issue:
         if (!issue(ti)) return;
@@ -464,6 +464,19 @@ void Engine::ready_readied() {
   for (std::uint32_t ti : readied_)
     if (double at = ready_again(ti); at >= 0) queue_.push(at, EventKind::ThreadReady, ti);
   readied_.clear();
+}
+
+// The thread goes on after its call; false if not now. Dimemas lets a thread that started a
+// non-blocking collective go on at once: its next record of the same instant (another such
+// collective, which then queues for the buses) comes before other threads' of that instant.
+bool Engine::resume(std::uint32_t ti) {
+  const Record& r = run_of(threads_[ti]).record;
+  bool started_collective =
+      r.type == RecordType::GlobalOp && r.immediate() && !(r.flags & trace::kCollectiveWait);
+  double at = ready_again(ti);
+  if (at < 0) return false;
+  if (started_collective && at == now_ns_) return true;
+  return continue_at(ti, at);
 }
 
 // Thread `ti` goes on after an MPI call, as Dimemas readies a thread (SCHEDULER_thread_to_ready):

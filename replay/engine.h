@@ -270,6 +270,7 @@ class Engine {
   void block(ThreadSim& t, Waiting waiting, State state, std::int32_t on);
   void wake(std::uint32_t ti, bool later = false);
   void ready_readied();
+  bool resume(std::uint32_t ti);
   double ready_again(std::uint32_t ti);
   void end_call(ThreadSim& t);
   int row(const ThreadSim& t) const;
@@ -390,7 +391,12 @@ class Engine {
   Pool<MessageSim> messages_;
   Pool<CollectiveSim> collectives_;
   std::map<std::pair<int, std::uint64_t>, std::uint32_t> open_collectives_;
-  std::map<std::pair<int, int>, double> collective_startups_;              // (comm, node) -> ns
+  std::map<std::pair<int, int>, double> collective_startups_;  // (comm, node) -> ns
+  // Per communicator, the node of each arrival at its collectives since one of them last ended:
+  // what a collective's duration counts when it gets the buses, as Dimemas 5.5 counts its
+  // communicator's nodes and tasks per node (with non-blocking collectives in flight together,
+  // theirs add up, and the end of one empties them for the others).
+  std::map<int, std::vector<int>> comm_arrivals_;
   std::vector<std::unordered_map<int, std::uint64_t>> collective_counts_;  // per rank, per comm
   std::vector<RankSummary> ranks_;
   std::uint64_t message_count_ = 0, collective_count_ = 0;

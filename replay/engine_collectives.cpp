@@ -42,6 +42,7 @@ bool Engine::issue_collective(std::uint32_t ti) {
                 std::to_string(threads_[c.members.front()].task));
   bool immediate = r.flags & trace::kImmediate;
   c.members.push_back(ti);
+  comm_arrivals_[r.comm].push_back(t.node);
   c.blocking.push_back(!immediate);
   c.counted.push_back(immediate && r.request == 0);
   if (c.root == kNone) {  // the sizes of the root, else of the last member
@@ -119,9 +120,7 @@ void Engine::collective_claimed(std::uint32_t cid) {
   CollectiveSim& c = collectives_[cid];
   c.start = now_;
   std::uint32_t representative = c.representative;
-  std::vector<int> member_nodes;
-  for (std::uint32_t m : c.members) member_nodes.push_back(threads_[m].node);
-  double duration = collective_ns(machine_, c.op, member_nodes, c.bytes, c.bytes_recv,
+  double duration = collective_ns(machine_, c.op, comm_arrivals_[c.comm], c.bytes, c.bytes_recv,
                                   threads_[representative].node);
   for (std::size_t i = 0; i < c.members.size(); ++i)
     if (c.blocking[i]) set_state(threads_[c.members[i]], State::Collective);
@@ -134,7 +133,8 @@ void Engine::collective_claimed(std::uint32_t cid) {
 void Engine::collective_done(std::uint32_t cid) {
   CollectiveSim& c = collectives_[cid];
   c.done = true;
-  network_.release_buses(cid);  // first, as Dimemas (its resources event comes first)
+  network_.release_buses(cid);     // first, as Dimemas (its resources event comes first)
+  comm_arrivals_[c.comm].clear();  // (once those the buses went to have counted them)
   std::int32_t representative = kNone;
   for (std::size_t i = 0; i < c.members.size(); ++i) {
     if (!c.blocking[i]) continue;

@@ -405,6 +405,35 @@ TEST(Dimemas, AnExportWhoseCollectiveWaitsAreOutOfOrderSaysSo) {
       << notes;
 }
 
+TEST(Dimemas, ImmediateCollectivesQueuedForOneBusAsDimemasTimesThem) {
+  // Each rank starts a barrier and an allreduce on a communicator of its own (MPI_COMM_SELF),
+  // waits for both, then joins a Reduce; ranks 0 and 2 compute 18 ms first, and rank 0 computes
+  // 0.73 us between its two starts. On one bus the collectives queue for it. As Dimemas 5.5
+  // does, a thread goes on at once after starting one (its second queues before the other
+  // threads'), and a collective's duration counts its communicator's arrivals when it gets the
+  // bus, which the end of one of them empties: rank 0's allreduce, granted after its barrier
+  // ended, takes no time. (Values: Dimemas 5.5 on the same trace and machine.)
+  const std::string comms = "d:1:4096:1:0\nd:1:8192:1:1\nd:1:12288:1:2\nd:1:16384:1:3\n";
+  auto rank = [](int r, bool pause) {
+    std::string c = std::to_string(4096 * (r + 1)), t = std::to_string(r);
+    std::string text = r % 2 == 0 ? "1:" + t + ":0:0.018006304\n" : "";
+    text += "10:" + t + ":0:0:" + c + ":0:0:0:0:0\n";
+    if (pause && r == 0) text += "1:" + t + ":0:0.00000073\n";
+    text += "10:" + t + ":0:11:" + c + ":0:0:8:8:0\n10:" + t + ":0:0:" + c + ":0:0:0:0:2\n10:" + t +
+            ":0:11:" + c + ":0:0:8:8:2\n";
+    return text + "10:" + t + ":0:10:1:" + (r == 0 ? "0:0:8:8" : "-1:0:8:0") + ":1\n";
+  };
+  replay::Machine bus = replay::load_machine(fixture("dimemas/cfg_4n_1bus.cfg"));
+  for (bool pause : {true, false}) {
+    TempDir dir;
+    std::string text = "#DIMEMAS:\"t\":0,0:4(1,1,1,1),5\nd:1:1:4:0:1:2:3\n" + comms;
+    for (int r = 0; r < 4; ++r) text += rank(r, pause);
+    auto t = trace::open_dimemas(dir.write("t.dim", text));
+    EXPECT_NEAR(replay::simulate(*t, bus).total_time, pause ? 0.018046426 : 0.018056487, 1e-9)
+        << (pause ? "with" : "without") << " rank 0's pause";
+  }
+}
+
 TEST(Dimemas, ExportingEveryExampleKeepsItsReplayedTime) {
   const std::string examples = std::string(TESTS_DIR) + "/../examples/";
   for (const char* name : {"pingpong", "pingpong_rdv", "ring", "ring_eq", "late_s0", "late_s1"})
