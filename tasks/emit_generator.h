@@ -218,8 +218,8 @@ class Generator {
 
   // A task that reads what earlier tasks updated while it was disabled (a reduction: the trace
   // orders the read after them, but no depend clause does, and in() would not next to atomic
-  // updates; the report's [reduction-read]): its creator waits for them before it creates it, when they
-  // are its children or theirs (a task waits for its children at its end).
+  // updates; the report's [reduction-read]): its creator waits for them before it creates it,
+  // when they are its children or theirs (a task waits for its children at its end).
   void wait_before_reduction_readers();
 
   // The waits for the disabled locals `names` the site's tasks write (no read the trace saw
@@ -256,8 +256,8 @@ class Generator {
   void place_regions();
 
   // A declaration among the statements [first, last] of a block the diff adds (the parallel
-  // region, a task, a critical section), at their depth, whose variable the code after them uses would go out of
-  // scope at the block's closing brace: it is declared before the block, at line `before`, and
+  // region, a task, a critical section), at their depth, whose variable the code after them
+  // uses would go out of scope at the block's closing brace: it is declared before the block, at line `before`, and
   // assigned where it was (`double s = sumsq(v, n);` -> `double s;` before, `s = sumsq(v, n);`
   // inside; a declaration without a value leaves a comment). Only one declarator alone on its
   // line, not const, not an array: whether every such declaration is before the block now

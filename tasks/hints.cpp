@@ -321,8 +321,8 @@ void stack_write_warnings(const trace::TaskSet& set, const std::vector<TypeUses>
 
 // Tasks that read bytes of an object that earlier tasks updated while it was disabled (a
 // reduction): the trace orders the reader after the updates, but in() would not in the
-// parallel code, next to updates made atomic or critical (which have no out()). (The main task is left out: its uses are its whole
-// run's, before and after its children's.)
+// parallel code, next to updates made atomic or critical (which have no out()). (The main task
+// is left out: its uses are its whole run's, before and after its children's.)
 void reduction_read_warnings(const trace::TaskSet& set, int main, Hints& hints) {
   struct Updates {
     int first = 0;                   // the first instance that updated the object while disabled

@@ -518,8 +518,8 @@ TEST(TaskHints, RaceOnAnAccumulatorWithoutDependencies) {
 
 TEST(TaskHints, AReaderOfWhatTasksUpdateWhileDisabledIsNotOrderedByTheClauses) {
   // Four "acc" tasks add into bytes [0, 8) of a block while it is disabled; a "use" task reads
-  // them afterwards, with the block enabled: the clauses would not order it after them. A "data" task
-  // reads other bytes of the block: no warning for it.
+  // them afterwards, with the block enabled: the clauses would not order it after them. A
+  // "data" task reads other bytes of the block: no warning for it.
   SetBuilder b;
   b.object(1, "heap", 64, "block");
   for (int i = 0; i < 4; ++i) {
