@@ -18,6 +18,11 @@ using trace::RecordType;
 constexpr std::uint64_t kProgressEvery = 1 << 16;
 constexpr std::uint64_t kSafeEvery = 1 << 13;  // records between two safe times for the sink
 
+// Dimemas lets a thread that starts a non-blocking collective go on at once.
+bool starts_immediate_collective(const Record& r) {
+  return r.type == RecordType::GlobalOp && r.immediate() && !(r.flags & trace::kCollectiveWait);
+}
+
 std::vector<int> task_nodes(const Machine& machine, int tasks) {
   if (machine.nodes.empty()) throw std::invalid_argument("the machine has no nodes");
   return machine.map_tasks(tasks);
@@ -142,9 +147,8 @@ void Engine::advance(std::uint32_t ti) {
           continue;
         }
         if (shares_cores(t)) {
-          end_call(t);
-          queue_next_work(ti, true);
-          return;
+          if (!resume_sharing(ti)) return;
+          continue;
         }
         if (!resume(ti)) return;
         continue;
@@ -374,15 +378,29 @@ void Engine::queue_work(std::uint32_t ti, double ns, State state, bool front) {
 }
 
 // After an MPI call (or before the first record): the thread queues for its next burst, or
-// for an empty piece of work before a record that is not a burst.
-void Engine::queue_next_work(std::uint32_t ti, bool front) {
+// for an empty piece of work before a record that is not a burst. With `calls_inline`, a record
+// that is not a burst is not queued for: true when the thread goes on with it at once.
+bool Engine::queue_next_work(std::uint32_t ti, bool front, bool calls_inline) {
   ThreadSim& t = threads_[ti];
   do {
-    if (!take_record(ti)) return;
+    if (!take_record(ti)) return false;
   } while (skip_send_wait(t));
   bool burst = run_of(t).record.type == RecordType::Burst;
   t.phase = burst ? Phase::Fetch : Phase::Start;
+  if (!burst && calls_inline) return true;
   queue_work(ti, burst ? burst_ns(t) : 0.0, State::Running, front);
+  return false;
+}
+
+// The thread goes on after its call on shared cores: it queues at the front for its next piece
+// of work (Dimemas' FIFO scheduler takes a thread that kept its core LIFO). After starting a
+// non-blocking collective Dimemas goes on at once: with its next call inline, or it queues for
+// its next burst at the back (it gave its core up). True if it goes on now.
+bool Engine::resume_sharing(std::uint32_t ti) {
+  ThreadSim& t = threads_[ti];
+  bool started = starts_immediate_collective(run_of(t).record);
+  end_call(t);
+  return queue_next_work(ti, !started, started);
 }
 
 void Engine::dispatch_cores() {
@@ -470,9 +488,7 @@ void Engine::ready_readied() {
 // non-blocking collective go on at once: its next record of the same instant (another such
 // collective, which then queues for the buses) comes before other threads' of that instant.
 bool Engine::resume(std::uint32_t ti) {
-  const Record& r = run_of(threads_[ti]).record;
-  bool started_collective =
-      r.type == RecordType::GlobalOp && r.immediate() && !(r.flags & trace::kCollectiveWait);
+  bool started_collective = starts_immediate_collective(run_of(threads_[ti]).record);
   double at = ready_again(ti);
   if (at < 0) return false;
   if (started_collective && at == now_ns_) return true;

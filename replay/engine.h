@@ -263,7 +263,8 @@ class Engine {
     return shared_cores_[static_cast<std::size_t>(t.node)].has_value();
   }
   void queue_work(std::uint32_t ti, double ns, State state, bool front);
-  void queue_next_work(std::uint32_t ti, bool front);
+  bool queue_next_work(std::uint32_t ti, bool front, bool calls_inline = false);
+  bool resume_sharing(std::uint32_t ti);
   void dispatch_cores();
   void release_core(ThreadSim& t);
   bool continue_at(std::uint32_t ti, double time);

@@ -424,13 +424,21 @@ TEST(Dimemas, ImmediateCollectivesQueuedForOneBusAsDimemasTimesThem) {
     return text + "10:" + t + ":0:10:1:" + (r == 0 ? "0:0:8:8" : "-1:0:8:0") + ":1\n";
   };
   replay::Machine bus = replay::load_machine(fixture("dimemas/cfg_4n_1bus.cfg"));
+  // Two ranks per node of one core: on its core too a thread goes on at once after starting
+  // one, so each rank's two collectives queue together (ranks 0 and 2, then 1 and 3 once the
+  // others wait), and each is granted before the other ends: none is free.
+  replay::Machine shared = bus;
+  replay::apply_override(shared, "tasks_per_node=2");
   for (bool pause : {true, false}) {
     TempDir dir;
     std::string text = "#DIMEMAS:\"t\":0,0:4(1,1,1,1),5\nd:1:1:4:0:1:2:3\n" + comms;
     for (int r = 0; r < 4; ++r) text += rank(r, pause);
     auto t = trace::open_dimemas(dir.write("t.dim", text));
+    const char* with = pause ? "with" : "without";
     EXPECT_NEAR(replay::simulate(*t, bus).total_time, pause ? 0.018046426 : 0.018056487, 1e-9)
-        << (pause ? "with" : "without") << " rank 0's pause";
+        << with << " rank 0's pause";
+    EXPECT_NEAR(replay::simulate(*t, shared).total_time, pause ? 0.018086548 : 0.018096609, 1e-9)
+        << with << " rank 0's pause, on shared cores";
   }
 }
 
