@@ -180,7 +180,7 @@ static void* tr_realloc(ThreadId tid, void* p, SizeT size)
    void* q;
    SizeT old;
    UWord id;
-   Bool disabled;
+   UInt disabled;
    if (p == NULL) return tr_malloc(tid, size);
    if (size == 0) {
       free_block(tid, p);
@@ -188,7 +188,7 @@ static void* tr_realloc(ThreadId tid, void* p, SizeT size)
    }
    q = tr_malloc(tid, size);
    if (q == NULL) return NULL;
-   disabled = VG_(lookupFM)(heap_blocks, NULL, &id, (UWord)p) && objects[id].disabled;
+   disabled = VG_(lookupFM)(heap_blocks, NULL, &id, (UWord)p) ? objects[id].disabled : 0;
    old = block_size(p);
    if (old > size) old = size;
    VG_(memcpy)(q, p, old);
@@ -198,7 +198,7 @@ static void* tr_realloc(ThreadId tid, void* p, SizeT size)
    }
    free_block(tid, p);
    if (disabled && VG_(lookupFM)(heap_blocks, NULL, &id, (UWord)q)) {
-      objects[id].disabled = True;
+      objects[id].disabled = disabled;
       if (tr_objects_on_block) tr_objects_on_block((Addr)q, objects[id].size, TR_BLOCK_DISABLED);
    }
    return q;

@@ -22,7 +22,8 @@ typedef struct {
    Addr start;
    SizeT size;
    TrObjectKind kind;
-   Bool disabled;              /* tareador_disable_object: no dependencies through it */
+   UInt disabled;              /* tareador_disable_object calls not undone yet by an enable
+                                  (they nest: a recursive task's): no dependencies through it */
    Bool dead;                  /* a freed heap block, a popped stack object */
    Bool runtime;               /* the language runtimes' own state (stdio buffers and locks,
                                   errno): calls into them are taken to be thread-safe, so it

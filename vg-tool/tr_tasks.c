@@ -680,8 +680,10 @@ void tr_tasks_disable_object(Addr a, Bool disable)
       tr_trace_warning(warning);
       return;
    }
-   if (o->disabled == disable) return;
-   o->disabled = disable;
+   /* Calls nest: a recursive task disables what its children disable and enable again. */
+   if (!disable && o->disabled == 0) return;
+   o->disabled += disable ? 1 : -1;
+   if (o->disabled != (disable ? 1u : 0u)) return;
    if (disable) {
       /* An element or a member names all of its object: say so, once per object (the text
          leaves out the element's address). (Memory the program maps is cut into regions of

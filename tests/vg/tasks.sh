@@ -63,6 +63,21 @@ for deps in raw raw+waw; do
   fi
 done
 
+# ---- Disables nest: a recursive task's children do not enable what it disabled ----------------
+# (tests/vg/nested.c: 14 visit tasks add to `total`, each disabling it around its whole body;
+# only the report task that reads it afterwards depends on them, on all 14)
+if ! trace "$scratch/nested" "$VG_TESTS_BUILD/nested"; then
+  not_ok "nested disables" "the run failed: $(tail -3 "$scratch/nested.log" | tr '\n' ' ')"
+else
+  deps=$(awk '$1 == "task" { type = $3 } $1 == "after" { n[type]++ }
+              END { for (t in n) printf "%s %d|", t, n[t] }' "$scratch/nested/tasks.0.trc")
+  if [ "$deps" = "report 14|" ]; then
+    ok "nested disables: the visit tasks make no dependency through what each disabled, the report depends on all 14"
+  else
+    not_ok "nested disables" "dependencies per task type: $deps (want: report 14|)"
+  fi
+fi
+
 # ---- The same binary gives the same tasks stream, bursts included ------------------------------
 trace "$scratch/again" "$VG_TESTS_BUILD/taskdeps" --deps=raw
 if cmp -s "$scratch/again/tasks.0.trc" "$scratch/taskdeps-raw/tasks.0.trc"; then
