@@ -251,9 +251,10 @@ void shared_global_warnings(const trace::TaskSet& set, int main, Hints& hints) {
     w.count = types.size();
     w.message = "global " + o.name + " is written by tasks of " + std::to_string(types.size()) +
                 " types (" + join(w.types, ", ") +
-                ") that use it directly, not as a parameter: name it in the out()/inout() "
-                "clauses of each of them so that the runtime orders them, or protect it "
-                "(atomic, critical) if they only accumulate into it";
+                "): each of them must name it in its out()/inout() clauses, as the hints "
+                "do, so that the runtime orders them (a global a task uses by its name, not "
+                "through a parameter, is easily left out), or protect it (atomic, critical) if "
+                "they only accumulate into it";
     hints.warnings.push_back(std::move(w));
   }
 }
