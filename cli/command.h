@@ -4,16 +4,35 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <iostream>
 #include <new>
+#include <string>
 
 #include "tareador/trace.h"
 
 namespace tareador::cli {
 
 inline constexpr int kExitBadInput = 1;  // a malformed input or option, or a file not written
+
+// Checks of numeric options whose message says the bound plainly (CLI11's PositiveNumber and
+// NonNegativeNumber print the largest double as theirs). Text that is not a number passes
+// here: the option's conversion says so.
+inline CLI::Validator sign_check(bool zero_allowed) {
+  return CLI::Validator(
+      [zero_allowed](std::string& text) -> std::string {
+        char* end = nullptr;
+        double value = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0') return "";
+        if (value > 0 || (zero_allowed && value == 0)) return "";
+        return text + ": must be " + (zero_allowed ? "0 or more" : "more than 0");
+      },
+      zero_allowed ? "NUMBER >= 0" : "NUMBER > 0");
+}
+inline const CLI::Validator kPositive = sign_check(false);
+inline const CLI::Validator kNonNegative = sign_check(true);
 
 // Parses argv into `app` (--help and --version exit 0, a bad option 1, said after `name` as
 // every other error is), then returns run()'s exit status; an exception out of run() is printed

@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
   app.add_option("dir", o.dir, "the trace set")->required()->type_name("TRACESET_DIR");
   app.add_option("-r,--rank", o.rank, "the rank (default 0)")
       ->type_name("N")
-      ->check(CLI::NonNegativeNumber);
+      ->check(cli::kNonNegative);
   app.add_option("--top", o.top,
                  "draw and list the N heaviest producer->consumer edges (0: all; default 40)")
       ->type_name("N");
@@ -161,7 +161,7 @@ int main(int argc, char** argv) {
                  "(tasks naming the units of work): writes predict.K.csv, predict.K.heatmap.svg "
                  "and the trace set predict.K/")
       ->type_name("K")
-      ->check(CLI::PositiveNumber);
+      ->check(cli::kPositive);
   app.add_option("--partitioner", o.partitioner,
                  "metis (default: balanced parts, least traffic cut) or contiguous (units in "
                  "their order: strips)")

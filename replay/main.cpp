@@ -148,7 +148,7 @@ AnalysisOptions add_analysis_options(CLI::App& app, Options& o) {
                      "speedup table (e.g. 1,2,4,8)")
           ->type_name("N,N,...")
           ->delimiter(',')
-          ->check(CLI::PositiveNumber)
+          ->check(cli::kPositive)
           ->allow_extra_args(false);
   a.sweep =
       app.add_option("--sweep", o.sweep,
@@ -177,13 +177,13 @@ AnalysisOptions add_analysis_options(CLI::App& app, Options& o) {
       "SET/critical.csv and SET/critical-FACTORx.svg (or --sweep-out PREFIX)");
   app.add_option("--factors", o.factors, "acceleration factors of --critical (default 2,10,100)")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber)
+      ->check(cli::kPositive)
       ->type_name("F1,F2,...");
   app.add_option(
          "-j,--jobs", o.jobs,
          "replays at once in --sweep, --cores-sweep and --critical (default: one per core of this "
          "machine; the output does not depend on it)")
-      ->check(CLI::PositiveNumber)
+      ->check(cli::kPositive)
       ->type_name("N");
   return a;
 }

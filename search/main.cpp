@@ -125,8 +125,7 @@ int main(int argc, char** argv) {
   app.add_option("--p3", o.search.p3, "control parameter of the concurrency cost (default 3)")
       ->check(CLI::Range(0.0, 100.0));
   app.add_option("--deps", o.deps, "dependencies that count: raw[+war][+waw] (default raw)");
-  app.add_option("-r,--rank", o.rank, "the rank's recording (default 0)")
-      ->check(CLI::NonNegativeNumber);
+  app.add_option("-r,--rank", o.rank, "the rank's recording (default 0)")->check(cli::kNonNegative);
   app.add_option("--csv", o.csv, "write every decomposition tried as CSV")->type_name("FILE");
   app.add_option("--svg", o.svg,
                  "write the four plots as PREFIX.speedup.svg, .instances.svg, .costs.svg and "

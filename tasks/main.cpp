@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
       ->type_name("TRACESET_DIR");
   auto* rank = app.add_option("-r,--rank", o.rank, "only this rank")
                    ->type_name("N")
-                   ->check(CLI::NonNegativeNumber);
+                   ->check(cli::kNonNegative);
   auto* all = app.add_flag("--all", o.all, "every rank (the default)");
   rank->excludes(all);
   app.add_option("--graph-format", o.format,

@@ -6,6 +6,8 @@
 #include <string>
 #include <tuple>
 
+#include <unistd.h>
+
 #include "tareador/trace.h"
 
 namespace tareador::trace {
@@ -125,6 +127,8 @@ std::vector<std::unique_ptr<Trace>> open_traces(const std::string& path,
       throw FormatError(path, 0, "directory is not a trace set (no manifest.toml)");
     return open_trace_set(path, kinds, options);
   }
+  // A path that cannot be read says so before anything is said of its kind.
+  ::close(open_input_file(path).fd);
   if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), "dimemas") == kinds.end())
     throw FormatError(path, 0,
                       "a Dimemas trace has kind 'dimemas'; the kinds asked for select "

@@ -631,6 +631,19 @@ t_missing_trace() {
   replay --config "$NOBUS"; assert_rc 1
   assert_matches "$ERR" "[Tt]race" "message"
 }
+t_out_of_range() {  # a number out of range is said plainly, the bound in words
+  replay --config "$NOBUS" -j 0 "$FIX/pingpong.dim"; assert_rc 1
+  assert_contains "$ERR" "--jobs: 0: must be more than 0" "-j 0"
+  replay --config "$NOBUS" --cores-sweep=2,-1 "$FIX/pingpong.dim"; assert_rc 1
+  assert_contains "$ERR" "--cores-sweep: -1: must be more than 0" "--cores-sweep"
+}
+t_no_such_trace() {  # a path that does not exist says so, whatever kinds are asked for
+  for kinds in "" "--kind tasks"; do
+    # shellcheck disable=SC2086
+    replay --config "$NOBUS" $kinds "$WORK/no/such/set"; assert_rc 1
+    assert_contains "$ERR" "no/such/set: cannot open: no such file or directory" "${kinds:-no kind}"
+  done
+}
 t_missing_config() {
   replay "$FIX/pingpong.dim"; assert_rc 1
   assert_contains "$ERR" "--config" "message"
@@ -919,6 +932,8 @@ case_ "--help" t_help
 case_ "--version" t_version
 case_ "unknown option exits 1" t_unknown_option
 case_ "missing TRACE exits 1" t_missing_trace
+case_ "a path that does not exist is reported as such" t_no_such_trace
+case_ "numbers out of range are reported plainly" t_out_of_range
 case_ "missing --config exits 1" t_missing_config
 
 while read -r trace cfg seconds; do
