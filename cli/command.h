@@ -17,6 +17,12 @@ namespace tareador::cli {
 
 inline constexpr int kExitBadInput = 1;  // a malformed input or option, or a file not written
 
+// A stream that writes nowhere (for the processes of a launch that keep quiet).
+inline std::ostream& quiet_stream() {
+  static std::ostream nowhere(nullptr);
+  return nowhere;
+}
+
 // Checks of numeric options whose message says the bound plainly (CLI11's PositiveNumber and
 // NonNegativeNumber print the largest double as theirs). Text that is not a number passes
 // here: the option's conversion says so.
@@ -36,25 +42,28 @@ inline const CLI::Validator kNonNegative = sign_check(true);
 
 // Parses argv into `app` (--help and --version exit 0, a bad option 1, said after `name` as
 // every other error is), then returns run()'s exit status; an exception out of run() is printed
-// after `name` and exits kExitBadInput.
+// after `name` and exits kExitBadInput. A process that does not `speak` (one of many a launcher
+// started, but the first) prints none of it: the output is one process's.
 template <class Run>
-int parse_and_run(CLI::App& app, int argc, char** argv, const char* name, Run&& run) {
+int parse_and_run(CLI::App& app, int argc, char** argv, const char* name, Run&& run,
+                  bool speaks = true) {
+  std::ostream& err = speaks ? std::cerr : quiet_stream();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << name << ": " << e.what() << " (" << name << " --help lists the options)\n";
+    if (e.get_exit_code() == 0) return speaks ? app.exit(e) : 0;  // --help, --version
+    err << name << ": " << e.what() << " (" << name << " --help lists the options)\n";
     return kExitBadInput;
   }
   try {
     return run();
   } catch (const std::filesystem::filesystem_error& e) {
-    std::cerr << name << ": " << e.path1().string() << ": "
-              << trace::system_error_text(e.code().value()) << "\n";
+    err << name << ": " << e.path1().string() << ": " << trace::system_error_text(e.code().value())
+        << "\n";
   } catch (const std::bad_alloc&) {
-    std::cerr << name << ": out of memory\n";
+    err << name << ": out of memory\n";
   } catch (const std::exception& e) {
-    std::cerr << name << ": " << e.what() << "\n";
+    err << name << ": " << e.what() << "\n";
   }
   return kExitBadInput;
 }

@@ -275,12 +275,16 @@ int main(int argc, char** argv) {
   app.footer(
       "Exit status: 0 success; 1 bad input (trace, configuration or options); 2 the simulated run "
       "deadlocks (a report names the ranks and records).");
-  return cli::parse_and_run(app, argc, argv, "replay", [&] {
-    try {
-      return run(o, launch.get());
-    } catch (const replay::DeadlockError& e) {
-      std::cerr << "replay: " << e.what() << "\n";
-      return kExitDeadlock;
-    }
-  });
+  const bool speaks = !launch || launch->leader();
+  return cli::parse_and_run(
+      app, argc, argv, "replay",
+      [&] {
+        try {
+          return run(o, launch.get());
+        } catch (const replay::DeadlockError& e) {
+          if (speaks) std::cerr << "replay: " << e.what() << "\n";
+          return kExitDeadlock;
+        }
+      },
+      speaks);
 }

@@ -413,6 +413,14 @@ t_sweep_mpirun() {  # under mpirun the processes share the replays; process 0 pr
   assert_eq "$out" "$serial" "mpirun -np 2 as one process"
   assert_near "$(json "$WORK/mpi.json" 'd["sweeps"][0]["series"][0]["times_s"][4]')" 0.258001 \
     1e-12 "authentic at 16 MB/s in process 0's JSON"
+  # An error is said once, by process 0, as one process says it.
+  replay --config "$SWEEP_FIX/machine.toml" "$WORK/sweep" --sweep bandwidth=100:1:3 --no-save
+  local serial_err=$ERR
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+    timeout 120 "$REPLAY_MPIRUN" -np 2 "$REPLAY" --config "$SWEEP_FIX/machine.toml" "$WORK/sweep" \
+    --sweep bandwidth=100:1:3 --no-save 2>"$WORK/mpi.err" >/dev/null
+  assert_eq "$(grep -c '^replay:' "$WORK/mpi.err")" 1 "error lines under mpirun -np 2" &&
+    assert_contains "$(cat "$WORK/mpi.err")" "$serial_err" "the error under mpirun -np 2"
 }
 t_sweep_out() {
   make_sweep_set
