@@ -57,6 +57,7 @@ static struct {
    UInt max_calls, max_intervals;
    ULong segment_span;  /* instructions after which a segment ends even without a call */
    ThreadId tid;
+   Addr stack_low, stack_end;  /* the traced thread's stack */
    ULong mark;          /* instructions already given to a segment */
    Node* open;
    UInt n_open, max_open;
@@ -247,11 +248,12 @@ static void begin(ThreadId tid, Addr target, Addr frame_top)
    pt.begins(tid);
    pt.tid = tid;
    pt.recording = True;
+   pt.stack_end = VG_(thread_get_stack_max)(tid) + 1;
+   pt.stack_low = pt.stack_end - VG_(thread_get_stack_size)(tid);
    VG_(sprintf)(name, TR_SET_POTENTIAL, tr_trace_rank());
    tr_trace_create(name, &pt.out);
    tr_text_printf(&pt.out.text, "# tareador potential v1 rank=%d\nstack %lx %lx\n", tr_trace_rank(),
-                  VG_(thread_get_stack_max)(tid) + 1 - VG_(thread_get_stack_size)(tid),
-                  VG_(thread_get_stack_max)(tid) + 1);
+                  pt.stack_low, pt.stack_end);
    pt.mark = tr_count_thread(tid);
    pt.functions[main_function].calls = 1;
    tr_objects_on_block = forget_block;
@@ -301,10 +303,22 @@ void tr_potential_stack_rises(Addr sp)
    }
 }
 
+/* Whether `a` is the language runtimes' own state (stdio's FILEs and buffers, errno): as in a
+   tasks run, where calls into them are taken to be thread-safe, it makes no dependency. (Stack
+   bytes never are; they are the most accessed, and looked up dearest.) */
+static Bool runtime_state(Addr a)
+{
+   const TrObject* o;
+   if (a >= pt.stack_low && a < pt.stack_end) return False;
+   o = tr_object(tr_object_at(pt.tid, a));
+   return o != NULL && o->runtime;
+}
+
 void tr_potential_access(Addr a, SizeT n, Bool write)
 {
    Node* node;
    if (!pt.recording || VG_(get_running_tid)() != pt.tid || pt.n_open == 0) return;
+   if (runtime_state(a)) return;
    /* Long stretches without calls are cut too: a wait for a task's result goes where its
       segment starts, so the segments bound how early a consumer may wait. */
    if (tr_count_thread(pt.tid) - pt.mark >= pt.segment_span) end_segment();

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The offline decomposition search (tareador --potential-tasks=functions, then tareador-search)
-# on sequential programs of tests/vg/search/: a Jacobi, a blocked transpose and a blocked
-# Cholesky. The search must pass through the decomposition their annotated versions use (one task
-# per kernel call), with the instances and the speedup the annotated run's replay gives; the
-# recording must be well formed, and bad input must fail with file:line.
+# on sequential programs of tests/vg/search/: a Jacobi, a blocked transpose, a blocked
+# Cholesky and a report that prints beside independent steps. The search must pass through the
+# decomposition their annotated versions use (one task per kernel call), with the instances and
+# the speedup the annotated run's replay gives; the recording must be well formed, and bad input
+# must fail with file:line.
 #
 # Environment (set by `make check`): TAREADOR, REPLAY, SEARCH (tareador-search), VG_TESTS_BUILD,
 # TESTS_DIR, EXAMPLES_DIR.
@@ -88,6 +89,7 @@ program() {
 program jacobi "relax" 3
 program transpose "transpose_block swap_blocks" 3
 program cholesky "sgemm ssyrk spotrf strsm" 3
+program printing "report step" 2
 
 # Annotated regions are candidates too: the annotated Cholesky recorded as potential tasks gives
 # each kernel call a region around it, and the search passes through the regions' decomposition.
