@@ -236,6 +236,7 @@ CallTree read_trace_set(const std::string& dir, int rank) {
   CallTree tree = read_call_tree(dir + "/" + name);
   tree.name = manifest.name;
   if (manifest.mips > 0) tree.mips = manifest.mips;
+  tree.notes = trace::rank_notes(dir, rank);
   return tree;
 }
 

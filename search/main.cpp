@@ -70,6 +70,8 @@ int run(Options& o) {
   if (!o.quiet)
     std::cerr << "tareador-search: " << tree.nodes.size() << " calls of " << tree.functions.size()
               << " functions" << (tree.truncated ? " (the recording is truncated)" : "") << "\n";
+  // Said even when quiet: they change what the answers mean.
+  for (const std::string& note : tree.notes) std::cerr << "tareador-search: note: " << note << "\n";
   std::cout << "iter  speedup instances  breaks next                  tasks\n";
   auto progress = [&](const search::Iteration& it, int index) {
     std::cout << line(tree, it, index) << std::endl;

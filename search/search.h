@@ -55,6 +55,9 @@ struct CallTree {
   std::uint64_t stack_lo = 0, stack_hi = 0;  // the traced thread's stack
   bool truncated = false;  // the run died: nodes still open end where the file does
   double mips = 1000;      // of the trace set, for times in seconds
+  // What the rank's manifest says of the recording (calls past --potential-max-calls left to
+  // their caller, intervals merged): what the search's answers are subject to.
+  std::vector<std::string> notes;
 };
 
 // Reads a potential.N.txt file (docs/trace-format.md, "Potential tasks"); throws

@@ -535,6 +535,14 @@ std::string saved_replay_run(const std::string& json_path) {
   return {};
 }
 
+std::vector<std::string> rank_notes(const std::string& dir, int rank) {
+  TraceHeader header;
+  CommOrigins origins;
+  std::unordered_set<std::string> call_names;
+  read_rank_manifest(dir, rank, header, origins, call_names);
+  return header.notes;
+}
+
 bool is_trace_set(const std::string& path) {
   std::error_code error;
   return fs::is_directory(path, error) && fs::exists(set_files::manifest(path), error);

@@ -486,6 +486,10 @@ SetManifest read_set_manifest(const std::string& dir, bool later_versions = fals
 // (which `replay` writes), "" when it has none or cannot be read.
 std::string saved_replay_run(const std::string& json_path);
 bool is_trace_set(const std::string& path);  // a directory with a manifest.toml
+// What rank `rank`'s manifest in trace set `dir` says of its recording, as open_traces adds it to
+// a trace's notes ("rank 0: calls of f after the first 20000 are ...", truncation). Throws
+// FormatError.
+std::vector<std::string> rank_notes(const std::string& dir, int rank);
 
 // What open_traces may leave out of the traces it opens.
 struct OpenOptions {

@@ -119,6 +119,14 @@ if timeout 300 "$TAREADOR" --potential-tasks=functions --potential-max-calls=4 \
 else
   not_ok "the caps" "$(grep -c '^node' "$capped/potential.0.txt") nodes; $(grep warnings "$capped/rank-0.toml")"
 fi
+# ... and the search says so, even when quiet: its answers are subject to them.
+"$SEARCH" -q --cores $cores "$capped" >"$capped.out" 2>&1
+if grep -q "^tareador-search: note: rank 0: potential tasks: calls of relax after the first 4" \
+    "$capped.out"; then
+  ok "the caps: the search notes them"
+else
+  not_ok "the caps: the search notes them" "$(head -3 "$capped.out" | tr '\n' ' ')"
+fi
 
 # refused NAME MESSAGE SET: tareador-search on SET fails with status 1 and MESSAGE.
 refused() {
