@@ -1,7 +1,8 @@
 // emit_generator.h — the generator of the annotated source (emit_source.h), internal to tasks/:
 // its member functions are in emit_source.cpp (the sites, the locals, the objects and their
-// names, the diff) and emit_regions.cpp (the taskwaits, the parallel region, the declarations
-// moved before the blocks the diff adds).
+// names, the diff), emit_regions.cpp (the taskwaits, the parallel region, the declarations
+// moved before the blocks the diff adds) and emit_program.cpp (what the program's text says
+// beyond the trace: the tasks that can create tasks).
 #pragma once
 
 #include <cstdint>
@@ -49,7 +50,7 @@ struct Pending {
 struct TaskSite {
   int file = 0, start = 0, end = 0;
   std::vector<int> instances;
-  bool creates = false;  // its instances create tasks
+  bool creates = false;  // its instances create tasks, or its code calls what does
   std::string type;
 };
 
@@ -82,6 +83,14 @@ class Generator {
   void collect_sites();
 
   void place_task(const TaskSite& site);
+
+  // ---- What the program's text says (emit_program.cpp) ---------------------------------------
+
+  // Marks as creating tasks the sites whose code calls, directly or through the functions of
+  // the sources, a function that creates tasks (holds a task's start, calls
+  // tareador_start_task, or is called by a statement through which the trace saw a task
+  // created), with a note for each the trace alone did not show.
+  void find_creating_sites();
 
   // The code of a task between tareador_disable_object and tareador_enable_object (an
   // accumulator's update: what the parallel version must do one task at a time) becomes a

@@ -21,6 +21,7 @@ EmitResult Generator::run() {
         "the trace records no source lines (traced before format version 3, or the program "
         "has no debug information: compile it with -g)");
   collect_sites();
+  find_creating_sites();
   find_shared_locals();
   place_regions();  // (first: a declaration used after the region is declared before it)
   for (const auto& [key, site] : sites_) place_task(site);

@@ -220,6 +220,17 @@ std::vector<Declaration> parse_declaration(const std::string& statement, int lin
   return out;
 }
 
+std::vector<std::string> called_names(const std::string& code) {
+  std::vector<std::string> out;
+  std::vector<std::string> all = tokens(code);
+  for (std::size_t i = 0; i + 1 < all.size(); ++i)
+    if (is_identifier_start(all[i][0]) && all[i + 1] == "(" &&
+        !statement_keywords().count(all[i]) &&
+        std::find(out.begin(), out.end(), all[i]) == out.end())
+      out.push_back(all[i]);
+  return out;
+}
+
 std::vector<std::string> identifiers(const std::string& code) {
   std::vector<std::string> out;
   std::vector<std::string> all = tokens(code);
@@ -277,25 +288,38 @@ int SourceText::function_body(int n) const {
   return 0;
 }
 
-std::vector<Declaration> SourceText::parameters(int body_line) const {
-  std::string header;
+std::optional<SourceText::Header> SourceText::header(int body_line) const {
+  Header h;
   int first = std::max(1, body_line - 8);
-  for (int l = first; l <= body_line; ++l) header += code(l) + " ";
-  std::size_t close =
-      header.rfind(')', header.find('{', header.size() - code(body_line).size() - 1));
-  if (close == std::string::npos) return {};
+  for (int l = first; l <= body_line; ++l) h.text += code(l) + " ";
+  h.close = h.text.rfind(')', h.text.find('{', h.text.size() - code(body_line).size() - 1));
+  if (h.close == std::string::npos) return std::nullopt;
   int depth = 0;
-  std::size_t open = close;
-  for (; open != std::string::npos; --open) {
-    if (header[open] == ')') ++depth;
-    if (header[open] == '(' && --depth == 0) break;
-    if (open == 0) return {};
+  for (h.open = h.close;; --h.open) {
+    if (h.text[h.open] == ')') ++depth;
+    if (h.text[h.open] == '(' && --depth == 0) return h;
+    if (h.open == 0) return std::nullopt;
   }
+}
+
+std::vector<Declaration> SourceText::parameters(int body_line) const {
+  std::optional<Header> h = header(body_line);
+  if (!h) return {};
   std::vector<Declaration> out;
   for (const std::string& piece :
-       split_top_level(header.substr(open + 1, close - open - 1), ',', true))
+       split_top_level(h->text.substr(h->open + 1, h->close - h->open - 1), ',', true))
     for (Declaration& d : parse_declaration(piece, body_line, true)) out.push_back(d);
   return out;
+}
+
+std::string SourceText::function_name(int body_line) const {
+  std::optional<Header> h = header(body_line);
+  if (!h) return "";
+  std::vector<std::string> before = tokens(h->text.substr(0, h->open));
+  if (before.empty() || !is_identifier_start(before.back()[0]) ||
+      statement_keywords().count(before.back()))
+    return "";
+  return before.back();
 }
 
 std::vector<Declaration> SourceText::declarations(int from, int to) const {

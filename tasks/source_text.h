@@ -51,11 +51,21 @@ class SourceText {
   // The smallest range of whole statements [first, last] holding lines [from, to] at one depth,
   // at most `depth` (the statements that hold them in blocks deeper than that are whole).
   std::pair<int, int> statement_range(int from, int to, int depth) const;
+  // The name of the function whose body the brace at `body_line` opens ("" if none is seen).
+  std::string function_name(int body_line) const;
 
  private:
   std::size_t index(int n) const { return static_cast<std::size_t>(n - 1); }
   bool statement_ends_before(int n) const;  // line n-1 ends a statement (or there is none)
   bool statement_ends_at(int n) const;
+
+  // The code before the brace at `body_line` (a few lines of it) and where the parentheses of
+  // the function's parameters are in it.
+  struct Header {
+    std::string text;
+    std::size_t open = 0, close = 0;
+  };
+  std::optional<Header> header(int body_line) const;
 
   std::vector<std::string> lines_, code_;
   std::vector<int> before_, min_;  // size()+1 entries in before_
@@ -69,6 +79,9 @@ std::vector<Declaration> parse_declaration(const std::string& statement, int lin
 // The identifiers of a piece of code, in order, once each; members' names (`s.x`, `p->x`) are
 // not among them.
 std::vector<std::string> identifiers(const std::string& code);
+// The names of the functions a piece of code calls (`f(x)`, `s.f(x)`), once each; not `if`,
+// `while`, `sizeof` and the like.
+std::vector<std::string> called_names(const std::string& code);
 // The size of a basic C type ("double" 8, "int" 4, "size_t" 8), 0 when not a basic type.
 int basic_type_size(const std::string& type);
 

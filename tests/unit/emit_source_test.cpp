@@ -452,6 +452,90 @@ TEST(EmitSource, SourcesFoundInSourceDirAndErrorsNameTheLine) {
   EXPECT_THROW(tasks::emit_source(old, options), std::runtime_error) << "no source lines";
 }
 
+// Main calls a recursive `scan` (line 15) whose two "half" tasks (lines 5-7 and 8-10) call it
+// again; traced on a small input, the halves created no task (the recursion stopped under them).
+trace::TaskSet halves_set(const std::string& path) {
+  trace::TaskSet set;
+  set.types = {"main", "half"};
+  set.source_files = {path};
+  set.objects = {{1, "global", 16, "g"}};
+  for (int id = 1; id <= 3; ++id) {
+    trace::TaskInstance in;
+    in.id = id;
+    in.type = id == 1 ? 0 : 1;
+    in.parent = id == 1 ? 0 : 1;
+    in.start_site = {0, id == 1 ? 14 : 3 * id - 1};
+    in.end_site = {0, id == 1 ? 16 : 3 * id + 1};
+    set.add_instance(in);
+    if (id > 1) {
+      set.add_spawn(1, id, {0, 15});
+      set.add_use(id, {1, 4, 4, false, false, 8 * (id - 2), 8 * (id - 1)});
+    }
+  }
+  return set;
+}
+
+const char* const kHalves =
+    "int g[4];\n"                                           // 1
+    "void scan(int* v, int n)\n"                            // 2
+    "{\n"                                                   // 3
+    "   if (n <= 2) { v[1] += v[0]; return; }\n"            // 4
+    "   tareador_start_task(\"half\");\n"                   // 5
+    "   scan(v, n / 2);\n"                                  // 6
+    "   tareador_end_task(\"half\");\n"                     // 7
+    "   tareador_start_task(\"half\");\n"                   // 8
+    "   CALL;\n"                                            // 9
+    "   tareador_end_task(\"half\");\n"                     // 10
+    "}\n"                                                   // 11
+    "int main(void)\n"                                      // 12
+    "{\n"                                                   // 13
+    "   tareador_ON();\n"                                   // 14
+    "   scan(g, 4);\n"                                      // 15
+    "   tareador_OFF();\n"                                  // 16
+    "   return 0;\n"                                        // 17
+    "}\n"                                                   // 18
+    "void combine(int* v, int n) { v[n - 1] += v[0]; }\n";  // 19
+
+// A task whose code calls a function that creates tasks waits for them at its end, though its
+// instances created none in the traced run: on a larger input they do.
+TEST(EmitSource, ATaskWhoseCodeCanCreateTasksWaitsForThemAtItsEnd) {
+  testing::TempDir dir;
+  auto emit = [&](const std::string& call) {
+    std::string text = kHalves;
+    text.replace(text.find("CALL"), 4, call);
+    dir.write("scan.c", text);
+    return tasks::emit_source(halves_set(dir.path("scan.c")), {});
+  };
+  auto waits = [](const std::string& diff, const std::string& line) {
+    return diff.find("    " + line + "\n+   #pragma omp taskwait\n+   }\n") != std::string::npos;
+  };
+  tasks::EmitResult r = emit("scan(v + n / 2, n - n / 2)");
+  EXPECT_TRUE(waits(r.diff, "scan(v, n / 2);")) << r.diff;
+  EXPECT_TRUE(waits(r.diff, "scan(v + n / 2, n - n / 2);")) << r.diff;
+  EXPECT_NE(::testing::PrintToString(r.notes).find(
+                "scan.c:5: task half calls scan, which creates tasks (none under it in the "
+                "traced run)"),
+            std::string::npos)
+      << ::testing::PrintToString(r.notes);
+  // Through another function: `apply` calls scan.
+  r = emit("apply(v, n)");
+  EXPECT_FALSE(waits(r.diff, "apply(v, n);")) << "no apply in the sources: " << r.diff;
+  std::string text = kHalves;
+  text.replace(text.find("CALL"), 4, "apply(v, n)");
+  dir.write("scan.c", text + "void apply(int* v, int n) { if (n > 2) scan(v, n); }\n");
+  r = tasks::emit_source(halves_set(dir.path("scan.c")), {});
+  EXPECT_TRUE(waits(r.diff, "apply(v, n);")) << r.diff;
+  // A function that creates no task: no wait.
+  r = emit("combine(v, n)");
+  EXPECT_FALSE(waits(r.diff, "combine(v, n);")) << r.diff;
+}
+
+TEST(SourceText, FunctionNamesAndCalls) {
+  EXPECT_EQ(SourceText({"void f(int a) {", "}"}).function_name(1), "f");
+  EXPECT_EQ(tasks::called_names("if (f(x)) y = s.g(sizeof(z)) + h (1);"),
+            (std::vector<std::string>{"f", "g", "h"}));
+}
+
 // The version 3 and 4 records the generator reads: sites, spans and temporaries, through the
 // reader.
 const trace::TaskSet& read_set(const testing::TempDir& dir, const std::string& stream,

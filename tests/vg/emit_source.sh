@@ -28,12 +28,15 @@ if ! command -v patch >/dev/null; then
 fi
 
 # annotate NAME SOURCE_DIR BUILD_DIR [ARGS...]: traces BUILD_DIR/NAME, applies its diff to a
-# copy of SOURCE_DIR/NAME.c (or NAME.cpp, built with $CXX), builds and runs the copy; the diff
-# is $scratch/NAME.diff, the copy $scratch/NAME/NAME.c.
+# copy of SOURCE_DIR/NAME.c (or NAME.cpp, built with $CXX), builds and runs the copy (with
+# $run_args when set: an input larger than the traced one, else ARGS); the diff is
+# $scratch/NAME.diff, the copy $scratch/NAME/NAME.c.
 annotate() {
   local name=$1 sources=$2 build=$3 source=$1.c
-  local -a compiler=("$cc")
+  local -a compiler=("$cc") run
   shift 3
+  run=("$@")
+  [ -z "${run_args:-}" ] || read -ra run <<<"$run_args"
   [ -f "$sources/$source" ] || { source=$name.cpp; read -ra compiler <<<"${CXX:-c++}"; }
   local set="$scratch/$name.set" copy="$scratch/$name"
   rm -rf "$set" "$copy"
@@ -46,9 +49,9 @@ annotate() {
   patch -s -p1 -d "$copy" <"$scratch/$name.diff" || { echo "the diff does not apply"; return 1; }
   "${compiler[@]}" -O1 -fopenmp -I "$TESTS_DIR/../vg-tool" "$copy/$source" -o "$copy/$name" -lm \
     2>"$copy/cc.log" || { echo "no build: $(head -3 "$copy/cc.log")"; return 1; }
-  OMP_NUM_THREADS=4 timeout 60 "$copy/$name" "$@" >"$copy/parallel.out" 2>&1 ||
+  OMP_NUM_THREADS=4 timeout 60 "$copy/$name" "${run[@]}" >"$copy/parallel.out" 2>&1 ||
     { echo "the parallel run failed: $(cat "$copy/parallel.out")"; return 1; }
-  "$build/$name" "$@" >"$copy/sequential.out" 2>&1
+  "$build/$name" "${run[@]}" >"$copy/sequential.out" 2>&1
   cmp -s "$copy/parallel.out" "$copy/sequential.out" ||
     { echo "$(cat "$copy/parallel.out") differs from $(cat "$copy/sequential.out")"; return 1; }
 }
@@ -61,10 +64,11 @@ checked() {
     not_ok "$2" "$(grep '^[-+]' "$scratch/$2.diff" | tr '\n' '|')"
   fi
 }
-# annotated NAME: tests/vg/NAME annotated, built and run: ok when it prints the sequential result.
+# annotated NAME [ARGS...]: tests/vg/NAME annotated, built and run: ok when it prints the
+# sequential result.
 annotated() {
   local why
-  if why=$(annotate "$1" "$TESTS_DIR/vg" "$VG_TESTS_BUILD"); then
+  if why=$(annotate "$1" "$TESTS_DIR/vg" "$VG_TESTS_BUILD" "${@:2}"); then
     ok "$1: the annotated source builds with -fopenmp and computes the sequential result"
   else
     not_ok "$1" "$why"
@@ -196,6 +200,20 @@ checked $? swapped "swapped: blocks whose pointers are swapped are named by stan
 annotated solver
 grep -A1 -xF '       iter++;' "$scratch/solver.diff" | grep -qxF '+      #pragma omp taskwait'
 checked $? solver "solver: main waits for the disabled updates of its residual before each test of the loop"
+
+# ---- Tasks whose recursion created no task under them in the traced run: they wait at their end
+# all the same, for the larger inputs where they do --------------------------------------------
+run_args=1048576 annotated prefix 128
+grep -A1 -xF '    scan(v, n / 2);' "$scratch/prefix.diff" | grep -qxF '+   #pragma omp taskwait' &&
+  grep -qF 'task half calls scan, which creates tasks (none under it in the traced run)' \
+    "$scratch/prefix.notes" &&
+  ! grep -A1 -F 'v[i] += v[n / 2 - 1];' "$scratch/prefix.diff" | grep -qF taskwait
+checked $? prefix "prefix: a half task waits for the tasks its call of scan creates on larger inputs (noted); combine, which calls nothing, does not wait"
+if why=$(run_args="256 1 1" example multisort 8 1 1); then
+  ok "multisort traced at 8 1 1 (no task under the sorts), run at 256 1 1: the sequential result"
+else
+  not_ok "multisort at 8 1 1" "$why"
+fi
 
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&

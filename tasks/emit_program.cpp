@@ -1,0 +1,76 @@
+// What the annotated source learns from the program's text beyond the trace (emit_generator.h):
+// which tasks can create tasks (their code calls a function that does).
+#include <algorithm>
+
+#include "tasks/emit_generator.h"
+
+namespace tareador::tasks::emit_detail {
+
+void Generator::find_creating_sites() {
+  std::set<int> files;
+  for (const auto& [key, site] : sites_) files.insert(site.file);
+  // The functions that create tasks: those that hold a task's start or call
+  // tareador_start_task; and, where a task was created through a statement (the trace's spawn
+  // site), the functions that statement calls (one of them led to the task, maybe through a
+  // function pointer the text does not follow).
+  std::set<std::string> creating;
+  std::map<std::pair<int, int>, std::string> names;  // (file, function body) -> its name
+  auto function_at = [&](int file, int line) -> const std::string& {
+    const SourceText& source = text(file);
+    int body = line <= source.size() ? source.function_body(line) : 0;
+    auto [it, fresh] = names.try_emplace({file, body});
+    if (fresh && body != 0) it->second = source.function_name(body);
+    return it->second;
+  };
+  std::map<std::string, std::set<std::string>> calls;  // function -> the functions it calls
+  for (int file : files)
+    for (int l = 1; l <= text(file).size(); ++l) {
+      const std::string& function = function_at(file, l);
+      if (function.empty()) continue;
+      std::set<std::string>& callees = calls[function];
+      for (const std::string& name : called_names(text(file).code(l))) {
+        if (name == "tareador_start_task") creating.insert(function);
+        callees.insert(name);
+      }
+    }
+  for (const auto& [key, site] : sites_) creating.insert(function_at(site.file, site.start));
+  for (const trace::TaskInstance& in : set_.instances)
+    for (std::size_t c = 0; c < set_.spawn_sites(in).size(); ++c) {
+      const SourceSite& at = set_.spawn_sites(in)[c];
+      const SourceSite& start = set_.instance(set_.children(in)[c]).start_site;
+      if (!files.count(at.file) || (start.file == at.file && start.line == at.line) ||
+          at.line > text(at.file).size())
+        continue;
+      for (const std::string& name : called_names(text(at.file).code(at.line)))
+        if (calls.count(name)) creating.insert(name);
+    }
+  creating.erase("");
+  for (bool grew = true; grew;) {  // and the functions that call one, directly or not
+    grew = false;
+    for (const auto& [function, callees] : calls)
+      if (!creating.count(function) &&
+          std::any_of(callees.begin(), callees.end(),
+                      [&](const std::string& f) { return creating.count(f) > 0; })) {
+        creating.insert(function);
+        grew = true;
+      }
+  }
+  // A task whose instances created no task in the traced run (its recursion reached its base
+  // case under it on the traced input) may on another input: OpenMP would end it before its
+  // children, which its siblings may need.
+  for (auto& [key, site] : sites_) {
+    std::string called;  // a function its code calls that creates tasks
+    const SourceText& source = text(site.file);
+    for (int l = site.start + 1; l < std::min(site.end, source.size() + 1); ++l)
+      for (const std::string& name : called_names(source.code(l)))
+        if (called.empty() && (name == "tareador_start_task" || creating.count(name)))
+          called = name;
+    if (site.creates || called.empty()) continue;
+    site.creates = true;
+    notes_.push_back(where(site.file, site.start) + ": task " + site.type + " calls " + called +
+                     ", which creates tasks (none under it in the traced run): a taskwait at "
+                     "its end, for the inputs where it does");
+  }
+}
+
+}  // namespace tareador::tasks::emit_detail
