@@ -2,7 +2,7 @@
 // its member functions are in emit_source.cpp (the sites, the locals, the objects and their
 // names, the diff), emit_regions.cpp (the taskwaits, the parallel region, the declarations
 // moved before the blocks the diff adds) and emit_program.cpp (what the program's text says
-// beyond the trace: the tasks that can create tasks).
+// beyond the trace: the tasks that can create tasks, its own OpenMP pragmas).
 #pragma once
 
 #include <cstdint>
@@ -91,6 +91,23 @@ class Generator {
   // tareador_start_task, or is called by a statement through which the trace saw a task
   // created), with a note for each the trace alone did not show.
   void find_creating_sites();
+
+  // The first line of the statement whose block holds `line`, or 0 for a statement of the
+  // function's body.
+  static int enclosing_statement(const SourceText& source, int line);
+
+  // The line of the program's own `#pragma omp DIRECTIVE` that applies to the statement that
+  // starts at `line` (between it and the statement before), or 0. "parallel" matches any
+  // parallel construct (`parallel for`), but not `cancel parallel`.
+  static int pragma_before(const SourceText& source, int line, const std::string& directive);
+
+  // The line of the program's own `#pragma omp parallel` over the statement at `first`, or over
+  // a statement that holds it in its function; 0 when none.
+  int program_parallel(int file, int first);
+
+  // The line of the program's own `#pragma omp task` over the site's code (in it, at its
+  // depth), or over the block that holds the site's annotations; 0 when none.
+  int program_task(const TaskSite& site);
 
   // The code of a task between tareador_disable_object and tareador_enable_object (an
   // accumulator's update: what the parallel version must do one task at a time) becomes a

@@ -1,5 +1,6 @@
 // What the annotated source learns from the program's text beyond the trace (emit_generator.h):
-// which tasks can create tasks (their code calls a function that does).
+// which tasks can create tasks (their code calls a function that does) and the OpenMP pragmas
+// the program already has.
 #include <algorithm>
 
 #include "tasks/emit_generator.h"
@@ -71,6 +72,46 @@ void Generator::find_creating_sites() {
                      ", which creates tasks (none under it in the traced run): a taskwait at "
                      "its end, for the inputs where it does");
   }
+}
+
+int Generator::enclosing_statement(const SourceText& source, int line) {
+  int depth = source.depth_before(line);
+  if (depth <= 1) return 0;  // (a statement of the function's body)
+  int opener = line - 1;
+  while (opener > 1 && source.depth_before(opener) >= depth) --opener;
+  return source.statement_range(opener, opener, source.depth_before(opener)).first;
+}
+
+int Generator::pragma_before(const SourceText& source, int line, const std::string& directive) {
+  for (int l = line - 1; l >= 1 && source.code(l).find_first_not_of(' ') == std::string::npos;
+       --l) {
+    std::vector<std::string> words = source.openmp_words(l);
+    if (words.empty() || words.front() == "cancel" || words.front() == "cancellation") continue;
+    if (directive == "parallel" ? std::count(words.begin(), words.end(), directive) > 0
+                                : words.front() == directive)
+      return l;
+  }
+  return 0;
+}
+
+int Generator::program_parallel(int file, int first) {
+  const SourceText& source = text(file);
+  for (int at = first; at > 0; at = enclosing_statement(source, at))
+    if (int pragma = pragma_before(source, at, "parallel")) return pragma;
+  return 0;
+}
+
+int Generator::program_task(const TaskSite& site) {
+  const SourceText& source = text(site.file);
+  int depth = source.depth_before(site.start);
+  for (int l = site.start + 1; l < site.end; ++l)
+    if (source.depth_before(l) == depth && !source.openmp_words(l).empty() &&
+        source.openmp_words(l).front() == "task")
+      return l;
+  // The task's annotations inside the program's task: `#pragma omp task { start; ...; end; }`
+  int holder = enclosing_statement(source, site.start);
+  if (holder == 0 || enclosing_statement(source, site.end) != holder) return 0;
+  return pragma_before(source, holder, "task");
 }
 
 }  // namespace tareador::tasks::emit_detail

@@ -122,7 +122,9 @@ SourceSite Generator::before_each_test(const SourceSite& at) {
 
 void Generator::wait_at(const SourceSite& at) {
   const SourceText& source = text(at.file);
-  if (at.line > source.size() || !waited_.insert({at.file, at.line}).second) return;
+  if (at.line > source.size() || !waited_.insert({at.file, at.line}).second ||
+      pragma_before(source, at.line, "taskwait"))  // (the program's own)
+    return;
   // Before a block's closing brace, at the depth of the block's statements.
   const std::string& code = source.code(at.line);
   bool closes = code.find_first_not_of(" \t") != std::string::npos &&
@@ -179,6 +181,14 @@ void Generator::place_regions() {
                     ? source.depth_before(on.line)
                     : source.depth_before(lines.first);
     auto [first, last] = source.statement_range(lines.first, lines.second, depth);
+    regions_[where] = {first, last};
+    // (Tasks already in the program's region: a second one inside it would run on one thread.)
+    if (int own = program_parallel(where.first, first)) {
+      notes_.push_back(this->where(where.first, own) +
+                       ": the code that creates the tasks is already in the program's parallel "
+                       "region: no parallel region added");
+      continue;
+    }
     // The pragmas go between lines: the region's first line must start inside the function and
     // its last must not close it (`int main(void) { tareador_ON(); ...` on one line).
     if (source.depth_before(first) == 0 || source.depth_after(last) == 0)
@@ -188,9 +198,9 @@ void Generator::place_regions() {
           (source.depth_before(first) == 0 ? "opening" : "closing") +
           " brace, so no pragma can go before them alone: put the statements from "
           "tareador_ON to tareador_OFF on lines of their own");
+    int open = first, close = last + 1;
     std::string indent = source.indent(first);
-    regions_[where] = {first, last};
-    hoist_declarations(where.first, first, last, first, "parallel region");
+    hoist_declarations(where.first, first, last, open, "parallel region");
     for (int l = first; l <= last; ++l) {
       std::vector<std::string> names = identifiers(source.code(l));
       if (std::find(names.begin(), names.end(), "return") != names.end() ||
@@ -200,10 +210,10 @@ void Generator::place_regions() {
                          "branch may leave an OpenMP structured block): set a flag there and "
                          "act on it after the region");
     }
-    insert(where.first, first, Place::RegionOpen, indent + "#pragma omp parallel");
-    insert(where.first, first, Place::RegionOpen, indent + "#pragma omp single");
-    insert(where.first, first, Place::RegionOpen, indent + "{");
-    insert(where.first, last + 1, Place::RegionClose, indent + "}");
+    insert(where.first, open, Place::RegionOpen, indent + "#pragma omp parallel");
+    insert(where.first, open, Place::RegionOpen, indent + "#pragma omp single");
+    insert(where.first, open, Place::RegionOpen, indent + "{");
+    insert(where.first, close, Place::RegionClose, indent + "}");
   }
 }
 

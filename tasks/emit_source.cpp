@@ -93,17 +93,28 @@ void Generator::place_task(const TaskSite& site) {
   if (site.end > source.size())
     throw std::runtime_error(where(site.file, site.end) + ": past the end of the file (" +
                              std::to_string(source.size()) + " lines): not the traced source?");
+  auto pragma = [&] {
+    Clauses clauses = clauses_of(site);
+    share_locals(site, locals_used(source, site), clauses);
+    return task_pragma(clauses, options_.dialect);
+  };
+  if (int own = program_task(site)) {
+    notes_.push_back(where(site.file, own) + ": task " + site.type +
+                     " is already an OpenMP task in the source: no task pragma added (the "
+                     "trace's would be `" +
+                     pragma() + "`)");
+    return;
+  }
+  int open = site.start + 1, close = site.end;
   if (place_critical_sections(site)) critical_sites_.insert({site.file, site.start});
-  Clauses clauses = clauses_of(site);
-  share_locals(site, locals_used(source, site), clauses);
-  hoist_declarations(site.file, site.start + 1, site.end - 1, site.start + 1, "task");
+  std::string task = pragma();
+  hoist_declarations(site.file, site.start + 1, site.end - 1, open, "task");
   std::string indent = source.indent(site.start);
-  insert(site.file, site.start + 1, Place::TaskOpen,
-         indent + task_pragma(clauses, options_.dialect));
-  insert(site.file, site.start + 1, Place::TaskOpen, indent + "{");
+  insert(site.file, open, Place::TaskOpen, indent + task);
+  insert(site.file, open, Place::TaskOpen, indent + "{");
   // OpenMP does not wait for a task's children when it ends; its siblings may need them.
-  if (site.creates) insert(site.file, site.end, Place::Taskwait, indent + "#pragma omp taskwait");
-  insert(site.file, site.end, Place::TaskClose, indent + "}");
+  if (site.creates) insert(site.file, close, Place::Taskwait, indent + "#pragma omp taskwait");
+  insert(site.file, close, Place::TaskClose, indent + "}");
 }
 
 bool Generator::place_critical_sections(const TaskSite& site) {

@@ -260,6 +260,20 @@ SourceText::SourceText(std::vector<std::string> lines, bool final_newline)
   before_.push_back(depth);
 }
 
+std::vector<std::string> SourceText::openmp_words(int n) const {
+  std::vector<std::string> words = tokens(line(n));
+  if (words.size() < 3 || words[0] != "#" || words[1] != "pragma" || words[2] != "omp") return {};
+  std::vector<std::string> out;
+  for (std::size_t i = 3; i < words.size(); ++i) {
+    if (words[i] == "(") {
+      if (i > 3 && is_identifier_start(words[i - 1][0])) out.pop_back();  // a clause's name
+      break;
+    }
+    if (is_identifier_start(words[i][0])) out.push_back(words[i]);
+  }
+  return out;
+}
+
 SourceText SourceText::read(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot read the source file");

@@ -54,6 +54,10 @@ class SourceText {
   // The name of the function whose body the brace at `body_line` opens ("" if none is seen).
   std::string function_name(int body_line) const;
 
+  // Of an OpenMP pragma (`#pragma omp parallel for if(n > 1)`) at line n, its words before the
+  // first clause with arguments ("parallel", "for"); none for any other line.
+  std::vector<std::string> openmp_words(int n) const;
+
  private:
   std::size_t index(int n) const { return static_cast<std::size_t>(n - 1); }
   bool statement_ends_before(int n) const;  // line n-1 ends a statement (or there is none)

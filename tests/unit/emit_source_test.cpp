@@ -530,10 +530,58 @@ TEST(EmitSource, ATaskWhoseCodeCanCreateTasksWaitsForThemAtItsEnd) {
   EXPECT_FALSE(waits(r.diff, "combine(v, n);")) << r.diff;
 }
 
-TEST(SourceText, FunctionNamesAndCalls) {
+// A program that already has its OpenMP pragmas: no second region in its region, no task
+// around its task (or inside the task that holds the annotations), and a note for each.
+TEST(EmitSource, TheProgramsOwnParallelRegionAndTasksAreKept) {
+  testing::TempDir dir;
+  dir.write("own.c",
+            "int g[2];\nint main(void)\n{\n   tareador_ON();\n#pragma omp parallel\n"  // 1-5
+            "   #pragma omp single nowait\n   for (int i = 0; i < 2; i++) {\n"         // 6-7
+            "      tareador_start_task(\"t\");\n      #pragma omp task if(i > 0)\n"    // 8-9
+            "      g[i] = i;\n      tareador_end_task(\"t\");\n   }\n"                 // 10-12
+            "   tareador_OFF();\n   return 0;\n}\n");                                  // 13-15
+  tasks::EmitResult r = tasks::emit_source(two_tasks(dir.path("own.c"), 4, 13, 8, 11), {});
+  EXPECT_EQ(r.diff, "");
+  std::string notes = ::testing::PrintToString(r.notes);
+  EXPECT_NE(notes.find("own.c:5: the code that creates the tasks is already in the program's "
+                       "parallel region: no parallel region added"),
+            std::string::npos)
+      << notes;
+  EXPECT_NE(notes.find("own.c:9: task t is already an OpenMP task in the source: no task pragma "
+                       "added (the trace's would be `#pragma omp task "
+                       "depend(out: g)`)"),
+            std::string::npos)
+      << notes;
+  // The region over a block that holds the loop; the annotations inside the program's task.
+  dir.write("held.c",
+            "int g[2];\nint main(void)\n{\n   tareador_ON();\n   #pragma omp parallel\n"  // 1-5
+            "   {\n   #pragma omp single\n   for (int i = 0; i < 2; i++) {\n"             // 6-8
+            "      #pragma omp task\n      {\n      tareador_start_task(\"t\");\n"        // 9-11
+            "      g[i] = i;\n      tareador_end_task(\"t\");\n      }\n   }\n   }\n"     // 12-16
+            "   tareador_OFF();\n   return 0;\n}\n");                                     // 17-19
+  r = tasks::emit_source(two_tasks(dir.path("held.c"), 4, 17, 11, 13), {});
+  EXPECT_EQ(r.diff, "");
+  notes = ::testing::PrintToString(r.notes);
+  EXPECT_NE(notes.find("held.c:5: the code that creates"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("held.c:9: task t is already an OpenMP task"), std::string::npos) << notes;
+  // `cancel parallel` is no region, `taskwait` no task.
+  dir.write("not.c",
+            "int g[2];\nint main(void)\n{\n   tareador_ON();\n   #pragma omp cancel parallel\n"
+            "   for (int i = 0; i < 2; i++) {\n      tareador_start_task(\"t\");\n"
+            "      #pragma omp taskwait\n      g[i] = i;\n      tareador_end_task(\"t\");\n   }\n"
+            "   tareador_OFF();\n   return 0;\n}\n");
+  r = tasks::emit_source(two_tasks(dir.path("not.c"), 4, 12, 7, 10), {});
+  EXPECT_NE(r.diff.find("+   #pragma omp parallel\n"), std::string::npos) << r.diff;
+  EXPECT_NE(r.diff.find("+      #pragma omp task depend(out: g)\n"), std::string::npos) << r.diff;
+}
+
+TEST(SourceText, FunctionNamesCallsAndOpenMpPragmas) {
   EXPECT_EQ(SourceText({"void f(int a) {", "}"}).function_name(1), "f");
   EXPECT_EQ(tasks::called_names("if (f(x)) y = s.g(sizeof(z)) + h (1);"),
             (std::vector<std::string>{"f", "g", "h"}));
+  EXPECT_EQ(SourceText({"a;"}).openmp_words(1), std::vector<std::string>{});
+  EXPECT_EQ(SourceText({"  #  pragma omp parallel for num_threads(4)"}).openmp_words(1),
+            (std::vector<std::string>{"parallel", "for"}));
 }
 
 // The version 3 and 4 records the generator reads: sites, spans and temporaries, through the

@@ -215,6 +215,15 @@ else
   not_ok "multisort at 8 1 1" "$why"
 fi
 
+# ---- The program's own OpenMP: no region nested in its region, no task around its task ---------
+annotated ownomp
+[ "$(grep -c '^+.*#pragma omp' "$scratch/ownomp.diff")" = 1 ] &&
+  grep -qxF '+      #pragma omp task depend(in: part) depend(inout: total)' "$scratch/ownomp.diff" &&
+  grep -qE 'ownomp.c:[0-9]+: the code that creates the tasks is already in the program.s parallel region' \
+    "$scratch/ownomp.notes" &&
+  grep -qE 'ownomp.c:[0-9]+: task fill is already an OpenMP task in the source' "$scratch/ownomp.notes"
+checked $? ownomp "ownomp: the program's parallel region and task are kept, not nested in new ones (noted); its other task gets a pragma"
+
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
   grep -qxF '+         #pragma omp task firstprivate(src, dst, n, rows) inout(u[1;1154], v[1;1154])' \
