@@ -2,7 +2,7 @@
 // its member functions are in emit_source.cpp (the sites, the locals, the objects and their
 // names, the diff), emit_regions.cpp (the taskwaits, the parallel region, the declarations
 // moved before the blocks the diff adds) and emit_program.cpp (what the program's text says
-// beyond the trace: the tasks that can create tasks, its own OpenMP pragmas).
+// beyond the trace: the tasks that can create tasks, its own OpenMP pragmas, its conditionals).
 #pragma once
 
 #include <cstdint>
@@ -108,6 +108,11 @@ class Generator {
   // The line of the program's own `#pragma omp task` over the site's code (in it, at its
   // depth), or over the block that holds the site's annotations; 0 when none.
   int program_task(const TaskSite& site);
+
+  // Moves the points a block opens and closes at (before lines `open` and `close`) out of the
+  // preprocessor conditionals that hold one and not the other (a `tareador_start_task` inside
+  // `#ifdef TRACE`), with a note naming `line`; false, with a note, when it cannot be.
+  bool in_one_branch(int file, int& open, int& close, const std::string& block, int line);
 
   // The code of a task between tareador_disable_object and tareador_enable_object (an
   // accumulator's update: what the parallel version must do one task at a time) becomes a

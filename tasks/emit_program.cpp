@@ -1,6 +1,6 @@
 // What the annotated source learns from the program's text beyond the trace (emit_generator.h):
-// which tasks can create tasks (their code calls a function that does) and the OpenMP pragmas
-// the program already has.
+// which tasks can create tasks (their code calls a function that does), the OpenMP pragmas the
+// program already has, and where its preprocessor conditionals keep a block out of some builds.
 #include <algorithm>
 
 #include "tasks/emit_generator.h"
@@ -112,6 +112,30 @@ int Generator::program_task(const TaskSite& site) {
   int holder = enclosing_statement(source, site.start);
   if (holder == 0 || enclosing_statement(source, site.end) != holder) return 0;
   return pragma_before(source, holder, "task");
+}
+
+bool Generator::in_one_branch(int file, int& open, int& close, const std::string& block, int line) {
+  const SourceText& source = text(file);
+  std::optional<std::pair<int, int>> points = source.same_branch(open, close);
+  bool moved = points && (points->first != open || points->second != close);
+  bool code = false;  // (moved out of the conditionals, the block may have lost all its code)
+  for (int l = moved ? points->first : 0; moved && l < points->second && !code; ++l)
+    code = source.code(l).find_first_not_of(' ') != std::string::npos;
+  if (!points || (moved && !code)) {
+    notes_.push_back(where(file, line) + ": the " + block +
+                     " starts and ends in different branches of the preprocessor conditionals "
+                     "(#if, #ifdef, #else), or all its code is in one: no pragma added (its "
+                     "braces would not match in every build)");
+    return false;
+  }
+  if (moved)
+    notes_.push_back(where(file, line) + ": the " + block +
+                     " starts or ends inside a preprocessor conditional (#if, #ifdef): its "
+                     "pragma and braces go outside the conditional (before lines " +
+                     std::to_string(points->first) + " and " + std::to_string(points->second) +
+                     "), so that every build has them whether its macro is defined or not");
+  std::tie(open, close) = *points;
+  return true;
 }
 
 }  // namespace tareador::tasks::emit_detail

@@ -199,6 +199,7 @@ void Generator::place_regions() {
           " brace, so no pragma can go before them alone: put the statements from "
           "tareador_ON to tareador_OFF on lines of their own");
     int open = first, close = last + 1;
+    if (!in_one_branch(where.first, open, close, "parallel region", first)) continue;
     std::string indent = source.indent(first);
     hoist_declarations(where.first, first, last, open, "parallel region");
     for (int l = first; l <= last; ++l) {

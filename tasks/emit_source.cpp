@@ -106,6 +106,7 @@ void Generator::place_task(const TaskSite& site) {
     return;
   }
   int open = site.start + 1, close = site.end;
+  if (!in_one_branch(site.file, open, close, "task " + site.type, site.start)) return;
   if (place_critical_sections(site)) critical_sites_.insert({site.file, site.start});
   std::string task = pragma();
   hoist_declarations(site.file, site.start + 1, site.end - 1, open, "task");
@@ -146,14 +147,15 @@ bool Generator::place_critical_sections(const TaskSite& site) {
       synchronised = synchronised ||
                      source.line(k).find("#pragma omp atomic") != std::string::npos ||
                      source.line(k).find("#pragma omp critical") != std::string::npos;
+    int open = first, close = last + 1;
     // (What the code after the section uses of its declarations is declared before it.)
-    if (synchronised ||
-        !hoist_declarations(site.file, first, last, first, "critical section", Place::CriticalOpen))
+    if (synchronised || !in_one_branch(site.file, open, close, "critical section", first) ||
+        !hoist_declarations(site.file, first, last, open, "critical section", Place::CriticalOpen))
       continue;
     std::string indent = source.indent(first);
-    insert(site.file, first, Place::CriticalOpen, indent + "#pragma omp critical");
-    insert(site.file, first, Place::CriticalOpen, indent + "{");
-    insert(site.file, last + 1, Place::CriticalClose, indent + "}");
+    insert(site.file, open, Place::CriticalOpen, indent + "#pragma omp critical");
+    insert(site.file, open, Place::CriticalOpen, indent + "{");
+    insert(site.file, close, Place::CriticalClose, indent + "}");
     placed = true;
   }
   return placed;

@@ -258,6 +258,54 @@ SourceText::SourceText(std::vector<std::string> lines, bool final_newline)
     min_.push_back(least);
   }
   before_.push_back(depth);
+  read_conditionals();
+}
+
+void SourceText::read_conditionals() {
+  std::vector<int> open;   // the branches holding the current point, innermost last
+  bool continued = false;  // the line continues a preprocessor line
+  for (int n = 1; n <= size(); ++n) {
+    branch_before_.push_back(open.empty() ? 0 : open.back());
+    const std::string& l = line(n);
+    std::size_t hash = l.find_first_not_of(" \t");
+    bool directive = !continued && hash != std::string::npos && l[hash] == '#' &&
+                     code(n).find_first_not_of(' ') == std::string::npos;
+    continued = (directive || continued) && !l.empty() && l.back() == '\\';
+    if (!directive) continue;
+    std::vector<std::string> words = tokens(l.substr(hash + 1));
+    const std::string word = words.empty() ? "" : words.front();
+    if (word == "if" || word == "ifdef" || word == "ifndef") {
+      branches_.push_back(Branch{open.empty() ? 0 : open.back(), n, 0});
+      open.push_back(static_cast<int>(branches_.size()));
+    } else if (!open.empty() &&
+               (word == "elif" || word == "else" || word == "elifdef" || word == "elifndef")) {
+      Branch next = branches_[static_cast<std::size_t>(open.back() - 1)];  // same conditional
+      branches_.push_back(next);
+      open.back() = static_cast<int>(branches_.size());
+    } else if (!open.empty() && word == "endif") {
+      int if_line = branches_[static_cast<std::size_t>(open.back() - 1)].if_line;
+      for (Branch& b : branches_)  // (every branch of this conditional)
+        if (b.if_line == if_line) b.endif_line = n;
+      open.pop_back();
+    }
+  }
+  branch_before_.push_back(open.empty() ? 0 : open.back());
+}
+
+std::optional<std::pair<int, int>> SourceText::same_branch(int from, int to) const {
+  auto branch = [&](int n) { return branch_before_[index(n)]; };
+  auto info = [&](int b) { return branches_[static_cast<std::size_t>(b - 1)]; };
+  std::set<int> holding_from;
+  for (int b = branch(from); b != 0; b = info(b).parent) holding_from.insert(b);
+  int common = branch(to);
+  while (common != 0 && !holding_from.count(common)) common = info(common).parent;
+  while (branch(from) != common) {
+    if (info(branch(from)).endif_line == 0) return std::nullopt;
+    from = info(branch(from)).endif_line + 1;
+  }
+  while (branch(to) != common) to = info(branch(to)).if_line;
+  if (from > to) return std::nullopt;
+  return std::pair{from, to};
 }
 
 std::vector<std::string> SourceText::openmp_words(int n) const {

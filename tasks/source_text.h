@@ -57,12 +57,19 @@ class SourceText {
   // Of an OpenMP pragma (`#pragma omp parallel for if(n > 1)`) at line n, its words before the
   // first clause with arguments ("parallel", "for"); none for any other line.
   std::vector<std::string> openmp_words(int n) const;
+  // Points between lines (`before` line n) in one branch of the preprocessor conditionals
+  // (`#if`, `#ifdef` .. `#elif`, `#else` .. `#endif`): `from` moved forward past the `#endif`
+  // and `to` back before the `#if` of each conditional that holds one of them and not the
+  // other, so that a block opened at `from` and closed at `to` is in every build or in none.
+  // Nothing when they would cross.
+  std::optional<std::pair<int, int>> same_branch(int from, int to) const;
 
  private:
   std::size_t index(int n) const { return static_cast<std::size_t>(n - 1); }
   bool statement_ends_before(int n) const;  // line n-1 ends a statement (or there is none)
   bool statement_ends_at(int n) const;
 
+  void read_conditionals();
   // The code before the brace at `body_line` (a few lines of it) and where the parentheses of
   // the function's parameters are in it.
   struct Header {
@@ -74,6 +81,14 @@ class SourceText {
   std::vector<std::string> lines_, code_;
   std::vector<int> before_, min_;  // size()+1 entries in before_
   bool final_newline_;
+  // The conditionals' branches: the innermost one holding the point before each line (0: none;
+  // size()+1 entries), and each one's parent branch and its conditional's `#if` and `#endif`
+  // lines (0: no `#endif`), indexed by branch - 1.
+  struct Branch {
+    int parent = 0, if_line = 0, endif_line = 0;
+  };
+  std::vector<int> branch_before_;
+  std::vector<Branch> branches_;
 };
 
 // One statement's declarations (`double *a = x, *b;` -> a and b), none if it declares nothing;

@@ -575,6 +575,51 @@ TEST(EmitSource, TheProgramsOwnParallelRegionAndTasksAreKept) {
   EXPECT_NE(r.diff.find("+      #pragma omp task depend(out: g)\n"), std::string::npos) << r.diff;
 }
 
+// A task's start inside `#ifdef TRACE`: its pragma and brace go after the `#endif`, so that the
+// OpenMP build without TRACE has the task and its braces match.
+TEST(EmitSource, PragmasGoOutsideThePreprocessorConditionals) {
+  testing::TempDir dir;
+  dir.write("cond.c",
+            "int g[2];\nint main(void)\n{\n   tareador_ON();\n"                   // 1-4
+            "   for (int i = 0; i < 2; i++) {\n#ifdef TRACE\n"                    // 5-6
+            "      tareador_start_task(\"t\");\n#endif\n      g[i] = i;\n"        // 7-9
+            "#if defined(TRACE) && 1\n      tareador_end_task(\"t\");\n#endif\n"  // 10-12
+            "   }\n   tareador_OFF();\n   return 0;\n}\n");                       // 13-16
+  tasks::EmitResult r = tasks::emit_source(two_tasks(dir.path("cond.c"), 4, 14, 7, 11), {});
+  EXPECT_NE(r.diff.find("       tareador_start_task(\"t\");\n #endif\n"
+                        "+      #pragma omp task depend(out: g)\n+      {\n"
+                        "       g[i] = i;\n+      }\n #if defined(TRACE) && 1\n"),
+            std::string::npos)
+      << r.diff;
+  EXPECT_NE(::testing::PrintToString(r.notes).find(
+                "cond.c:7: the task t starts or ends inside a preprocessor conditional"),
+            std::string::npos)
+      << ::testing::PrintToString(r.notes);
+  // All of the task's code in the conditional: no task, said so.
+  dir.write("all.c",
+            "int g[2];\nint main(void)\n{\n   tareador_ON();\n"
+            "   for (int i = 0; i < 2; i++) {\n      tareador_start_task(\"t\");\n#ifdef TRACE\n"
+            "      g[i] = i;\n      tareador_end_task(\"t\");\n#endif\n"
+            "   }\n   tareador_OFF();\n   return 0;\n}\n");
+  r = tasks::emit_source(two_tasks(dir.path("all.c"), 4, 12, 6, 9), {});
+  EXPECT_EQ(r.diff.find("omp task"), std::string::npos) << r.diff;
+  EXPECT_NE(::testing::PrintToString(r.notes).find(
+                "all.c:6: the task t starts and ends in different branches"),
+            std::string::npos)
+      << ::testing::PrintToString(r.notes);
+}
+
+TEST(SourceText, BranchesOfThePreprocessorConditionals) {
+  SourceText s({"a;", "#ifdef X", "b;", "#if Y", "c;", "#endif", "#else", "d;", "#endif", "e;"});
+  using Points = std::optional<std::pair<int, int>>;
+  EXPECT_EQ(s.same_branch(1, 11), (Points{{1, 11}})) << "no conditional between";
+  EXPECT_EQ(s.same_branch(4, 11), (Points{{10, 11}})) << "past the #endif of #ifdef X";
+  EXPECT_EQ(s.same_branch(1, 6), (Points{{1, 2}})) << "before the #ifdef";
+  EXPECT_EQ(s.same_branch(5, 6), (Points{{5, 6}})) << "in one branch";
+  EXPECT_EQ(s.same_branch(3, 6), (Points{{3, 4}})) << "before the inner #if";
+  EXPECT_EQ(s.same_branch(3, 8), Points{}) << "#ifdef X and its #else: they would cross";
+}
+
 TEST(SourceText, FunctionNamesCallsAndOpenMpPragmas) {
   EXPECT_EQ(SourceText({"void f(int a) {", "}"}).function_name(1), "f");
   EXPECT_EQ(tasks::called_names("if (f(x)) y = s.g(sizeof(z)) + h (1);"),

@@ -224,6 +224,14 @@ annotated ownomp
   grep -qE 'ownomp.c:[0-9]+: task fill is already an OpenMP task in the source' "$scratch/ownomp.notes"
 checked $? ownomp "ownomp: the program's parallel region and task are kept, not nested in new ones (noted); its other task gets a pragma"
 
+# ---- Tareador calls inside #ifdef TRACE: the pragmas and braces outside the conditionals -------
+annotated ifdefs
+grep -A1 -xF '       work(b);' "$scratch/ifdefs.diff" | grep -qxF '+      }' &&
+  grep -B3 -xF '       work(b);' "$scratch/ifdefs.diff" | grep -qxF ' #endif' &&
+  grep -qE 'ifdefs.c:27: the task work starts or ends inside a preprocessor conditional' \
+    "$scratch/ifdefs.notes"
+checked $? ifdefs "ifdefs: a task started inside #ifdef TRACE gets its pragma after the #endif, so that the OpenMP build without TRACE has it (noted)"
+
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
   grep -qxF '+         #pragma omp task firstprivate(src, dst, n, rows) inout(u[1;1154], v[1;1154])' \
