@@ -67,8 +67,11 @@ int emit_source(const Options& o, const trace::TraceHeader& header, int rank) {
       std::cerr << "tareador-tasks: note: " << note << "\n";
     for (const std::string& note : result.notes)
       std::cerr << "tareador-tasks: note: " << note << "\n";
-    std::cerr << "tareador-tasks: apply with: patch -p1 -d " << result.root << " < "
-              << (o.output.empty() ? "DIFF" : o.output) << "\n";
+    if (result.diff.empty())  // (the program's own pragmas cover every task: the notes say so)
+      std::cerr << "tareador-tasks: nothing to change in the sources\n";
+    else
+      std::cerr << "tareador-tasks: apply with: patch -p1 -d " << result.root << " < "
+                << (o.output.empty() ? "DIFF" : o.output) << "\n";
   }
   trace::flush_stdout();
   return 0;

@@ -223,6 +223,17 @@ annotated ownomp
     "$scratch/ownomp.notes" &&
   grep -qE 'ownomp.c:[0-9]+: task fill is already an OpenMP task in the source' "$scratch/ownomp.notes"
 checked $? ownomp "ownomp: the program's parallel region and task are kept, not nested in new ones (noted); its other task gets a pragma"
+# With a task pragma of its own over the other task too: nothing to change, and said so.
+mkdir -p "$scratch/ownomp2" && cp -r "$scratch/ownomp.set" "$scratch/ownomp2.set"
+sed 's|^ *\/\* (the test puts a task pragma .*|#pragma omp task|' "$TESTS_DIR/vg/ownomp.c" \
+  >"$scratch/ownomp2/ownomp.c"
+sed -i -E 's#[^ ]*/ownomp\.c:#/nowhere/ownomp.c:#g' "$scratch/ownomp2.set/tasks.0.trc"
+"$TASKS" "$scratch/ownomp2.set" --emit-source --source-dir="$scratch/ownomp2" \
+  >"$scratch/ownomp2.diff" 2>"$scratch/ownomp2.notes"
+[ $? = 0 ] && [ ! -s "$scratch/ownomp2.diff" ] &&
+  grep -qxF 'tareador-tasks: nothing to change in the sources' "$scratch/ownomp2.notes" &&
+  grep -qF 'ownomp.c:35: task total is already an OpenMP task' "$scratch/ownomp2.notes"
+checked $? ownomp2 "ownomp with all its tasks its own: an empty diff, and nothing to change said"
 
 # ---- Tareador calls inside #ifdef TRACE: the pragmas and braces outside the conditionals -------
 annotated ifdefs
