@@ -354,8 +354,11 @@ std::optional<SourceText::Header> SourceText::header(int body_line) const {
   Header h;
   int first = std::max(1, body_line - 8);
   for (int l = first; l <= body_line; ++l) h.text += code(l) + " ";
-  h.close = h.text.rfind(')', h.text.find('{', h.text.size() - code(body_line).size() - 1));
-  if (h.close == std::string::npos) return std::nullopt;
+  std::size_t brace = h.text.find('{', h.text.size() - code(body_line).size() - 1);
+  h.close = h.text.rfind(')', brace);
+  // (Not a function's: `void f(int); struct S {`, `int a[] = {`.)
+  if (h.close == std::string::npos || h.text.find_first_of(";}=", h.close) < brace)
+    return std::nullopt;
   int depth = 0;
   for (h.open = h.close;; --h.open) {
     if (h.text[h.open] == ')') ++depth;

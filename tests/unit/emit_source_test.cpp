@@ -622,6 +622,8 @@ TEST(SourceText, BranchesOfThePreprocessorConditionals) {
 
 TEST(SourceText, FunctionNamesCallsAndOpenMpPragmas) {
   EXPECT_EQ(SourceText({"void f(int a) {", "}"}).function_name(1), "f");
+  EXPECT_EQ(SourceText({"int f(int a);", "struct S {", "};"}).function_name(2), "")
+      << "a structure after a prototype";
   EXPECT_EQ(tasks::called_names("if (f(x)) y = s.g(sizeof(z)) + h (1);"),
             (std::vector<std::string>{"f", "g", "h"}));
   EXPECT_EQ(SourceText({"a;"}).openmp_words(1), std::vector<std::string>{});
