@@ -57,10 +57,11 @@ std::string overlap_caution(const Machine& machine) {
     unlimited_in = unlimited_in || node.input_links == 0;
   }
   if (!unlimited_out || !unlimited_in) return "";
-  return "caution: this network limits neither links nor buses, so the chunks of a message, sent "
-         "together, each get the whole bandwidth and arrive sooner than the message would: part "
-         "of the overlap kinds' speedups may come from that, not from overlap (compare them on a "
-         "network with links, docs/tool.md)";
+  return "caution: this network limits neither links nor buses, so transfers in flight together "
+         "each get the whole bandwidth (the chunks of a message arrive sooner than the message "
+         "would; messages sent earlier travel beside later ones): part of the overlap kinds' "
+         "speedups may come from that, not from overlap (compare them on a network with links, "
+         "docs/tool.md)";
 }
 
 }  // namespace tareador::replay
