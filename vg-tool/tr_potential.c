@@ -52,12 +52,18 @@ typedef struct {
    Int function;
 } Entry;
 
+#define PROGRAM_OBJECTS 8
+
 static struct {
    Bool enabled, recording, done;
    UInt max_calls, max_intervals;
    ULong segment_span;  /* instructions after which a segment ends even without a call */
    ThreadId tid;
    Addr stack_low, stack_end;  /* the traced thread's stack */
+   /* The last objects found not to be runtime state (runtime_state), forgotten when a block
+      is allocated or freed: a kernel's arrays are looked up once, not at every access. */
+   struct { Addr start, end; } program[PROGRAM_OBJECTS];
+   UInt next_program;
    ULong mark;          /* instructions already given to a segment */
    Node* open;
    UInt n_open, max_open;
@@ -234,6 +240,7 @@ static void forget_block(Addr start, SizeT size, TrBlockEvent event)
 {
    /* a copy is not a use; disabling keeps what the bytes held */
    if (event == TR_BLOCK_READ || event == TR_BLOCK_WRITTEN || event == TR_BLOCK_DISABLED) return;
+   VG_(memset)(pt.program, 0, sizeof pt.program);
    if (!pt.recording || pt.n_open == 0 || size == 0) return;
    end_segment();
    tr_text_printf(&pt.out.text, "forget %lx+%lx\n", start, size);
@@ -309,9 +316,18 @@ void tr_potential_stack_rises(Addr sp)
 static Bool runtime_state(Addr a)
 {
    const TrObject* o;
+   UInt i;
    if (a >= pt.stack_low && a < pt.stack_end) return False;
+   for (i = 0; i < PROGRAM_OBJECTS; i++)
+      if (a >= pt.program[i].start && a < pt.program[i].end) return False;
    o = tr_object(tr_object_at(pt.tid, a));
-   return o != NULL && o->runtime;
+   if (o == NULL || o->runtime) return o != NULL;
+   /* (Only a live block or a variable: a region of other memory may hold the heap's blocks.) */
+   if (o->dead || (o->kind != TR_OBJ_HEAP && o->kind != TR_OBJ_GLOBAL)) return False;
+   pt.program[pt.next_program].start = o->start;
+   pt.program[pt.next_program].end = o->start + o->size;
+   pt.next_program = (pt.next_program + 1) % PROGRAM_OBJECTS;
+   return False;
 }
 
 void tr_potential_access(Addr a, SizeT n, Bool write)
