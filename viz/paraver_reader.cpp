@@ -633,11 +633,26 @@ std::unique_ptr<Timeline> load_paraver(const std::string& prv_path, const Progre
   std::string pcf_path = sibling(prv_path, ".pcf"), row_path = sibling(prv_path, ".row");
   if (::access(pcf_path.c_str(), F_OK) == 0) {
     timeline->pcf = read_pcf(pcf_path);
+    // One that names no state (Dimemas 5.5 writes an empty one) leaves them Paraver's, as none.
+    if (timeline->pcf.state_names.empty() && timeline->pcf.state_colors.empty()) {
+      Pcf standard = Pcf::standard();
+      timeline->pcf.state_names = std::move(standard.state_names);
+      timeline->pcf.state_colors = std::move(standard.state_colors);
+      if (timeline->pcf.event_types.empty())
+        timeline->pcf.event_types = std::move(standard.event_types);
+      timeline->warnings.push_back(pcf_path +
+                                   ": names no states; Paraver's standard state names are used");
+    }
   } else {
     timeline->pcf = Pcf::standard();
     timeline->warnings.push_back(pcf_path +
                                  ": missing; Paraver's standard state and MPI names are used");
   }
+  // Tools end every line; a file that ends inside one was cut, maybe inside a number.
+  if (end[-1] != '\n')
+    timeline->warnings.push_back(prv_path +
+                                 ": the last line has no line end: the file may have been cut, "
+                                 "and its last record with it");
   RowLabels row_labels;
   if (::access(row_path.c_str(), F_OK) == 0) row_labels = read_row_labels(row_path);
   else timeline->warnings.push_back(row_path + ": missing; rows are labelled by number");

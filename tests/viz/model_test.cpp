@@ -244,6 +244,23 @@ class ModelTest : public QObject {
     QCOMPARE(t->cpu_labels.size(), std::size_t(2));
   }
 
+  void anEmptyPcfLeavesTheStandardStatesAndACutFileIsNoted() {
+    QTemporaryDir dir;
+    QString prv = dir.filePath("d.prv");
+    write(prv,
+          "#Paraver (01/01/70 at 00:00):20_ns:1(1):1:1(1:1),0\n1:1:1:1:1:0:10:3\n"
+          "1:1:1:1:1:10:20:1");  // (cut: the line end is missing)
+    write(dir.filePath("d.pcf"), "");
+    write(dir.filePath("d.row"), "LEVEL THREAD SIZE 1\nrank 0\n");
+    auto t = load_paraver(prv.toStdString());
+    QCOMPARE(t->thread_states.legend[3].name, std::string("Waiting a message"));
+    QCOMPARE(t->warnings.size(), std::size_t(2));
+    QVERIFY2(t->warnings[0].find("d.pcf: names no states; Paraver's standard") != std::string::npos,
+             t->warnings[0].c_str());
+    QVERIFY2(t->warnings[1].find("d.prv: the last line has no line end") != std::string::npos,
+             t->warnings[1].c_str());
+  }
+
   void timesWithoutUnitAreMicroseconds() {
     QTemporaryDir dir;
     QString prv = dir.filePath("us.prv");
