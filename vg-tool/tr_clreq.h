@@ -82,6 +82,10 @@ typedef struct {
       receives from each (in `buffer_recv`); NULL when every block is alike. Valid as `layout`. */
    const TrSegment* blocks;
    int blocks_n, blocks_at;
+   /* The program's variable that holds a non-blocking call's request (`handle_bytes` at
+      `handle`), in the call that starts it and in its wait; NULL otherwise. */
+   const void* handle;
+   int handle_bytes;
 } TrEvent;
 
 #endif

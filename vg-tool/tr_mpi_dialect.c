@@ -294,6 +294,16 @@ static TrEvent* new_event(int kind)
    return &events[n_events++];
 }
 
+/* Event `e` starts a non-blocking call whose request the program keeps in `*where`. */
+static void starts_request(TrEvent* e, const MPI_Request* where, int receive, int wildcard,
+                           int collective, Comm* c)
+{
+   e->immediate = 1;
+   e->request = add_request(where, receive, wildcard, collective, c);
+   e->handle = where;
+   e->handle_bytes = sizeof(MPI_Request);
+}
+
 static void send_event(Comm* c, const void* buffer, int count, MPI_Datatype type, int dest, int tag,
                        int mode, const MPI_Request* request)
 {
@@ -308,10 +318,7 @@ static void send_event(Comm* c, const void* buffer, int count, MPI_Datatype type
    tr_set_layout(e, count, type);
    e->lines = tr_unique_lines(e, buffer);
    e->mode = mode;
-   if (request) {
-      e->immediate = 1;
-      e->request = add_request(request, 0, 0, 0, c);
-   }
+   if (request) starts_request(e, request, 0, 0, 0, c);
 }
 
 /* A receive that completed with `status`. */
@@ -374,6 +381,8 @@ static void completed(const MPI_Request* handles, const MPI_Request* where, cons
       }
       e = new_event(TR_EV_WAIT);
       e->request = r->id;
+      e->handle = &where[k];
+      e->handle_bytes = sizeof(MPI_Request);
       e->joined = joined;
       e->collective = r->collective;
       joined = 1;
@@ -543,10 +552,7 @@ static void collective_event(const CallInfo* k, const UW* args, Comm* c)
    e->root = root >= 0 ? c->world[root] : -1;
    e->bytes = sent;
    e->bytes_recv = received;
-   if (k->at.request) {
-      e->immediate = 1;
-      e->request = add_request(AT(request, MPI_Request*), 0, 0, 1, c);
-   }
+   if (k->at.request) starts_request(e, AT(request, MPI_Request*), 0, 0, 1, c);
 }
 
 static void enter(const char* name)
@@ -631,13 +637,12 @@ static void irecv_event(Comm* c, void* buffer, int count, MPI_Datatype type, int
    if (source == MPI_PROC_NULL) return;
    e = new_event(TR_EV_RECV);
    e->buffer_recv = buffer;
-   e->immediate = 1;
    e->peer = source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG ? -1 : c->world[source];
    e->tag = tag == MPI_ANY_TAG ? -1 : tag;
    e->comm = c->id;
    e->bytes = tr_bytes(count, type);
    tr_set_layout(e, count, type);
-   e->request = add_request(request, 1, e->peer < 0, 0, c);
+   starts_request(e, request, 1, e->peer < 0, 0, c);
 }
 
 /* A persistent send or receive made: kept for its starts. */

@@ -441,6 +441,12 @@ void tr_tasks_mpi_exit(const TrEvent* events, Int n)
    for (i = 0; i < n; i++) {
       const TrEvent* e = &events[i];
       access_buffers(e);
+      /* The request's variable: the call that starts it writes it, its wait reads it (and sets
+         it to MPI_REQUEST_NULL), so a task that waits comes after the one that posted. */
+      if (e->handle) {
+         if (e->kind == TR_EV_WAIT) tr_memory_read((Addr)e->handle, (SizeT)e->handle_bytes);
+         tr_memory_write((Addr)e->handle, (SizeT)e->handle_bytes);
+      }
       if (e->kind == TR_EV_WAIT) waited_for(e);
       else if (e->immediate && e->request != 0 && e->kind != TR_EV_RESOLVE) keep_until_wait(e);
       if (e->kind == TR_EV_RESOLVE) {
