@@ -86,6 +86,10 @@ typedef struct {
       `handle`), in the call that starts it and in its wait; NULL otherwise. */
    const void* handle;
    int handle_bytes;
+   /* The program's MPI_Status the call fills for this message (`status_bytes` at `status`);
+      NULL when the program passed MPI_STATUS(ES)_IGNORE. */
+   const void* status;
+   int status_bytes;
 } TrEvent;
 
 #endif

@@ -321,8 +321,17 @@ static void send_event(Comm* c, const void* buffer, int count, MPI_Datatype type
    if (request) starts_request(e, request, 0, 0, 0, c);
 }
 
-/* A receive that completed with `status`. */
-static void recv_event(Comm* c, void* buffer, const MPI_Status* status, MPI_Datatype type, int count)
+/* Event `e`'s MPI call filled `status`, the program's own unless `ours`. */
+static void fills_status(TrEvent* e, const MPI_Status* status, int ours)
+{
+   if (ours) return;
+   e->status = status;
+   e->status_bytes = sizeof(MPI_Status);
+}
+
+/* A receive that completed with `status` (ours: not the program's). */
+static void recv_event(Comm* c, void* buffer, const MPI_Status* status, int ours,
+                       MPI_Datatype type, int count)
 {
    TrEvent* e;
    int received = MPI_UNDEFINED;
@@ -335,6 +344,7 @@ static void recv_event(Comm* c, void* buffer, const MPI_Status* status, MPI_Data
    e->comm = c->id;
    e->bytes = tr_bytes(received == MPI_UNDEFINED ? count : received, type);
    tr_set_layout(e, received == MPI_UNDEFINED ? count : received, type);
+   fills_status(e, status, ours);
 }
 
 /* Whether request `r`, just completed with `status`, was cancelled (MPI_Cancel): then it is
@@ -359,9 +369,10 @@ static int cancelled(Request* r, const MPI_Status* status)
    return 1;
 }
 
-/* The wait events of requests that completed (their handles before the call, the statuses). */
+/* The wait events of requests that completed (their handles before the call, the statuses:
+   ours, not the program's, if `ours`). */
 static void completed(const MPI_Request* handles, const MPI_Request* where, const int* which, int n,
-                      const MPI_Status* statuses)
+                      const MPI_Status* statuses, int ours)
 {
    int i, joined = 0;
    for (i = 0; i < n; i++) {
@@ -383,6 +394,7 @@ static void completed(const MPI_Request* handles, const MPI_Request* where, cons
       e->request = r->id;
       e->handle = &where[k];
       e->handle_bytes = sizeof(MPI_Request);
+      fills_status(e, &statuses[i], ours);
       e->joined = joined;
       e->collective = r->collective;
       joined = 1;
@@ -679,7 +691,8 @@ static void sendrecv_call(const CallInfo* k, const UW* args, const UW* a, Comm* 
    int first = n_events, last, i;
    send_event(c, AT(buf, void*), AT(count, int), AT(type, MPI_Datatype), AT(peer, int),
               AT(tag, int), TR_MODE_EAGER, NULL);
-   recv_event(c, AT(rbuf, void*), (MPI_Status*)a[k->at.status], AT(rtype, MPI_Datatype),
+   recv_event(c, AT(rbuf, void*), (MPI_Status*)a[k->at.status],
+              AT(status, MPI_Status*) == MPI_STATUS_IGNORE, AT(rtype, MPI_Datatype),
               AT(rcount, int));
    last = n_events;
    for (i = first; i < last; i++) {
@@ -725,6 +738,7 @@ static UW completion_call(const CallInfo* k, OrigFn fn, const UW* args, UW* a)
    const MPI_Request* where = AT(requests, MPI_Request*);
    MPI_Request* handles = copy_handles(where, n);
    int one = k->family == COMPLETE_ONE || k->family == COMPLETE_ANY;
+   int ours = AT(status, MPI_Status*) == (one ? MPI_STATUS_IGNORE : MPI_STATUSES_IGNORE);
    if (one) {
       if (AT(status, MPI_Status*) == MPI_STATUS_IGNORE) a[k->at.status] = (UW)&status;
    } else {
@@ -735,16 +749,16 @@ static UW completion_call(const CallInfo* k, OrigFn fn, const UW* args, UW* a)
    switch (k->family) {
       case COMPLETE_ONE: case COMPLETE_ALL:
          if (completed_any(k, args))
-            completed(handles, where, NULL, n, (MPI_Status*)a[k->at.status]);
+            completed(handles, where, NULL, n, (MPI_Status*)a[k->at.status], ours);
          break;
       case COMPLETE_ANY:
          if (completed_any(k, args) && *AT(index, int*) != MPI_UNDEFINED)
-            completed(handles, where, AT(index, int*), 1, (MPI_Status*)a[k->at.status]);
+            completed(handles, where, AT(index, int*), 1, (MPI_Status*)a[k->at.status], ours);
          break;
       default: /* COMPLETE_SOME */
          if (*AT(outcount, int*) != MPI_UNDEFINED)
             completed(handles, where, AT(index, int*), *AT(outcount, int*),
-                      (MPI_Status*)a[k->at.status]);
+                      (MPI_Status*)a[k->at.status], ours);
          break;
    }
    free(handles);
@@ -811,7 +825,8 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
       case RECV:
          if (AT(status, MPI_Status*) == MPI_STATUS_IGNORE) a[k->at.status] = (UW)&status;
          CALL_ORIGINAL(result, a);
-         recv_event(c, AT(rbuf, void*), (MPI_Status*)a[k->at.status], AT(rtype, MPI_Datatype),
+         recv_event(c, AT(rbuf, void*), (MPI_Status*)a[k->at.status],
+                    AT(status, MPI_Status*) == MPI_STATUS_IGNORE, AT(rtype, MPI_Datatype),
                     AT(rcount, int));
          break;
       case IRECV:

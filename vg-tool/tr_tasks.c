@@ -447,6 +447,8 @@ void tr_tasks_mpi_exit(const TrEvent* events, Int n)
          if (e->kind == TR_EV_WAIT) tr_memory_read((Addr)e->handle, (SizeT)e->handle_bytes);
          tr_memory_write((Addr)e->handle, (SizeT)e->handle_bytes);
       }
+      /* And the status MPI fills for the program (the source and tag it reads after). */
+      if (e->status) tr_memory_write((Addr)e->status, (SizeT)e->status_bytes);
       if (e->kind == TR_EV_WAIT) waited_for(e);
       else if (e->immediate && e->request != 0 && e->kind != TR_EV_RESOLVE) keep_until_wait(e);
       if (e->kind == TR_EV_RESOLVE) {

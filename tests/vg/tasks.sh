@@ -233,6 +233,27 @@ for mpi in openmpi mpich; do
   fi
 done
 
+# ---- The statuses MPI fills for a task: the code after it reads them --------------------------
+# (tests/vg/mpistatus.c: main reads the tag of a receive in task "get" and of a wait in task
+# "finish")
+for mpi in openmpi mpich; do
+  program="$VG_TESTS_BUILD/$mpi/mpistatus"
+  command -v "$(launcher "$mpi")" >/dev/null && [ -x "$program" ] || continue
+  dir="$scratch/status-$mpi"
+  rm -rf "$dir"
+  timeout 300 "$(launcher "$mpi")" -np 1 "$TAREADOR" --trace-dir="$dir" --task-report=no \
+    --read-var-info=yes "$program" >"$dir.log" 2>&1
+  deps=$(graph "$dir/tasks.0.trc" 2>/dev/null | awk '$1 == "task" { t = $3 } $1 == "after" { print t, $2, $3, $5 }' |
+           tr '\n' '|')
+  if ! grep -q 'mpistatus: ok' "$dir.log"; then
+    not_ok "statuses ($mpi)" "the run failed: $(tail -3 "$dir.log" | tr '\n' ' ')"
+  elif [ "$deps" = "main 2 raw got|main 3 raw done|" ]; then
+    ok "statuses ($mpi): the code that reads what a receive or a wait put in its status comes after the task"
+  else
+    not_ok "statuses ($mpi)" "dependencies: $deps"
+  fi
+done
+
 # ---- Annotations out of place --------------------------------------------------------------------
 trace "$scratch/misuse" "$VG_TESTS_BUILD/taskmisuse"
 if [ "$(graph "$scratch/misuse/tasks.0.trc" 2>/dev/null | grep '^task' | tr '\n' '|')" = "task 2 a 1|task 3 b 1|task 4 c 1|task 1 main 0|" ] &&
