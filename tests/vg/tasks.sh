@@ -34,6 +34,19 @@ graph() {
        { print }' "$1"
 }
 
+# mpi_trace MPI PROGRAM NP DIR [TOOL OPTIONS...]: runs PROGRAM (a path) built for MPI on NP
+# ranks under the tool into DIR (log: DIR.log); fails, running nothing, if that MPI or the
+# program is missing.
+mpi_trace() {
+  local mpi=$1 program=$2 np=$3 dir=$4
+  shift 4
+  command -v "$(launcher "$mpi")" >/dev/null && [ -x "$program" ] || return 1
+  rm -rf "$dir"
+  timeout 300 "$(launcher "$mpi")" -np "$np" "$TAREADOR" --trace-dir="$dir" "$@" "$program" \
+    >"$dir.log" 2>&1
+  return 0
+}
+
 # ---- The exact graph of tests/vg/taskdeps.c, for each choice of dependencies -------------------
 for deps in raw raw+war raw+waw; do
   name="taskdeps --deps=$deps"
@@ -164,11 +177,8 @@ fi
 
 # ---- An MPI code with tasks gives a replayable tasks trace, with each MPI --------------------------
 for mpi in openmpi mpich; do
-  program="$EXAMPLES_BUILD/$mpi/mpi_ring_tasks"
-  command -v "$(launcher "$mpi")" >/dev/null && [ -x "$program" ] || continue
   dir="$scratch/ring-$mpi"
-  rm -rf "$dir"
-  timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" "$program" >"$dir.log" 2>&1
+  mpi_trace "$mpi" "$EXAMPLES_BUILD/$mpi/mpi_ring_tasks" 2 "$dir" || continue
   name="mpirun -np 2 tareador mpi_ring_tasks ($mpi)"
   if ! grep -q '"tasks"' "$dir/manifest.toml" 2>/dev/null ||
      [ "$(tail -1 "$dir/tasks.1.trc" 2>/dev/null)" != end ]; then
@@ -201,11 +211,8 @@ done
 # complete after post, through the request variables they write and read)
 for mpi in openmpi mpich; do
   program="$VG_TESTS_BUILD/$mpi/splittasks"
-  command -v "$(launcher "$mpi")" >/dev/null && [ -x "$program" ] || continue
   dir="$scratch/split-$mpi"
-  rm -rf "$dir"
-  timeout 300 "$(launcher "$mpi")" -np 3 "$TAREADOR" --trace-dir="$dir" --task-report=no --deps=raw+war \
-    "$program" >"$dir.log" 2>&1
+  mpi_trace "$mpi" "$program" 3 "$dir" --task-report=no --deps=raw+war || continue
   name="splittasks ($mpi)"
   if ! grep -q 'splittasks: ok' "$dir.log"; then
     not_ok "$name" "the run failed: $(tail -3 "$dir.log" | tr '\n' ' ')"
@@ -223,8 +230,7 @@ for mpi in openmpi mpich; do
   fi
   # With the default dependencies, on one core a rank, critical path first: the wait must not
   # take the core before its post has run (it would wait for a request never posted).
-  timeout 300 "$(launcher "$mpi")" -np 3 "$TAREADOR" --trace-dir="$dir-raw" --task-report=no \
-    "$program" >"$dir-raw.log" 2>&1
+  mpi_trace "$mpi" "$program" 3 "$dir-raw" --task-report=no
   if "$REPLAY" -q --config "$EXAMPLES_DIR/marenostrum.cfg" --kind tasks --set cores=1 \
       --set tasks_per_node=1 --policy=cp "$dir-raw" >"$scratch/replay" 2>&1; then
     ok "$name: the wait after its post, on one core critical path first"
@@ -237,12 +243,9 @@ done
 # (tests/vg/mpistatus.c: main reads the tag of a receive in task "get" and of a wait in task
 # "finish")
 for mpi in openmpi mpich; do
-  program="$VG_TESTS_BUILD/$mpi/mpistatus"
-  command -v "$(launcher "$mpi")" >/dev/null && [ -x "$program" ] || continue
   dir="$scratch/status-$mpi"
-  rm -rf "$dir"
-  timeout 300 "$(launcher "$mpi")" -np 1 "$TAREADOR" --trace-dir="$dir" --task-report=no \
-    --read-var-info=yes "$program" >"$dir.log" 2>&1
+  mpi_trace "$mpi" "$VG_TESTS_BUILD/$mpi/mpistatus" 1 "$dir" --task-report=no --read-var-info=yes ||
+    continue
   deps=$(graph "$dir/tasks.0.trc" 2>/dev/null | awk '$1 == "task" { t = $3 } $1 == "after" { print t, $2, $3, $5 }' |
            tr '\n' '|')
   if ! grep -q 'mpistatus: ok' "$dir.log"; then
