@@ -142,25 +142,6 @@ void permute(std::vector<T>& v, const std::vector<std::uint32_t>& order) {
 // Below this many intervals a row needs no pyramid: walking them is as cheap.
 constexpr std::size_t kLodMinimum = 512;
 
-// A column's values while it is being filled: few distinct keys meet in one column.
-struct ColumnTally {
-  static constexpr int kSlots = 8;
-  std::uint32_t key[kSlots];
-  float weight[kSlots];
-  int used = 0;
-  void add(std::uint32_t k, float w) {
-    for (int i = 0; i < used; ++i)
-      if (key[i] == k) {
-        weight[i] += w;
-        return;
-      }
-    if (used < kSlots) {
-      key[used] = k;
-      weight[used++] = w;
-    }
-  }
-};
-
 }  // namespace
 
 void Intervals::finish() {
@@ -191,32 +172,21 @@ void Intervals::finish() {
   lod_width_ = 1;
   while (lod_width_ < mean) lod_width_ <<= 1;
   std::size_t buckets = static_cast<std::size_t>(span / lod_width_) + 1;
-  std::vector<std::uint32_t> keys(buckets);
-  std::vector<float> weights(buckets);
-  exact_dominant(static_cast<double>(lod_origin_),
-                 static_cast<double>(lod_origin_) + static_cast<double>(buckets) * lod_width_,
-                 static_cast<int>(buckets), keys.data(), weights.data());
-  // Each coarser level: the heavier of two buckets (or their sum when they agree).
+  std::vector<LodBucket> level(buckets);
+  exact_tallies(static_cast<double>(lod_origin_),
+                static_cast<double>(lod_origin_) + static_cast<double>(buckets) * lod_width_,
+                static_cast<int>(buckets), level.data());
+  // Each coarser level merges two buckets' tallies.
   for (;;) {
-    lod_.push_back(keys);
-    if (keys.size() <= 1) break;
-    std::size_t half = (keys.size() + 1) / 2;
-    std::vector<std::uint32_t> up(half);
-    std::vector<float> up_weight(half);
-    for (std::size_t i = 0; i < half; ++i) {
-      std::size_t a = 2 * i, b = std::min(a + 1, keys.size() - 1);
-      float wa = weights[a], wb = b != a ? weights[b] : 0;
-      if (keys[a] == keys[b]) {
-        up[i] = keys[a];
-        up_weight[i] = wa + wb;
-      } else {
-        bool first = wa >= wb;
-        up[i] = first ? keys[a] : keys[b];
-        up_weight[i] = first ? wa : wb;
-      }
+    std::size_t half = (level.size() + 1) / 2;
+    std::vector<LodBucket> up(level.size() > 1 ? half : 0);
+    for (std::size_t i = 0; i < up.size(); ++i) {
+      up[i] = level[2 * i];
+      if (2 * i + 1 < level.size()) up[i].add(level[2 * i + 1]);
     }
-    keys.swap(up);
-    weights.swap(up_weight);
+    lod_.push_back(std::move(level));
+    if (up.empty()) break;
+    level = std::move(up);
   }
 }
 
@@ -240,36 +210,13 @@ std::size_t Intervals::at(Time t) const {
   return size();
 }
 
-// Walks the intervals of [t0, t1), weighing each column's keys by the time they cover in it.
-// Columns are visited in order, except where intervals overlap (then a column already decided
-// is only compared against, an approximation the eye cannot tell).
-void Intervals::exact_dominant(double t0, double t1, int columns, std::uint32_t* out,
-                               float* weight) const {
-  std::fill(out, out + columns, kNoKey);
-  std::fill(weight, weight + columns, 0.0f);
+// Walks the intervals of [t0, t1), adding to each column the time each key covers in it.
+template <int Slots>
+void Intervals::exact_tallies(double t0, double t1, int columns, KeyTally<Slots>* out) const {
   if (columns <= 0 || t1 <= t0) return;
   double dt = (t1 - t0) / columns;
   auto [first, last] =
       overlapping(static_cast<Time>(std::floor(t0)), static_cast<Time>(std::ceil(t1)));
-  int current = -1;
-  ColumnTally tally;
-  auto settle = [&] {
-    if (current < 0) return;
-    for (int s = 0; s < tally.used; ++s)
-      if (tally.weight[s] > weight[current]) {
-        weight[current] = tally.weight[s];
-        out[current] = tally.key[s];
-      }
-    tally.used = 0;
-    current = -1;
-  };
-  auto add = [&](int column, std::uint32_t key, double w) {
-    if (column != current) {
-      settle();
-      current = column;
-    }
-    tally.add(key, static_cast<float>(w));
-  };
   for (std::size_t i = first; i < last; ++i) {
     double b = std::max(static_cast<double>(begin_[i]), t0);
     double e = std::min(static_cast<double>(end_[i]), t1);
@@ -278,56 +225,46 @@ void Intervals::exact_dominant(double t0, double t1, int columns, std::uint32_t*
     int ce = std::min(columns - 1, static_cast<int>((e - t0) / dt));
     std::uint32_t key = key_[i];
     if (cb == ce) {
-      add(cb, key, e - b);
+      out[cb].add(key, static_cast<float>(e - b));
       continue;
     }
-    add(cb, key, t0 + (cb + 1) * dt - b);
-    settle();
-    for (int c = cb + 1; c < ce; ++c) {
-      out[c] = key;
-      weight[c] = static_cast<float>(dt);
-    }
-    add(ce, key, e - (t0 + ce * dt));
+    out[cb].add(key, static_cast<float>(t0 + (cb + 1) * dt - b));
+    for (int c = cb + 1; c < ce; ++c) out[c].add(key, static_cast<float>(dt));
+    out[ce].add(key, static_cast<float>(e - (t0 + ce * dt)));
   }
-  settle();
 }
+
+// A pixel column meets few keys, but overlapping rows may bring more than a bucket keeps.
+using ColumnTally = KeyTally<8>;
 
 void Intervals::dominant_keys(double t0, double t1, int columns, std::uint32_t* out) const {
   if (columns <= 0) return;
   double dt = (t1 - t0) / columns;
+  std::vector<ColumnTally> tallies(static_cast<std::size_t>(columns));
   if (lod_.empty() || dt < static_cast<double>(lod_width_)) {
-    std::vector<float> weight(static_cast<std::size_t>(columns));
-    exact_dominant(t0, t1, columns, out, weight.data());
-    return;
-  }
-  // The finest level whose buckets are no wider than a column; each column takes the key that
-  // covers most of it among the buckets it spans.
-  std::size_t level = 0;
-  while (level + 1 < lod_.size() && static_cast<double>(lod_width_ << (level + 1)) <= dt) ++level;
-  const std::vector<std::uint32_t>& buckets = lod_[level];
-  double width = static_cast<double>(lod_width_ << level);
-  double origin = static_cast<double>(lod_origin_);
-  auto count = static_cast<std::int64_t>(buckets.size());
-  for (int c = 0; c < columns; ++c) {
-    double a = t0 + c * dt, b = a + dt;
-    auto first = static_cast<std::int64_t>(std::floor((a - origin) / width));
-    auto last = static_cast<std::int64_t>(std::floor((b - origin) / width));
-    ColumnTally tally;
-    for (std::int64_t k = std::max<std::int64_t>(first, 0); k <= last && k < count; ++k) {
-      std::uint32_t key = buckets[static_cast<std::size_t>(k)];
-      if (key == kNoKey) continue;
-      double lo = std::max(a, origin + k * width), hi = std::min(b, origin + (k + 1) * width);
-      tally.add(key, static_cast<float>(hi - lo));
-    }
-    std::uint32_t best = kNoKey;
-    float best_weight = 0;
-    for (int s = 0; s < tally.used; ++s)
-      if (tally.weight[s] > best_weight) {
-        best_weight = tally.weight[s];
-        best = tally.key[s];
+    exact_tallies(t0, t1, columns, tallies.data());
+  } else {
+    // The finest level whose buckets are no wider than a column; each column sums the buckets
+    // it spans, a partly covered bucket by the part covered.
+    std::size_t level = 0;
+    while (level + 1 < lod_.size() && static_cast<double>(lod_width_ << (level + 1)) <= dt) ++level;
+    const std::vector<LodBucket>& buckets = lod_[level];
+    double width = static_cast<double>(lod_width_ << level);
+    double origin = static_cast<double>(lod_origin_);
+    auto count = static_cast<std::int64_t>(buckets.size());
+    for (int c = 0; c < columns; ++c) {
+      double a = t0 + c * dt, b = a + dt;
+      auto first = static_cast<std::int64_t>(std::floor((a - origin) / width));
+      auto last = static_cast<std::int64_t>(std::floor((b - origin) / width));
+      for (std::int64_t k = std::max<std::int64_t>(first, 0); k <= last && k < count; ++k) {
+        double lo = std::max(a, origin + k * width), hi = std::min(b, origin + (k + 1) * width);
+        if (hi > lo)
+          tallies[c].add(buckets[static_cast<std::size_t>(k)],
+                         static_cast<float>((hi - lo) / width));
       }
-    out[c] = best;
+    }
   }
+  for (int c = 0; c < columns; ++c) out[c] = tallies[static_cast<std::size_t>(c)].heaviest();
 }
 
 void Intervals::time_per_key(Time t0, Time t1, std::vector<Time>& totals) const {

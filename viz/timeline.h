@@ -89,6 +89,43 @@ StateClass classify_state(int state);
 
 inline constexpr std::uint32_t kNoKey = 0xffffffffu;
 
+// The time each of a few keys covers in a span: all of them while they fit, then the heaviest
+// (a lighter key gives its slot to a heavier newcomer). Weights are summed over overlapping
+// intervals, so a task row's span counts the time of each of its threads.
+template <int Slots>
+struct KeyTally {
+  std::uint32_t key[Slots];
+  float weight[Slots];
+  KeyTally() {
+    for (int s = 0; s < Slots; ++s) key[s] = kNoKey, weight[s] = 0;
+  }
+  void add(std::uint32_t k, float w) {
+    int lightest = 0;
+    for (int s = 0; s < Slots; ++s) {
+      if (key[s] == k || key[s] == kNoKey) {
+        key[s] = k;
+        weight[s] += w;
+        return;
+      }
+      if (weight[s] < weight[lightest]) lightest = s;
+    }
+    if (w > weight[lightest]) key[lightest] = k, weight[lightest] = w;
+  }
+  // Adds `fraction` of each key of `other`.
+  template <int OtherSlots>
+  void add(const KeyTally<OtherSlots>& other, float fraction = 1) {
+    for (int s = 0; s < OtherSlots && other.key[s] != kNoKey; ++s)
+      add(other.key[s], other.weight[s] * fraction);
+  }
+  std::uint32_t heaviest() const {
+    std::uint32_t best = kNoKey;
+    float best_weight = 0;
+    for (int s = 0; s < Slots && key[s] != kNoKey; ++s)
+      if (weight[s] > best_weight) best = key[s], best_weight = weight[s];
+    return best;
+  }
+};
+
 // One row's intervals, sorted by begin, as parallel arrays. `key` indexes the semantic's legend;
 // `resource` is, in thread rows, the Paraver CPU the interval ran on (1-based, 0 = none), and in
 // rows grouped from threads (CPU, task), the thread row it came from.
@@ -120,21 +157,26 @@ class Intervals {
   std::size_t at(Time t) const;
 
   // The level of detail: for each of `columns` equal columns of [t0, t1), the key of the value
-  // covering most of the column (kNoKey where nothing is), written to out[0..columns).
+  // covering most of the column (kNoKey where nothing is), written to out[0..columns). Where
+  // intervals overlap (task and CPU rows), each key's time is summed over them.
   void dominant_keys(double t0, double t1, int columns, std::uint32_t* out) const;
   // Time per key spent within [t0, t1), added to `totals` (indexed by key).
   void time_per_key(Time t0, Time t1, std::vector<Time>& totals) const;
 
  private:
-  void exact_dominant(double t0, double t1, int columns, std::uint32_t* out, float* weight) const;
+  template <int Slots>
+  void exact_tallies(double t0, double t1, int columns, KeyTally<Slots>* out) const;
   const std::vector<Time>& reach() const { return reach_.empty() ? end_ : reach_; }
 
   std::vector<Time> begin_, end_;
   std::vector<std::uint32_t> key_, resource_;
   std::vector<Time> reach_;  // running maximum of end_, only when ends are not sorted
-  // Pyramid: level l has buckets of lod_width_ << l from lod_origin_, each the dominant key.
+  // Pyramid: level l has buckets of lod_width_ << l from lod_origin_, each with the time of the
+  // few keys covering most of it (a bucket's heaviest key alone would let a key that is a third
+  // of every bucket, but never the first, vanish from coarse levels).
+  using LodBucket = KeyTally<4>;
   Time lod_origin_ = 0, lod_width_ = 0;
-  std::vector<std::vector<std::uint32_t>> lod_;
+  std::vector<std::vector<LodBucket>> lod_;
 };
 
 // One row's events, sorted by time. `resource` as in Intervals.

@@ -162,6 +162,69 @@ class ModelTest : public QObject {
     QCOMPARE(keys[9], 2u);
   }
 
+  void aColumnShowsTheStateWithMostTimeNotTheMostBucketsWon() {
+    // Waiting, Blocking send, Wait/WaitAll, Group communication (20 ns each), each followed by
+    // Running (10 ns): Running is a third of every stretch of the run, every other state a sixth.
+    const std::uint32_t kOthers[] = {3, 4, 8, 13};
+    const int kPeriods = 20000;
+    std::string prv =
+        "#Paraver (01/01/26 at 00:00):" + std::to_string(kPeriods * 120) + "_ns:1(1):1:1(1:1)\n";
+    Time at = 0;
+    for (int i = 0; i < kPeriods; ++i)
+      for (std::uint32_t state : kOthers) {
+        for (auto [key, length] : {std::pair<std::uint32_t, Time>{state, 20}, {1u, 10}}) {
+          prv += "1:1:1:1:1:" + std::to_string(at) + ":" + std::to_string(at + length) + ":" +
+                 std::to_string(key) + "\n";
+          at += length;
+        }
+      }
+    QTemporaryDir dir;
+    write(dir.filePath("lod.prv"), prv);
+    auto t = load_paraver(dir.filePath("lod.prv").toStdString());
+    const Intervals& row = t->thread_states.intervals[0];
+    // Whole run at several widths, and zoomed in: each column spans ten periods or more.
+    struct Zoom {
+      double t0, t1;
+      int columns;
+    };
+    for (Zoom z : {Zoom{0, double(at), 1504}, Zoom{0, double(at), 2000}, Zoom{0, double(at), 97},
+                   Zoom{0, double(at), 1}, Zoom{1e6, 1.2e6, 150}, Zoom{333, 96333, 64}}) {
+      std::vector<std::uint32_t> keys(static_cast<std::size_t>(z.columns));
+      row.dominant_keys(z.t0, z.t1, z.columns, keys.data());
+      for (int c = 0; c < z.columns; ++c) QCOMPARE(keys[static_cast<std::size_t>(c)], 1u);
+    }
+    // Zoomed in to 5 ns per column, each state shows where it is.
+    std::vector<std::uint32_t> keys(24);
+    row.dominant_keys(0, 120, 24, keys.data());
+    QCOMPARE(keys, (std::vector<std::uint32_t>{3, 3, 3, 3, 1, 1, 4,  4,  4,  4,  1, 1,
+                                               8, 8, 8, 8, 1, 1, 13, 13, 13, 13, 1, 1}));
+  }
+
+  void aTaskRowShowsTheStateWithMostTimeOverItsThreads() {
+    // One task of 3 threads: threads 1 and 2 Running throughout, thread 3 Waiting a message in
+    // 100-ns records. The task row is Running two thirds of the time, in every column.
+    for (int records : {10, 5000}) {
+      std::string prv =
+          "#Paraver (01/01/26 at 00:00):" + std::to_string(records * 100) + "_ns:1(3):1:1(3:1)\n";
+      std::string end = std::to_string(records * 100);
+      prv += "1:1:1:1:1:0:" + end + ":1\n1:2:1:1:2:0:" + end + ":1\n";
+      for (int k = 0; k < records; ++k)
+        prv +=
+            "1:3:1:1:3:" + std::to_string(k * 100) + ":" + std::to_string(k * 100 + 100) + ":3\n";
+      QTemporaryDir dir;
+      write(dir.filePath("t.prv"), prv);
+      auto t = load_paraver(dir.filePath("t.prv").toStdString());
+      const Intervals& row = t->rows(RowLevel::Task, Semantic{}).intervals[0];
+      // Eight columns per record (exact), ten records per column, and the whole run.
+      double whole = records * 100.0;
+      for (int columns : {records * 8, records / 10, 1}) {
+        std::vector<std::uint32_t> keys(static_cast<std::size_t>(columns));
+        row.dominant_keys(0, whole, columns, keys.data());
+        for (int c = 0; c < columns; ++c) QCOMPARE(keys[static_cast<std::size_t>(c)], 1u);
+      }
+    }
+  }
+
   void statisticsAndProfilesOfARange() {
     auto t = load_paraver(kData + "/small.prv");
     RangeStatistics s = t->statistics(RowLevel::Thread, Semantic{}, 100, 400);
