@@ -104,16 +104,17 @@ void StatisticsPanel::refill() {
     int column = 0, row = static_cast<int>(r);
     per_row_->setItem(row, column++, text_item(QString::fromStdString(labels[r])));
     const std::vector<Time>& times = stats.per_row[r];
+    double row_time = static_cast<double>(std::max<Time>(1, stats.row_time[r]));
     if (states) {
       double classes[4] = {0, 0, 0, 0};
       for (std::size_t k = 0; k < times.size(); ++k)
         classes[static_cast<int>(classify_state(static_cast<int>(rows.legend[k].value)))] +=
             static_cast<double>(times[k]);
-      for (double ns : classes) per_row_->setItem(row, column++, percent_item(ns / span, ns));
+      for (double ns : classes) per_row_->setItem(row, column++, percent_item(ns / row_time, ns));
     }
     for (std::size_t k : present) {
       double ns = k < times.size() ? static_cast<double>(times[k]) : 0;
-      per_row_->setItem(row, column++, percent_item(ns / span, ns));
+      per_row_->setItem(row, column++, percent_item(ns / row_time, ns));
     }
   }
   per_row_->resizeColumnsToContents();
@@ -123,7 +124,7 @@ void StatisticsPanel::refill() {
   per_value_->setHorizontalHeaderLabels(
       {states ? tr("state") : tr("value"), tr("time"), tr("share"), tr("mean per row")});
   per_value_->setRowCount(static_cast<int>(present.size()));
-  double all_rows = span * static_cast<double>(std::max<std::size_t>(1, stats.per_row.size()));
+  double all_rows = static_cast<double>(std::max<Time>(1, stats.all_rows_time));
   for (std::size_t i = 0; i < present.size(); ++i) {
     std::size_t k = present[i];
     double ns = static_cast<double>(stats.per_key[k]);

@@ -594,6 +594,12 @@ RangeStatistics Timeline::statistics(RowLevel level, Semantic semantic, Time t0,
     row.time_per_key(t0, t1, stats.per_row.back());
     for (std::size_t k = 0; k < set.legend.size(); ++k) stats.per_key[k] += stats.per_row.back()[k];
   }
+  Time length = std::max<Time>(0, t1 - t0);
+  stats.row_time.assign(set.intervals.size(), level == RowLevel::Task ? 0 : length);
+  if (level == RowLevel::Task)
+    for (std::uint32_t task : task_of_thread)
+      if (task < stats.row_time.size()) stats.row_time[task] += length;
+  for (Time time : stats.row_time) stats.all_rows_time += time;
   return stats;
 }
 

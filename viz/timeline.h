@@ -240,6 +240,10 @@ class Profile {
 struct RangeStatistics {
   std::vector<std::vector<Time>> per_row;  // [row][key]
   std::vector<Time> per_key;
+  // The time a row's threads had in the range, what its shares are of: the range's length
+  // times the threads of a task row (they run side by side), the length in other rows.
+  std::vector<Time> row_time;
+  Time all_rows_time = 0;  // their sum
 };
 
 // ---- A timeline ------------------------------------------------------------------------

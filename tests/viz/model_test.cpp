@@ -225,6 +225,22 @@ class ModelTest : public QObject {
     }
   }
 
+  void statisticsOfATaskRowAreSharesOfItsThreadsTime() {
+    // One task of 4 threads, all Running throughout: 100 % Running, not 400 %.
+    QTemporaryDir dir;
+    write(dir.filePath("t.prv"),
+          "#Paraver (01/01/26 at 00:00):1000_ns:1(4):1:1(4:1)\n1:1:1:1:1:0:1000:1\n"
+          "1:2:1:1:2:0:1000:1\n1:3:1:1:3:0:1000:1\n1:4:1:1:4:0:1000:1\n");
+    auto t = load_paraver(dir.filePath("t.prv").toStdString());
+    RangeStatistics tasks = t->statistics(RowLevel::Task, Semantic{}, 250, 750);
+    QCOMPARE(tasks.per_row[0][1], Time(4 * 500));
+    QCOMPARE(tasks.row_time, (std::vector<Time>{4 * 500}));
+    QCOMPARE(tasks.all_rows_time, Time(4 * 500));
+    RangeStatistics threads = t->statistics(RowLevel::Thread, Semantic{}, 250, 750);
+    QCOMPARE(threads.row_time, (std::vector<Time>{500, 500, 500, 500}));
+    QCOMPARE(threads.all_rows_time, Time(4 * 500));
+  }
+
   void statisticsAndProfilesOfARange() {
     auto t = load_paraver(kData + "/small.prv");
     RangeStatistics s = t->statistics(RowLevel::Thread, Semantic{}, 100, 400);
