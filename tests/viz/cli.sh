@@ -38,6 +38,8 @@ fi
 check "export svg with range, selection, rows" 0 "" -- --export "$WORK/a.svg" --range 100:0.5us --select 200:300 \
   --rows cpus "$DATA/small.prv"
 grep -q "<svg" "$WORK/a.svg" 2>/dev/null || { echo "not ok - export svg: no <svg>"; failures=$((failures + 1)); }
+printf 'digraph {\n  a -> \n' >"$WORK/unread.dot"
+check "export reads no task graph (it draws none)" 0 "" -- --export "$WORK/f.png" "$DATA/small.prv" "$WORK/unread.dot"
 check "colour by task type" 0 "" -- --export "$WORK/b.png" --colour-by "task type" "$DATA/small.prv"
 check "missing .pcf is a warning" 0 "later.pcf: missing" -- --export "$WORK/c.png" "$DATA/later.prv"
 
