@@ -47,6 +47,14 @@ std::vector<std::string> rank_notes(const trace::TraceHeader& header, int rank) 
   return notes;
 }
 
+// Whether the tool found no write-after-read dependencies for `rank` (an older set does not
+// say): the creating code's writes to what its pending tasks read are then unseen.
+bool traced_without_war(const trace::TraceHeader& header, int rank) {
+  const std::vector<std::string>& kinds = header.task_dependencies;
+  auto r = static_cast<std::size_t>(rank);
+  return r < kinds.size() && !kinds[r].empty() && kinds[r].find("war") == std::string::npos;
+}
+
 // --emit-source: the annotated source of one rank's decomposition, as a diff; the rank's notes
 // first (an optimised build's trace misses dependencies the generated pragmas then lack).
 int emit_source(const Options& o, const trace::TraceHeader& header, int rank) {
@@ -65,6 +73,11 @@ int emit_source(const Options& o, const trace::TraceHeader& header, int rank) {
   if (!o.quiet) {
     for (const std::string& note : rank_notes(header, rank))
       std::cerr << "tareador-tasks: note: " << note << "\n";
+    if (traced_without_war(header, rank))
+      std::cerr << "tareador-tasks: note: rank " << rank
+                << " was traced without --deps=raw+war: where the creating code overwrites "
+                   "data a task it created before reads, the annotated source does not wait "
+                   "for that task; trace with --deps=raw+war to have a taskwait there\n";
     for (const std::string& note : result.notes)
       std::cerr << "tareador-tasks: note: " << note << "\n";
     if (result.diff.empty())  // (the program's own pragmas cover every task: the notes say so)

@@ -174,6 +174,14 @@ bool read_rank_manifest(const std::string& dir, int rank, TraceHeader& header,
     if (call_names.insert(name).second) header.call_names.push_back(std::move(name));
   for (const std::string& warning : string_array(table, path, "warnings"))
     header.notes.push_back("rank " + std::to_string(rank) + ": " + warning);
+  if (header.task_dependencies.size() <= static_cast<std::size_t>(rank))
+    header.task_dependencies.resize(static_cast<std::size_t>(rank) + 1);
+  if (const toml::node* kinds = table.get("dependencies")) {
+    std::optional<std::string> value = kinds->value<std::string>();
+    if (!value)
+      throw FormatError(path, line_of(table, "dependencies"), "dependencies must be a string");
+    header.task_dependencies[static_cast<std::size_t>(rank)] = *value;
+  }
 
   const toml::array* comms = table["communicator"].as_array();
   if (comms == nullptr) return truncated;

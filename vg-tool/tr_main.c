@@ -339,6 +339,7 @@ static void begin_tasks(ThreadId tid)
    if (tasks_ended || tr_tasks_active() || !tr_trace_is_open() || tid != traced) return;
    warn_optimised_tasks();
    tr_tasks_begin(tid, clo_deps);
+   tr_trace_task_dependencies(clo_deps);
    retranslate();
 }
 

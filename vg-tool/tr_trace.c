@@ -12,6 +12,7 @@
 
 #include "tracefmt/set_layout.h"
 #include "tr_file.h"
+#include "tr_tasks.h"
 #include "tr_text.h"
 #include "tr_trace.h"
 
@@ -86,6 +87,7 @@ static struct {
    ULong bursts, mpi_calls, burst_instructions;
    Bool speculated;  /* the speculative stream's statistics (tr_trace_speculation) are due */
    ULong spec_chunks, spec_ahead, spec_missed, spec_stalls;
+   UInt task_dependencies; /* the kinds tasks mode finds (TrDepKind bits); 0: no tasks */
    Communicator* comms;
    Int n_comms, max_comms;
    HChar** opaque;  /* names of the opaque calls met, each once */
@@ -482,6 +484,10 @@ static void write_rank_manifest(const HChar* status, const HChar* reason)
    list(&text, rank_state.opaque, rank_state.n_opaque);
    tr_text_append(&text, "warnings = ");
    list(&text, rank_state.warnings, rank_state.n_warnings);
+   if (rank_state.task_dependencies)
+      tr_text_printf(&text, "\ndependencies = \"raw%s%s\"",
+                     rank_state.task_dependencies & TR_DEP_WAR ? "+war" : "",
+                     rank_state.task_dependencies & TR_DEP_WAW ? "+waw" : "");
    if (rank_state.speculated)
       tr_text_printf(&text, "\n[speculation]\nchunks = %llu\nsent_ahead = %llu\nmisspeculated = %llu\n"
                      "stalls = %llu\n", rank_state.spec_chunks, rank_state.spec_ahead,
@@ -495,6 +501,11 @@ static void write_rank_manifest(const HChar* status, const HChar* reason)
    tr_file_replace(path, &text);
    tr_text_free(&text);
    VG_(free)(path);
+}
+
+void tr_trace_task_dependencies(UInt kinds)
+{
+   rank_state.task_dependencies = kinds;
 }
 
 void tr_trace_speculation(ULong chunks, ULong ahead, ULong missed, ULong stalls)

@@ -48,6 +48,9 @@ void tr_trace_write_due(void);
 /* The rank has long waited in MPI call `call` (NULL: it returned): while the process runs, its
    manifest names the call, which is what a rank killed there without warning leaves. */
 void tr_trace_waiting_in(const HChar* call);
+/* Tasks mode finds the dependencies of kinds `kinds` (TrDepKind bits): the rank manifest says
+   which, since --emit-source can protect the creating code's writes only when war was traced. */
+void tr_trace_task_dependencies(UInt kinds);
 /* The speculative stream's statistics (tr_speculate.h), for the rank manifest's [speculation]
    and the one-line summary. */
 void tr_trace_speculation(ULong chunks, ULong ahead, ULong missed, ULong stalls);

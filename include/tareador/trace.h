@@ -386,6 +386,9 @@ struct TraceHeader {
   std::vector<std::string> call_names;      // names of opaque calls (Record::event_value)
   std::vector<std::string> notes;           // e.g. "rank 2 truncated: killed by SIGSEGV"
   std::vector<int> truncated_tasks;         // tasks whose streams stop early (the run died)
+  // Per task of a trace set: the dependency kinds its tasks mode found (its rank manifest's
+  // `dependencies`, "raw+war"); "" where it does not say (no tasks, or an older set).
+  std::vector<std::string> task_dependencies;
   // Kind "tasks": one per task (rank), and threads[R] = task_sets[R].instances.size() (thread
   // T of task R is instance T + 1). Empty for other kinds.
   std::vector<TaskSet> task_sets;

@@ -29,20 +29,21 @@ fi
 
 # annotate NAME SOURCE_DIR BUILD_DIR [ARGS...]: traces BUILD_DIR/NAME, applies its diff to a
 # copy of SOURCE_DIR/NAME.c (or NAME.cpp, built with $CXX), builds and runs the copy (with
-# $run_args when set: an input larger than the traced one, else ARGS); the diff is
-# $scratch/NAME.diff, the copy $scratch/NAME/NAME.c.
+# $run_args when set: an input larger than the traced one, else ARGS; traced with the tool's
+# options $tool_args when set); the diff is $scratch/NAME.diff, the copy $scratch/NAME/NAME.c.
 annotate() {
   local name=$1 sources=$2 build=$3 source=$1.c
-  local -a compiler=("$cc") run
+  local -a compiler=("$cc") run options=()
   shift 3
   run=("$@")
   [ -z "${run_args:-}" ] || read -ra run <<<"$run_args"
+  [ -z "${tool_args:-}" ] || read -ra options <<<"$tool_args"
   [ -f "$sources/$source" ] || { source=$name.cpp; read -ra compiler <<<"${CXX:-c++}"; }
   local set="$scratch/$name.set" copy="$scratch/$name"
   rm -rf "$set" "$copy"
   mkdir -p "$copy"
   cp "$sources/$source" "$copy/"
-  timeout 300 "$TAREADOR" --trace-dir="$set" --task-report=no "$build/$name" "$@" \
+  timeout 300 "$TAREADOR" --trace-dir="$set" --task-report=no "${options[@]}" "$build/$name" "$@" \
     >"$set.log" 2>&1 || { echo "trace failed: $(tail -2 "$set.log")"; return 1; }
   "$TASKS" "$set" --emit-source -o "$scratch/$name.diff" 2>"$scratch/$name.notes" ||
     { echo "emit failed: $(cat "$scratch/$name.notes")"; return 1; }
@@ -214,6 +215,22 @@ if why=$(run_args="256 1 1" example multisort 8 1 1); then
 else
   not_ok "multisort at 8 1 1" "$why"
 fi
+
+# ---- The creating code overwrites what a pending task reads: seen only with write-after-read ---
+tool_args=--deps=raw+war annotated overwrite
+grep -A1 -xF '       tareador_end_task("scale");' "$scratch/overwrite.diff" |
+  grep -qxF '+      #pragma omp taskwait' &&
+  ! grep -qF 'traced without --deps=raw+war' "$scratch/overwrite.notes"
+checked $? overwrite "overwrite: traced with war, main waits for the task reading the coefficient before setting the next one"
+"$TAREADOR" --trace-dir="$scratch/overwrite-raw.set" --task-report=no "$VG_TESTS_BUILD/overwrite" \
+  >"$scratch/overwrite-raw.log" 2>&1 &&
+  "$TASKS" "$scratch/overwrite-raw.set" --emit-source -o "$scratch/overwrite-raw.diff" \
+    2>"$scratch/overwrite-raw.notes" &&
+  grep -qxF 'dependencies = "raw"' "$scratch/overwrite-raw.set/rank-0.toml" &&
+  grep -qF 'note: rank 0 was traced without --deps=raw+war: where the creating code overwrites data a task it created before reads, the annotated source does not wait for that task' \
+    "$scratch/overwrite-raw.notes" &&
+  ! grep -qF 'taskwait' "$scratch/overwrite-raw.diff"
+checked $? overwrite-raw "overwrite: traced without war, the annotation says it cannot see the overwrite (the rank manifest says which dependencies were found)"
 
 # ---- The program's own OpenMP: no region nested in its region, no task around its task ---------
 annotated ownomp
