@@ -276,6 +276,41 @@ static void forget_persistent(MPI_Request handle)
    *p = persistents[--n_persistents];
 }
 
+/* ---- Matched probes ---------------------------------------------------------------------- */
+
+/* A message MPI_Mprobe or MPI_Improbe found, until MPI_Mrecv or MPI_Imrecv receives it (which
+   names no communicator): its communicator, source and tag. Few are pending at once: a list. */
+typedef struct {
+   MPI_Message handle;
+   Comm* comm;
+   int source, tag; /* ranks of `comm` */
+} Probed;
+
+static Probed* probed;
+static int n_probed, max_probed;
+
+static void add_probed(MPI_Message handle, Comm* c, const MPI_Status* status)
+{
+   if (n_probed == max_probed) {
+      max_probed = max_probed ? 2 * max_probed : 8;
+      probed = realloc(probed, max_probed * sizeof(Probed));
+   }
+   probed[n_probed++] = (Probed){handle, hold_comm(c), status->MPI_SOURCE, status->MPI_TAG};
+}
+
+/* The probe of message `handle`, out of the list (its communicator still held); 0 if none. */
+static int take_probed(MPI_Message handle, Probed* found)
+{
+   int i;
+   for (i = 0; i < n_probed; i++)
+      if (probed[i].handle == handle) {
+         *found = probed[i];
+         probed[i] = probed[--n_probed];
+         return 1;
+      }
+   return 0;
+}
+
 /* ---- Events of the current call ---------------------------------------------------------- */
 
 /* Per thread: under MPI_THREAD_MULTIPLE another thread's call may end while this one's blocks
@@ -406,9 +441,9 @@ static void completed(const MPI_Request* handles, const MPI_Request* where, cons
 
 /* What a modelled call does (tr_mpi_modelled.def gives each call its family). */
 typedef enum {
-   INIT, FINALIZE, ABORT, SEND, RECV, IRECV, SENDRECV, SEND_INIT, RECV_INIT, START, STARTALL,
-   COMPLETE_ONE, COMPLETE_ALL, COMPLETE_ANY,
-   COMPLETE_SOME, REQUEST_FREE, COMM_NEW, COMM_FREE, BARRIER, BCAST, REDUCE, ALLREDUCE, GATHER,
+   INIT, FINALIZE, ABORT, SEND, RECV, IRECV, SENDRECV, SEND_INIT, RECV_INIT, MPROBE, START,
+   STARTALL, COMPLETE_ONE, COMPLETE_ALL, COMPLETE_ANY,
+   COMPLETE_SOME, REQUEST_FREE, MRECV, COMM_NEW, COMM_FREE, BARRIER, BCAST, REDUCE, ALLREDUCE, GATHER,
    GATHERV, SCATTER, SCATTERV, ALLGATHER, ALLGATHERV, ALLTOALL, ALLTOALLV, REDUCE_SCATTER,
    REDUCE_SCATTER_BLOCK
 } Family;
@@ -422,7 +457,7 @@ typedef struct {
    int rbuf, rcount, rtype, rpeer, rtag;
    int sdispls, rdispls, root, comm;
    int requests, n, flag, index, outcount, status;
-   int code, newcomm, freed;
+   int code, newcomm, freed, message;
 } TrArgs;
 
 typedef struct {
@@ -446,7 +481,7 @@ static const CallInfo kCalls[] = {
                  a[10], a[11])
 
 /* Point-to-point calls and collectives name a communicator the trace must know. */
-static int has_comm(Family f) { return (f >= SEND && f <= RECV_INIT) || f >= BARRIER; }
+static int has_comm(Family f) { return (f >= SEND && f <= MPROBE) || f >= BARRIER; }
 
 /* The send and receive buffers of a collective (MPI_IN_PLACE: the receive buffer is also what
    is sent). */
@@ -834,6 +869,35 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
          irecv_event(c, AT(rbuf, void*), AT(rcount, int), AT(rtype, MPI_Datatype), AT(rpeer, int),
                      AT(rtag, int), AT(request, MPI_Request*));
          break;
+      case MPROBE: /* no time of its own in the replay: the receive of the message waits */
+         if (AT(status, MPI_Status*) == MPI_STATUS_IGNORE) a[k->at.status] = (UW)&status;
+         CALL_ORIGINAL(result, a);
+         if (result == MPI_SUCCESS && completed_any(k, args) &&
+             *AT(message, MPI_Message*) != MPI_MESSAGE_NO_PROC)
+            add_probed(*AT(message, MPI_Message*), c, (MPI_Status*)a[k->at.status]);
+         opaque(k->name);
+         break;
+      case MRECV: {
+         MPI_Message handle = *AT(message, MPI_Message*);
+         Probed p;
+         int known = handle != MPI_MESSAGE_NO_PROC && take_probed(handle, &p);
+         if (!k->at.request && AT(status, MPI_Status*) == MPI_STATUS_IGNORE)
+            a[k->at.status] = (UW)&status;
+         CALL_ORIGINAL(result, a);
+         if (known && k->at.request) {
+            irecv_event(p.comm, AT(rbuf, void*), AT(rcount, int), AT(rtype, MPI_Datatype),
+                        p.source, p.tag, AT(request, MPI_Request*));
+         } else if (known) {
+            recv_event(p.comm, AT(rbuf, void*), (MPI_Status*)a[k->at.status],
+                       AT(status, MPI_Status*) == MPI_STATUS_IGNORE, AT(rtype, MPI_Datatype),
+                       AT(rcount, int));
+         } else if (handle != MPI_MESSAGE_NO_PROC) { /* probed before tracing, or on a
+                                                         communicator the trace does not know */
+            opaque(k->name);
+         }
+         if (known) release_comm(p.comm);
+         break;
+      }
       case SEND_INIT: case RECV_INIT:
          CALL_ORIGINAL(result, a);
          if (result == MPI_SUCCESS) persistent_call(k, args, c);

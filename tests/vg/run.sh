@@ -139,6 +139,14 @@ a cancelled receive left out, MPI_Iallreduce started at its call and waited for"
   warns "$mpi" "$dir" 'MPI_Ialltoallw is a non-blocking collective, which the trace does not model'
 done
 
+# ---- Matched probes: the receive of a probed message is a receive from whom the probe found ----
+for mpi in "${mpis[@]}"; do
+  dir="$scratch/$mpi-mprobe"
+  run_test "$mpi" mprobe "$dir"
+  check_set "mprobe ($mpi): MPI_Mrecv and MPI_Imrecv receive from the source and with the tag \
+MPI_Mprobe and MPI_Improbe found; a probe of MPI_PROC_NULL receives nothing" "$dir" mprobe 2
+done
+
 # ---- Non-blocking collectives: started at the call, completed at the wait ---------------------
 # nbcoll's rank 0 receives between its MPI_Ibarrier and its wait what rank 1 sends before its
 # own: replayed as blocking at the call, the set would deadlock. --overlap keeps them whole with
