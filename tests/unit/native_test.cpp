@@ -270,6 +270,26 @@ TEST(Native, RejectsBadManifests) {
   }
 }
 
+// The rank manifest says which dependency kinds tasks mode found (--emit-source needs war to
+// see the creating code overwrite what a pending task reads); an older set says nothing.
+TEST(Native, RankManifestsSayWhichTaskDependenciesWereFound) {
+  TempDir dir;
+  std::string set = make_set(dir, kRank1);
+  dir.write("set/rank-1.toml",
+            "rank = 1\nstatus = \"complete\"\nopaque_calls = []\ndependencies = \"raw+war\"\n"
+            "\n[[communicator]]\nid = 1\ntasks = [0, 1]\n");
+  auto traces = trace::open_traces(set);
+  EXPECT_EQ(traces[0]->header().task_dependencies, (std::vector<std::string>{"", "raw+war"}));
+  dir.write("set/rank-1.toml", "rank = 1\nstatus = \"complete\"\ndependencies = 3\n");
+  std::string error;
+  try {
+    trace::open_traces(set);
+  } catch (const trace::FormatError& e) {
+    error = e.what();
+  }
+  EXPECT_NE(error.find("rank-1.toml:3: dependencies must be a string"), std::string::npos) << error;
+}
+
 TEST(Native, CommunicatorsMustAgreeAcrossRanks) {
   TempDir dir;
   std::string set = make_set(dir, kRank1);
