@@ -2,12 +2,13 @@
 
    Three shapes: one to all (Bcast, Scatter[v]: from the root), all to one (Reduce, Gather[v]:
    to the root), all to all (the rest: as all-to-one then one-to-all through member 0, or a
-   ring), and the personalised exchange of Alltoall[v]. Sizes: a "block" is one member's part;
+   ring), and the personalised exchange of Alltoall[vw]. Sizes: a "block" is one member's part;
    tree and ring transfers of split data (scatter, gather) carry the blocks of the members
    beyond the receiver, whole data (bcast, reduce) travels whole. Members whose blocks differ
-   (the v collectives) send and receive their own blocks' sizes, where every member can know
-   them: Alltoallv pairwise, Allgatherv by any algorithm, Gatherv and Scatterv linearly (only
-   their root knows the counts, which a tree or a chain would have to forward). */
+   (the v and w collectives) send and receive their own blocks' sizes, where every member can
+   know them: Alltoallv and Alltoallw pairwise, Allgatherv by any algorithm, Gatherv and
+   Scatterv linearly (only their root knows the counts, which a tree or a chain would have to
+   forward). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
@@ -213,7 +214,8 @@ Int tr_coll_steps(TrCollAlgorithm algorithm, const HChar* call, Int me, Int size
       /* A gather's root may send nothing (MPI_IN_PLACE): a block is what it gets from each. */
       all_to_one(&s, algorithm, v, v == 0 && is(name, "MPI_Gather") ? received / size : sent,
                  !is(name, "MPI_Reduce"));
-   } else if (is(name, "MPI_Alltoall") || is(name, "MPI_Alltoallv")) {
+   } else if (is(name, "MPI_Alltoall") || is(name, "MPI_Alltoallv") ||
+              is(name, "MPI_Alltoallw")) {
       /* Pairwise: in round i, to me + i and from me - i (a ring passes blocks on instead, but
          not blocks of the members' own sizes, which only their senders and receivers know). */
       if (algorithm == TR_COLL_RING && blocks == NULL) {

@@ -205,26 +205,53 @@ long long tr_sum_bytes(const int* counts, int n, MPI_Datatype type)
    return total * tr_bytes(1, type);
 }
 
-/* The blocks of a collective whose members' blocks differ (TrEvent's `blocks`): what this rank
-   sends to each of the `P` members (`scounts` NULL: nothing) and receives from each (`rcounts`
-   NULL: nothing), displacements in elements of the types' extents. */
-void tr_block_table(TrEvent* e, int P, const int* scounts, const int* sdispls,
-                        MPI_Datatype stype, const int* rcounts, const int* rdispls,
-                        MPI_Datatype rtype)
+long long tr_sum_bytes_w(const int* counts, int n, const MPI_Datatype* types)
 {
+   long long total = 0;
    int i;
+   for (i = 0; i < n; i++) total += tr_bytes(counts[i], types[i]);
+   return total;
+}
+
+/* Room for the 2 * P blocks of event `e`, which it then indexes. */
+static TrSegment* reserve_blocks(TrEvent* e, int P)
+{
    if (n_segments + 2 * P > max_segments) {
       while (n_segments + 2 * P > max_segments) max_segments = max_segments ? 2 * max_segments : 64;
       segments = realloc(segments, max_segments * sizeof(TrSegment));
    }
    e->blocks_at = n_segments;
    e->blocks_n = 2 * P;
+   n_segments += 2 * P;
+   return segments + e->blocks_at;
+}
+
+/* The block of `count` elements of `type` at byte `offset` (none without counts). */
+static TrSegment block(const int* counts, int i, MPI_Datatype type, MPI_Aint offset)
+{
+   return counts ? (TrSegment){offset, tr_bytes(counts[i], type)} : (TrSegment){0, 0};
+}
+
+void tr_block_table(TrEvent* e, int P, const int* scounts, const int* sdispls,
+                        MPI_Datatype stype, const int* rcounts, const int* rdispls,
+                        MPI_Datatype rtype)
+{
+   TrSegment* blocks = reserve_blocks(e, P);
+   int i;
    for (i = 0; i < P; i++)
-      segments[n_segments++] = scounts ? (TrSegment){sdispls[i] * extent_of(stype), tr_bytes(scounts[i], stype)}
-                                       : (TrSegment){0, 0};
+      blocks[i] = block(scounts, i, stype, scounts ? sdispls[i] * extent_of(stype) : 0);
    for (i = 0; i < P; i++)
-      segments[n_segments++] = rcounts ? (TrSegment){rdispls[i] * extent_of(rtype), tr_bytes(rcounts[i], rtype)}
-                                       : (TrSegment){0, 0};
+      blocks[P + i] = block(rcounts, i, rtype, rcounts ? rdispls[i] * extent_of(rtype) : 0);
+}
+
+void tr_block_table_w(TrEvent* e, int P, const int* scounts, const int* sdispls,
+                      const MPI_Datatype* stypes, const int* rcounts, const int* rdispls,
+                      const MPI_Datatype* rtypes)
+{
+   TrSegment* blocks = reserve_blocks(e, P);
+   int i;
+   for (i = 0; i < P; i++) blocks[i] = block(scounts, i, stypes[i], sdispls[i]);
+   for (i = 0; i < P; i++) blocks[P + i] = block(rcounts, i, rtypes[i], rdispls[i]);
 }
 
 TrSegment* tr_segments(void) { return segments; }

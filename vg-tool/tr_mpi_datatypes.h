@@ -13,6 +13,8 @@
 /* `count` elements of `type` (0 for none or MPI_DATATYPE_NULL). */
 long long tr_bytes(int count, MPI_Datatype type);
 long long tr_sum_bytes(const int* counts, int n, MPI_Datatype type);
+/* `counts[i]` elements of `types[i]` for i below `n` (an MPI_Alltoallw's). */
+long long tr_sum_bytes_w(const int* counts, int n, const MPI_Datatype* types);
 
 /* The layout of `count` elements of `type` for event `e`, unless they are contiguous. */
 void tr_set_layout(TrEvent* e, int count, MPI_Datatype type);
@@ -27,6 +29,11 @@ long long tr_unique_lines(const TrEvent* e, const void* buffer);
 void tr_block_table(TrEvent* e, int P, const int* scounts, const int* sdispls,
                     MPI_Datatype stype, const int* rcounts, const int* rdispls,
                     MPI_Datatype rtype);
+
+/* The same for MPI_Alltoallw: a type per member, displacements in bytes. */
+void tr_block_table_w(TrEvent* e, int P, const int* scounts, const int* sdispls,
+                      const MPI_Datatype* stypes, const int* rcounts, const int* rdispls,
+                      const MPI_Datatype* rtypes);
 
 TrSegment* tr_segments(void);
 void tr_segments_clear(void);

@@ -444,7 +444,7 @@ typedef enum {
    INIT, FINALIZE, ABORT, SEND, RECV, IRECV, SENDRECV, SEND_INIT, RECV_INIT, MPROBE, START,
    STARTALL, COMPLETE_ONE, COMPLETE_ALL, COMPLETE_ANY,
    COMPLETE_SOME, REQUEST_FREE, MRECV, COMM_NEW, COMM_FREE, BARRIER, BCAST, REDUCE, ALLREDUCE, GATHER,
-   GATHERV, SCATTER, SCATTERV, ALLGATHER, ALLGATHERV, ALLTOALL, ALLTOALLV, REDUCE_SCATTER,
+   GATHERV, SCATTER, SCATTERV, ALLGATHER, ALLGATHERV, ALLTOALL, ALLTOALLV, ALLTOALLW, REDUCE_SCATTER,
    REDUCE_SCATTER_BLOCK
 } Family;
 
@@ -507,6 +507,15 @@ static void collective_blocks(const CallInfo* k, const UW* args, TrEvent* e, int
                      in_place ? AT(rdispls, const int*) : AT(sdispls, const int*),
                      in_place ? AT(rtype, MPI_Datatype) : AT(type, MPI_Datatype),
                      AT(rcount, const int*), AT(rdispls, const int*), AT(rtype, MPI_Datatype));
+         break;
+      }
+      case ALLTOALLW: {
+         int in_place = AT(buf, void*) == MPI_IN_PLACE;
+         tr_block_table_w(e, P, in_place ? AT(rcount, const int*) : AT(count, const int*),
+                          in_place ? AT(rdispls, const int*) : AT(sdispls, const int*),
+                          in_place ? AT(rtype, const MPI_Datatype*) : AT(type, const MPI_Datatype*),
+                          AT(rcount, const int*), AT(rdispls, const int*),
+                          AT(rtype, const MPI_Datatype*));
          break;
       }
       case ALLGATHERV:
@@ -580,6 +589,11 @@ static void collective_event(const CallInfo* k, const UW* args, Comm* c)
       case ALLTOALLV:
          received = tr_sum_bytes(AT(rcount, const int*), P, AT(rtype, MPI_Datatype));
          sent = in_place ? received : tr_sum_bytes(AT(count, const int*), P, AT(type, MPI_Datatype));
+         break;
+      case ALLTOALLW: /* a type per member */
+         received = tr_sum_bytes_w(AT(rcount, const int*), P, AT(rtype, const MPI_Datatype*));
+         sent = in_place ? received
+                         : tr_sum_bytes_w(AT(count, const int*), P, AT(type, const MPI_Datatype*));
          break;
       case REDUCE_SCATTER:
          sent = tr_sum_bytes(AT(rcount, const int*), P, AT(type, MPI_Datatype));

@@ -107,7 +107,7 @@ static const char* unmodelled_communication(const char* name)
    static const char* const one_sided[] = {
       "MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate", "MPI_Fetch_and_op",
       "MPI_Compare_and_swap", "MPI_Rput", "MPI_Rget", "MPI_Raccumulate", "MPI_Rget_accumulate"};
-   static const char* const other[] = {"MPI_Alltoallw", "MPI_Isendrecv", "MPI_Isendrecv_replace"};
+   static const char* const other[] = {"MPI_Isendrecv", "MPI_Isendrecv_replace"};
    char base[64];
    size_t n = strlen(name);
    if (ends_with(name, "_c") && n - 2 < sizeof base) { /* a large-count form: as its base */
@@ -117,7 +117,7 @@ static const char* unmodelled_communication(const char* name)
          return "the large-count form of a modelled call";
       name = base;
    }
-   if (strcmp(name, "MPI_Ialltoallw") == 0 || strncmp(name, "MPI_Ineighbor_", 14) == 0)
+   if (strncmp(name, "MPI_Ineighbor_", 14) == 0)
       return "a non-blocking collective";
    if (ends_with(name, "_init") && strcmp(name, "MPI_Session_init") != 0)
       return "a persistent collective or partitioned call";

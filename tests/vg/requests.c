@@ -5,8 +5,8 @@
    before it completes (MPI allows it: the trace keeps the communicator's ranks for its
    completion). A receive from anyone that nothing matches, cancelled: it never happened, and
    the trace has no record of it. A non-blocking collective, started at its call and completed at
-   its wait. MPI_Ialltoallw, which the trace does not model: an opaque call, and a warning. Two
-   ranks. */
+   its wait; so is MPI_Ialltoallw, whose members' blocks have their own types and byte
+   displacements (MPI_Alltoallw's bytes count each member's type). Two ranks. */
 #include <mpi.h>
 
 #define N 256
@@ -63,6 +63,10 @@ int main(int argc, char** argv)
    MPI_Ialltoallw(out, counts, displacements, types, in, counts, displacements, types,
                   MPI_COMM_WORLD, &one);
    MPI_Wait(&one, MPI_STATUS_IGNORE);
+   /* An int to itself, a double to the other: 12 bytes each way. */
+   types[rank] = MPI_INT;
+   MPI_Alltoallw(out, counts, displacements, types, in, counts, displacements, types,
+                 MPI_COMM_WORLD);
    MPI_Finalize();
    return 0;
 }
