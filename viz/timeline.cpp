@@ -234,36 +234,46 @@ void Intervals::exact_tallies(double t0, double t1, int columns, KeyTally<Slots>
   }
 }
 
-// A pixel column meets few keys, but overlapping rows may bring more than a bucket keeps.
-using ColumnTally = KeyTally<8>;
-
 void Intervals::dominant_keys(double t0, double t1, int columns, std::uint32_t* out) const {
   if (columns <= 0) return;
-  double dt = (t1 - t0) / columns;
   std::vector<ColumnTally> tallies(static_cast<std::size_t>(columns));
+  add_key_times(t0, t1, columns, tallies.data());
+  for (int c = 0; c < columns; ++c) out[c] = tallies[static_cast<std::size_t>(c)].heaviest();
+}
+
+void Intervals::add_key_times(double t0, double t1, int columns, ColumnTally* tallies) const {
+  if (columns <= 0 || empty()) return;
+  double dt = (t1 - t0) / columns;
   if (lod_.empty() || dt < static_cast<double>(lod_width_)) {
-    exact_tallies(t0, t1, columns, tallies.data());
-  } else {
-    // The finest level whose buckets are no wider than a column; each column sums the buckets
-    // it spans, a partly covered bucket by the part covered.
-    std::size_t level = 0;
-    while (level + 1 < lod_.size() && static_cast<double>(lod_width_ << (level + 1)) <= dt) ++level;
-    const std::vector<LodBucket>& buckets = lod_[level];
-    double width = static_cast<double>(lod_width_ << level);
-    double origin = static_cast<double>(lod_origin_);
-    auto count = static_cast<std::int64_t>(buckets.size());
-    for (int c = 0; c < columns; ++c) {
-      double a = t0 + c * dt, b = a + dt;
-      auto first = static_cast<std::int64_t>(std::floor((a - origin) / width));
-      auto last = static_cast<std::int64_t>(std::floor((b - origin) / width));
-      for (std::int64_t k = std::max<std::int64_t>(first, 0); k <= last && k < count; ++k) {
-        double lo = std::max(a, origin + k * width), hi = std::min(b, origin + (k + 1) * width);
-        if (hi > lo)
-          tallies[c].add(buckets[static_cast<std::size_t>(k)],
-                         static_cast<float>((hi - lo) / width));
-      }
+    exact_tallies(t0, t1, columns, tallies);
+    return;
+  }
+  // The finest level whose buckets are no wider than a column; each column sums the buckets
+  // it spans, a partly covered bucket by the part covered.
+  std::size_t level = 0;
+  while (level + 1 < lod_.size() && static_cast<double>(lod_width_ << (level + 1)) <= dt) ++level;
+  const std::vector<LodBucket>& buckets = lod_[level];
+  double width = static_cast<double>(lod_width_ << level);
+  double origin = static_cast<double>(lod_origin_);
+  auto count = static_cast<std::int64_t>(buckets.size());
+  for (int c = 0; c < columns; ++c) {
+    double a = t0 + c * dt, b = a + dt;
+    auto first = static_cast<std::int64_t>(std::floor((a - origin) / width));
+    auto last = static_cast<std::int64_t>(std::floor((b - origin) / width));
+    for (std::int64_t k = std::max<std::int64_t>(first, 0); k <= last && k < count; ++k) {
+      double lo = std::max(a, origin + k * width), hi = std::min(b, origin + (k + 1) * width);
+      if (hi > lo)
+        tallies[c].add(buckets[static_cast<std::size_t>(k)], static_cast<float>((hi - lo) / width));
     }
   }
+}
+
+void RowSet::dominant_keys(std::size_t first, std::size_t last, double t0, double t1, int columns,
+                           std::uint32_t* out) const {
+  if (columns <= 0) return;
+  std::vector<ColumnTally> tallies(static_cast<std::size_t>(columns));
+  for (std::size_t r = first; r < last && r < intervals.size(); ++r)
+    intervals[r].add_key_times(t0, t1, columns, tallies.data());
   for (int c = 0; c < columns; ++c) out[c] = tallies[static_cast<std::size_t>(c)].heaviest();
 }
 

@@ -126,6 +126,10 @@ struct KeyTally {
   }
 };
 
+// What a pixel column gathers: it meets few keys, but overlapping rows (or rows drawn together)
+// may bring more than a pyramid bucket keeps.
+using ColumnTally = KeyTally<8>;
+
 // One row's intervals, sorted by begin, as parallel arrays. `key` indexes the semantic's legend;
 // `resource` is, in thread rows, the Paraver CPU the interval ran on (1-based, 0 = none), and in
 // rows grouped from threads (CPU, task), the thread row it came from.
@@ -160,6 +164,8 @@ class Intervals {
   // covering most of the column (kNoKey where nothing is), written to out[0..columns). Where
   // intervals overlap (task and CPU rows), each key's time is summed over them.
   void dominant_keys(double t0, double t1, int columns, std::uint32_t* out) const;
+  // What dominant_keys weighs: the time of each key in each column, added to out[0..columns).
+  void add_key_times(double t0, double t1, int columns, ColumnTally* out) const;
   // Time per key spent within [t0, t1), added to `totals` (indexed by key).
   void time_per_key(Time t0, Time t1, std::vector<Time>& totals) const;
 
@@ -216,6 +222,11 @@ enum class RowLevel { Thread, Task, Cpu };
 struct RowSet {
   std::vector<Intervals> intervals;
   std::vector<LegendEntry> legend;  // indexed by key
+
+  // Rows [first, last) drawn as one (more rows than pixels): per column, the key with the most
+  // time summed over them, so that every row counts (kNoKey where none has anything).
+  void dominant_keys(std::size_t first, std::size_t last, double t0, double t1, int columns,
+                     std::uint32_t* out) const;
 };
 
 // A quantity over time kept as its integral at each change, so that its average over any

@@ -95,8 +95,9 @@ std::vector<TimelineCanvas::Band> TimelineCanvas::bands() const {
   for (const TimelinePtr& t : timelines) rows += t->row_count(state_->rowLevel());
   double n = static_cast<double>(timelines.size());
   double available = height() - kRuler - n * kTitle - (n - 1) * kGap;
+  // All rows fit: more rows than pixels share pixel lines (paintRows draws them together).
   double row_height =
-      std::max(0.25, available / static_cast<double>(std::max<std::size_t>(rows, 1)));
+      std::max(1.0, available) / static_cast<double>(std::max<std::size_t>(rows, 1));
   double y = kRuler;
   for (const TimelinePtr& t : timelines) {
     Band band{y, y + kTitle, row_height,
@@ -323,12 +324,14 @@ void TimelineCanvas::paintRows(QPainter& p, int timeline, const Band& band) cons
     image.fill(kBackground);
   }
   std::vector<QRgb> line(static_cast<std::size_t>(columns));
-  int painted_to = band_top;  // rows thinner than a pixel: the first of each pixel line shows
-  for (std::uint32_t r = 0; r < band.rows; ++r) {
+  std::uint32_t next = 0;
+  for (std::uint32_t r = 0; r < band.rows; r = next) {
+    // Rows thinner than a pixel: those starting on the same pixel line are drawn as one, each
+    // column showing the state with the most time over them (as a column does over time).
     auto [top, bottom] = row_pixels(band, r);
-    if (bottom <= painted_to) continue;
-    painted_to = bottom;
-    rows.intervals[r].dominant_keys(state_->begin(), state_->end(), columns, keys.data());
+    next = r + 1;
+    while (next < band.rows && row_pixels(band, next).first < bottom) ++next;
+    rows.dominant_keys(r, next, state_->begin(), state_->end(), columns, keys.data());
     auto colour = [&](std::uint32_t key) {
       return key < colours.size() ? colours[key] : kBackground.rgb();
     };

@@ -162,6 +162,33 @@ class ModelTest : public QObject {
     QCOMPARE(keys[9], 2u);
   }
 
+  void rowsDrawnAsOneShowTheStateWithMostTimeOverThem() {
+    // More rows than pixel lines: rows drawn on one line sum their time per key, so a key every
+    // row has a little of, or one row has all the time, is not lost to the first row's.
+    RowSet set;
+    set.intervals.resize(4);
+    set.intervals[0].add(0, 100, 1, 0);  // Running throughout
+    set.intervals[1].add(0, 100, 3, 0);  // Waiting throughout, twice
+    set.intervals[2].add(0, 100, 3, 0);
+    // Row 3: 2000 records (the pyramid answers coarse columns), Running 3 ns in 10.
+    for (Time at = 0; at < 20000; at += 10) {
+      set.intervals[3].add(at, at + 3, 1, 0);
+      set.intervals[3].add(at + 3, at + 10, 4, 0);
+    }
+    for (Intervals& row : set.intervals) row.finish();
+    std::vector<std::uint32_t> keys(2);
+    set.dominant_keys(0, 3, 0, 100, 2, keys.data());
+    QCOMPARE(keys, (std::vector<std::uint32_t>{3, 3}));  // not row 0's Running
+    set.dominant_keys(0, 1, 0, 100, 2, keys.data());
+    QCOMPARE(keys, (std::vector<std::uint32_t>{1, 1}));
+    set.dominant_keys(1, 4, 0, 200, 2, keys.data());  // 100 ns of Waiting twice: 200 of 200
+    QCOMPARE(keys, (std::vector<std::uint32_t>{3, 4}));
+    set.dominant_keys(0, 4, 0, 20000, 2, keys.data());  // 2 columns of 10000 ns: the pyramid
+    QCOMPARE(keys, (std::vector<std::uint32_t>{4, 4}));
+    set.dominant_keys(2, 2, 0, 100, 2, keys.data());  // no row
+    QCOMPARE(keys, (std::vector<std::uint32_t>{kNoKey, kNoKey}));
+  }
+
   void aColumnShowsTheStateWithMostTimeNotTheMostBucketsWon() {
     // Waiting, Blocking send, Wait/WaitAll, Group communication (20 ns each), each followed by
     // Running (10 ns): Running is a third of every stretch of the run, every other state a sixth.

@@ -114,6 +114,40 @@ class ViewTest : public QObject {
     QVERIFY(svg.readAll().contains("<svg"));
   }
 
+  // 5000 threads in fewer pixel lines: the last 500 wait (red) while the others run. Every row
+  // is within the picture, and the waiting ones show as a band at the bottom.
+  void moreRowsThanPixelsAreAllDrawn() {
+    const int kThreads = 5000, kWaiting = 500;
+    std::string prv = "#Paraver (01/01/26 at 00:00):1000_ns:0:1:" + std::to_string(kThreads) + "(";
+    for (int i = 0; i < kThreads; ++i) prv += (i ? ",1:1" : "1:1");
+    prv += ")\n";
+    for (int i = 1; i <= kThreads; ++i)
+      prv += "1:0:1:" + std::to_string(i) + ":1:0:1000:" + (i > kThreads - kWaiting ? "3" : "1") +
+             "\n";
+    QTemporaryDir dir;
+    QFile file(dir.filePath("many.prv"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(prv.c_str());
+    file.close();
+    Fixture f({load_paraver(dir.filePath("many.prv").toStdString())});
+    QString png = dir.filePath("many.png");
+    QString error;
+    QVERIFY2(f.view.exportTo(png, kSize, &error), qPrintable(error));
+    QImage image(png);
+    const Timeline& t = *f.state.timelines()[0];
+    TimelineCanvas::Band band = f.canvas()->bands()[0];
+    QVERIFY(band.rows_top + band.rows * band.row_height <= f.canvas()->height());
+    double x = f.canvas()->xOf(500);
+    auto colour_at = [&](int row) {
+      return image.pixel(static_cast<int>(x),
+                         static_cast<int>(band.rows_top + (row + 0.5) * band.row_height));
+    };
+    QCOMPARE(colour_at(0), state_colour(t, 1));
+    QCOMPARE(colour_at(kThreads - kWaiting - 100), state_colour(t, 1));
+    QCOMPARE(colour_at(kThreads - kWaiting + 100), state_colour(t, 3));
+    QCOMPARE(colour_at(kThreads - 1), state_colour(t, 3));
+  }
+
   void aZoomShowsExactlyTheRecordsOfItsRange() {
     Fixture f({load("small.prv")});
     f.state.setShowMessages(false);  // the lines would cross the colours checked
