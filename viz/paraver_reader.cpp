@@ -224,8 +224,12 @@ class HeaderParser {
 
 // ---- The body: records 1 (state), 2 (events), 3 (communication), on every core ---------------
 
+// A chunk's records: the arrays of the rows it met, found by the row's slot (a header may
+// declare a million rows for a few records: a row costs the chunk 4 bytes until it has one).
 struct ChunkResult {
-  std::vector<Intervals> states;
+  static constexpr std::uint32_t kNoSlot = 0xffffffffu;
+  std::vector<std::uint32_t> slot;  // per thread row
+  std::vector<Intervals> states;    // per slot
   std::vector<Events> events;
   std::vector<Message> messages;
   const char* failed_at = nullptr;  // set with `failure` when the chunk has a bad line
@@ -238,12 +242,11 @@ class BodyParser {
 
   // Room is reserved for as many records as `bytes` could hold if all went to each row: what
   // is never written costs address space, not memory, and the arrays are never copied to grow.
-  BodyParser(const Header& h, ChunkResult& out, std::size_t bytes) : header_(h), out_(out) {
-    out_.states.resize(h.thread_rows);
-    out_.events.resize(h.thread_rows);
-    std::size_t per_row = bytes / kShortestLine / std::max<std::size_t>(1, h.thread_rows) + 16;
-    for (Intervals& row : out_.states) row.reserve(per_row);
-    for (Events& row : out_.events) row.reserve(2 * per_row);
+  BodyParser(const Header& h, ChunkResult& out, std::size_t bytes)
+      : header_(h),
+        out_(out),
+        per_row_(bytes / kShortestLine / std::max<std::size_t>(1, h.thread_rows) + 16) {
+    out_.slot.assign(h.thread_rows, ChunkResult::kNoSlot);
     out_.messages.reserve(bytes / kShortestLine / 2);
   }
 
@@ -352,6 +355,17 @@ class BodyParser {
     return fail(std::string("unexpected '") + *p_ + "' after " + what + " (too many fields?)");
   }
 
+  // The slot of a row's arrays, made at its first record.
+  std::uint32_t slot(std::uint32_t row) {
+    std::uint32_t& slot = out_.slot[row];
+    if (__builtin_expect(slot == ChunkResult::kNoSlot, 0)) {
+      slot = static_cast<std::uint32_t>(out_.states.size());
+      out_.states.emplace_back().reserve(per_row_);
+      out_.events.emplace_back().reserve(2 * per_row_);
+    }
+    return slot;
+  }
+
   bool thread_row(std::uint64_t appl, std::uint64_t task, std::uint64_t thread,
                   std::uint32_t& row) {
     if (__builtin_expect(appl - 1 < header_.first_task.size(), 1)) {
@@ -415,7 +429,7 @@ class BodyParser {
     if (s > kMaxStateValue)
       return fail("state value " + std::to_string(s) + " above " + std::to_string(kMaxStateValue) +
                   " (the viewer's limit)");
-    if (end > begin) out_.states[row].add(begin, end, static_cast<std::uint32_t>(s), cpu_id);
+    if (end > begin) out_.states[slot(row)].add(begin, end, static_cast<std::uint32_t>(s), cpu_id);
     return true;
   }
 
@@ -429,7 +443,7 @@ class BodyParser {
     std::uint32_t row = 0, cpu_id = 0;
     Time at;
     if (!thread_row(a, t, th, row) || !cpu(c, cpu_id) || !time(when, at, "the time")) return false;
-    Events& e = out_.events[row];
+    Events& e = out_.events[slot(row)];
     for (;;) {
       std::uint64_t type, value;
       if (!field(type, false, "an event type") || !number(value, "an event value")) return false;
@@ -482,6 +496,7 @@ class BodyParser {
 
   const Header& header_;
   ChunkResult& out_;
+  std::size_t per_row_;  // records reserved for a row: the chunk's share, and room to spare
   const char* line_ = nullptr;
   const char* p_ = nullptr;
   const char* end_ = nullptr;
@@ -496,6 +511,7 @@ std::vector<std::string> labels_or(const RowLabels& row, const char* level, std:
     return std::vector<std::string>(it->second.begin(),
                                     it->second.begin() + static_cast<long>(count));
   std::vector<std::string> labels;
+  labels.reserve(count);
   for (std::size_t i = 0; i < count; ++i) labels.push_back(fallback(i));
   return labels;
 }
@@ -701,16 +717,19 @@ std::unique_ptr<Timeline> load_paraver(const std::string& prv_path, const Progre
   parallel_for(header.thread_rows, 0, [&](std::size_t r) {
     std::vector<const Intervals*> states;
     std::vector<const Events*> events;
-    for (const ChunkResult& chunk : chunks) {
-      states.push_back(&chunk.states[r]);
-      events.push_back(&chunk.events[r]);
-    }
+    for (const ChunkResult& chunk : chunks)
+      if (std::uint32_t slot = chunk.slot[r]; slot != ChunkResult::kNoSlot) {
+        states.push_back(&chunk.states[slot]);
+        events.push_back(&chunk.events[slot]);
+      }
+    if (states.empty()) return;
     timeline->thread_states.intervals[r].assign(states);
     timeline->thread_events[r].assign(events);
-    for (ChunkResult& chunk : chunks) {
-      chunk.states[r] = Intervals();
-      chunk.events[r] = Events();
-    }
+    for (ChunkResult& chunk : chunks)
+      if (std::uint32_t slot = chunk.slot[r]; slot != ChunkResult::kNoSlot) {
+        chunk.states[slot] = Intervals();
+        chunk.events[slot] = Events();
+      }
   });
   std::size_t message_count = 0;
   for (const ChunkResult& chunk : chunks) message_count += chunk.messages.size();
@@ -725,14 +744,14 @@ std::unique_ptr<Timeline> load_paraver(const std::string& prv_path, const Progre
   for (std::size_t a = 0; a < header.first_task.size(); ++a)
     for (std::size_t t = 0; t < header.tasks_of(a); ++t)
       task_names.push_back(std::to_string(a + 1) + "." + std::to_string(t + 1));
-  std::vector<std::string> thread_names;
+  timeline->task_of_thread.reserve(header.thread_rows);
   for (std::size_t task = 0; task < task_names.size(); ++task)
-    for (std::uint32_t th = 0; th < header.thread_count[task]; ++th) {
-      timeline->task_of_thread.push_back(static_cast<std::uint32_t>(task));
-      thread_names.push_back("THREAD " + task_names[task] + "." + std::to_string(th + 1));
-    }
-  timeline->thread_labels = labels_or(row_labels, "THREAD", header.thread_rows,
-                                      [&](std::size_t i) { return thread_names[i]; });
+    timeline->task_of_thread.insert(timeline->task_of_thread.end(), header.thread_count[task],
+                                    static_cast<std::uint32_t>(task));
+  timeline->thread_labels = labels_or(row_labels, "THREAD", header.thread_rows, [&](std::size_t i) {
+    std::uint32_t task = timeline->task_of_thread[i];
+    return "THREAD " + task_names[task] + "." + std::to_string(i - header.first_thread[task] + 1);
+  });
   timeline->task_labels = labels_or(row_labels, "TASK", task_names.size(),
                                     [&](std::size_t i) { return "TASK " + task_names[i]; });
   std::uint32_t cpus = header.cpus;

@@ -600,9 +600,10 @@ RangeStatistics Timeline::statistics(RowLevel level, Semantic semantic, Time t0,
   RangeStatistics stats;
   stats.per_key.assign(set.legend.size(), 0);
   for (const Intervals& row : set.intervals) {
-    stats.per_row.emplace_back(set.legend.size(), 0);
+    stats.per_row.emplace_back();  // as long as the row's keys need: empty rows cost nothing
     row.time_per_key(t0, t1, stats.per_row.back());
-    for (std::size_t k = 0; k < set.legend.size(); ++k) stats.per_key[k] += stats.per_row.back()[k];
+    for (std::size_t k = 0; k < stats.per_row.back().size() && k < stats.per_key.size(); ++k)
+      stats.per_key[k] += stats.per_row.back()[k];
   }
   Time length = std::max<Time>(0, t1 - t0);
   stats.row_time.assign(set.intervals.size(), level == RowLevel::Task ? 0 : length);

@@ -249,7 +249,7 @@ class Profile {
 
 // Time per row and key within a range, under one semantic and row level.
 struct RangeStatistics {
-  std::vector<std::vector<Time>> per_row;  // [row][key]
+  std::vector<std::vector<Time>> per_row;  // [row][key], up to the row's largest key (0 after)
   std::vector<Time> per_key;
   // The time a row's threads had in the range, what its shares are of: the range's length
   // times the threads of a task row (they run side by side), the length in other rows.

@@ -6,6 +6,8 @@
 #include <QPainter>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <vector>
 
 #include "viz/legend_strip.h"
 #include "viz/timeline_canvas.h"
@@ -43,9 +45,26 @@ void TimelineView::updateGutter() {
   int widest = 0;
   for (ProfilePlot* plot : plots_)
     widest = std::max(widest, metrics.horizontalAdvance(plot->title()));
+  // Shaping a million labels takes seconds: each is estimated from its characters' advances
+  // (ASCII; any other character as the widest), and the few widest are measured.
+  int advance[128];
+  for (int c = 0; c < 128; ++c) advance[c] = metrics.horizontalAdvance(QChar(c));
+  std::vector<std::pair<int, const std::string*>> estimates;
   for (const TimelinePtr& t : state_->timelines())
-    for (const std::string& label : t->labels(state_->rowLevel()))
-      widest = std::max(widest, metrics.horizontalAdvance(QString::fromStdString(label)));
+    for (const std::string& label : t->labels(state_->rowLevel())) {
+      int estimate = 0;
+      for (unsigned char c : label)
+        estimate += c < 128 ? advance[c] : (c & 0xc0) == 0x80 ? 0 : metrics.maxWidth();
+      estimates.emplace_back(estimate, &label);
+    }
+  constexpr std::size_t kMeasured = 32;
+  std::size_t measured = std::min(kMeasured, estimates.size());
+  std::partial_sort(estimates.begin(), estimates.begin() + static_cast<long>(measured),
+                    estimates.end(),
+                    [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t i = 0; i < measured; ++i)
+    widest =
+        std::max(widest, metrics.horizontalAdvance(QString::fromStdString(*estimates[i].second)));
   int gutter = std::clamp(widest + 12, 60, 220);
   canvas_->setGutter(gutter);
   for (ProfilePlot* plot : plots_) plot->setGutter(gutter);
