@@ -148,11 +148,9 @@ bool apply_view_options(const Options& options, ViewState& state, QString* error
 
 int run_export(const Options& options) {
   try {
-    Inputs inputs = resolve_inputs(options.inputs);
-    // An export draws the timelines only: laying out a task graph (seconds for thousands of
-    // nodes) would be wasted.
-    inputs.task_graphs.clear();
-    Loaded loaded = load_inputs(inputs);
+    // An export draws the timelines only: its task graphs are never read (laying one out
+    // takes seconds to minutes for thousands of nodes).
+    Loaded loaded = load_inputs(resolve_inputs(options.inputs));
     if (loaded.timelines.empty())
       throw LoadError(options.inputs.front(), 0, "no timeline to show (only task graphs)");
     for (const std::string& w : loaded.warnings)

@@ -162,9 +162,7 @@ Loaded load_inputs(const Inputs& inputs, const Progress& progress) {
     loaded.timelines.push_back(std::move(timeline));
     done += sizes[i];
   }
-  for (const std::string& dot : inputs.task_graphs)
-    loaded.task_graphs.push_back(std::make_shared<const TaskGraph>(
-        layout_task_graph(dot, static_cast<std::uint32_t>(rank_of_graph(dot)))));
+  loaded.task_graphs = inputs.task_graphs;
   return loaded;
 }
 

@@ -31,10 +31,12 @@ std::int64_t rank_of_graph(const std::filesystem::path& dot);
 
 struct Loaded {
   std::vector<std::shared_ptr<const Timeline>> timelines;
-  std::vector<std::shared_ptr<const TaskGraph>> task_graphs;
+  // The task graphs' .dot paths: not read yet, as laying a graph out takes from seconds to
+  // minutes (thousands of nodes); the window does it apart (GraphLayouter, viz/loader.h).
+  std::vector<std::string> task_graphs;
   std::vector<std::string> warnings;
 };
-// Loads everything, reporting progress over the whole (by file size). Throws LoadError or
+// Loads the timelines, reporting progress over the whole (by file size). Throws LoadError or
 // LoadCancelled.
 Loaded load_inputs(const Inputs& inputs, const Progress& progress = {});
 

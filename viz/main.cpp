@@ -23,8 +23,9 @@ int main(int argc, char** argv) {
   window.show();
   if (!options.inputs.empty()) window.open(options.inputs, options);
   if (!options.screenshot.isEmpty()) {
-    // Once loaded and painted: the window as it looks, then quit.
-    QObject::connect(&window, &MainWindow::loadFinished, &window, [&](bool ok) {
+    // Once loaded, the task graphs laid out, and painted: the window as it looks, then quit.
+    bool loaded_ok = true;
+    auto shoot = [&](bool ok) {
       QTimer::singleShot(500, &window, [&, ok] {
         bool saved = window.grab().save(options.screenshot);
         if (!saved)
@@ -32,7 +33,13 @@ int main(int argc, char** argv) {
                        qPrintable(options.screenshot));
         QApplication::exit(ok && saved ? 0 : 1);
       });
+    };
+    QObject::connect(&window, &MainWindow::loadFinished, &window, [&](bool ok) {
+      if (window.layingOut()) loaded_ok = ok;
+      else shoot(ok);
     });
+    QObject::connect(&window, &MainWindow::graphsLaidOut, &window,
+                     [&](bool ok) { shoot(loaded_ok && ok); });
   }
   return app.exec();
 }

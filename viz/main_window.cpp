@@ -88,6 +88,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   resizeDocks({details_dock, graph_dock, statistics_dock}, {380, 380, 380}, Qt::Horizontal);
 
   loader_ = new Loader(this);
+  layouter_ = new GraphLayouter(this);
+  layout_status_ = new QLabel(tr("laying out the task graph..."));
+  layout_status_->hide();
   progress_ = new QProgressBar;
   progress_->setRange(0, 100);
   progress_->setMaximumWidth(220);
@@ -96,6 +99,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   selection_ = new QLabel;
   statusBar()->addWidget(cursor_, 1);
   statusBar()->addWidget(selection_, 1);
+  statusBar()->addPermanentWidget(layout_status_);
   statusBar()->addPermanentWidget(progress_);
 
   buildActions();
@@ -127,6 +131,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     if (pending_.screenshot.isEmpty()) QMessageBox::critical(this, tr("Cannot open"), message);
     else std::fprintf(stderr, "tareador-view: %s\n", qPrintable(message));
     emit loadFinished(false);
+  });
+  connect(layouter_, &GraphLayouter::laidOut, this, &MainWindow::graphLaidOut);
+  connect(layouter_, &GraphLayouter::failed, this, [this](std::size_t index, QString message) {
+    layout_failed_ = true;
+    auto note = std::make_shared<TaskGraph>(*graphs_.at(index));
+    note->note = message.toStdString();
+    graphLaidOut(index, note);
+    if (pending_.screenshot.isEmpty()) QMessageBox::critical(this, tr("Cannot open"), message);
+    else std::fprintf(stderr, "tareador-view: %s\n", qPrintable(message));
+  });
+  connect(layouter_, &GraphLayouter::finished, this, [this] {
+    layout_status_->hide();
+    emit graphsLaidOut(!layout_failed_);
   });
   resize(1600, 1000);
 }
@@ -234,7 +251,18 @@ void MainWindow::display(const Loaded& loaded) {
   statusBar()->clearMessage();
   state_->setTimelines(loaded.timelines);
   fillColourChoices();
-  graphs_ = loaded.task_graphs;
+  // Each graph shows a note until laid out: the timelines are usable meanwhile.
+  graphs_.clear();
+  for (const std::string& path : loaded.task_graphs) {
+    auto waiting = std::make_shared<TaskGraph>();
+    waiting->path = path;
+    waiting->rank = static_cast<std::uint32_t>(rank_of_graph(path));
+    waiting->note = tr("Laying out the task graph...").toStdString();
+    graphs_.push_back(std::move(waiting));
+  }
+  layout_failed_ = false;
+  layouter_->start(loaded.task_graphs);
+  layout_status_->setVisible(layouter_->busy());
   graph_choice_->blockSignals(true);
   graph_choice_->clear();
   for (const auto& graph : graphs_) {
@@ -270,6 +298,14 @@ void MainWindow::display(const Loaded& loaded) {
     else std::fprintf(stderr, "tareador-view: %s\n", qPrintable(error));
   }
   emit loadFinished(ok);
+}
+
+bool MainWindow::layingOut() const { return layouter_->busy(); }
+
+void MainWindow::graphLaidOut(std::size_t index, std::shared_ptr<const TaskGraph> graph) {
+  if (index >= graphs_.size()) return;
+  graphs_[index] = std::move(graph);
+  if (graph_choice_->currentIndex() == static_cast<int>(index)) showGraph(index);
 }
 
 void MainWindow::showGraph(std::size_t index) {

@@ -17,6 +17,7 @@ class QTextBrowser;
 
 namespace tareador::view {
 
+class GraphLayouter;
 class Loader;
 class StatisticsPanel;
 class TaskGraphView;
@@ -33,7 +34,9 @@ class MainWindow : public QMainWindow {
 
   // Loads in the background; the options apply once the timelines are in.
   void open(const std::vector<std::string>& paths, const Options& options = Options());
-  void display(const Loaded& loaded);  // what a load gave
+  // What a load gave: the timelines at once, the task graphs once laid out in the background.
+  void display(const Loaded& loaded);
+  bool layingOut() const;  // task graphs are being laid out
 
   // A record of the timeline was clicked (details, highlight, its task in the graph).
   void pick(const Hit& hit);
@@ -42,6 +45,7 @@ class MainWindow : public QMainWindow {
 
  signals:
   void loadFinished(bool ok);
+  void graphsLaidOut(bool ok);  // after display(), once every task graph is laid out (or failed)
 
  private:
   void buildActions();
@@ -49,6 +53,7 @@ class MainWindow : public QMainWindow {
   void openDialog(bool directory);
   void exportDialog();
   void showGraph(std::size_t index);
+  void graphLaidOut(std::size_t index, std::shared_ptr<const TaskGraph> graph);
 
   ViewState* state_;
   TimelineView* view_;
@@ -58,6 +63,9 @@ class MainWindow : public QMainWindow {
   QComboBox* graph_choice_;  // one graph per rank
   std::vector<std::shared_ptr<const TaskGraph>> graphs_;
   Loader* loader_;
+  GraphLayouter* layouter_;
+  QLabel* layout_status_;
+  bool layout_failed_ = false;
   QProgressBar* progress_;
   QLabel* cursor_;
   QLabel* selection_;

@@ -347,12 +347,31 @@ class ViewTest : public QObject {
     QVERIFY(inside());
   }
 
+  // Laying a graph out takes minutes for thousands of nodes: the timelines show at once, the
+  // graph's pane says it is being laid out, and the graph comes when it is.
+  void theTimelineShowsWhileTheGraphIsLaidOut() {
+    MainWindow window;
+    QSignalSpy laid_out(&window, &MainWindow::graphsLaidOut);
+    Loaded loaded = load_inputs(resolve_inputs({kData + "/small.prv", kData + "/taskgraph.dot"}));
+    window.display(loaded);
+    QCOMPARE(window.state()->timelines().size(), std::size_t(1));
+    QVERIFY(window.layingOut());
+    const TaskGraph* waiting = window.taskGraph()->graph();
+    QVERIFY(waiting && waiting->nodes.empty());
+    QVERIFY2(waiting->note.find("Laying out") != std::string::npos, waiting->note.c_str());
+    QVERIFY(laid_out.wait(20000));
+    QCOMPARE(laid_out.first().first().toBool(), true);
+    QVERIFY(!window.layingOut());
+    QVERIFY(!window.taskGraph()->graph()->nodes.empty());
+  }
+
   void aTaskInTheGraphIsFoundInTheTimeline() {
     MainWindow window;
     window.display(load_inputs(resolve_inputs({kData + "/small.prv", kData + "/taskgraph.dot"})));
     window.state()->setColourBy(0);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.layingOut(), 20000);
     const TaskGraph* graph = window.taskGraph()->graph();
-    QVERIFY(graph);
+    QVERIFY(graph && !graph->nodes.empty());
     window.pickTask(graph->node_of_instance(0, 5));
     const Highlight& h = window.state()->highlight();
     QCOMPARE(h.timeline, 0);
