@@ -21,6 +21,7 @@
 #include "tr_objects.h"
 #include "tr_owners.h"
 #include "tr_potential.h"
+#include "tr_reduced.h"
 #include "tr_stack.h"
 #include "tr_tasks.h"
 
@@ -266,6 +267,26 @@ static UInt read_by_current(Load* l, UInt readers)
    return l->last_result;
 }
 
+/* Bytes marked TR_REDUCED read (or overwritten) by the running instance: tr_reduced.c knows
+   whom that depends on. Before an overwrite, the running instance's own updates are told: what it
+   overwrites is not theirs either. */
+static void after_updates(Addr a, SizeT n, Bool overwritten)
+{
+   UInt i;
+   for (i = 0; overwritten && i < PENDING_USES; i++)
+      if (pending_uses[i].disabled && pending_uses[i].written) tell_use(&pending_uses[i]);
+   tr_reduced_accessed(tr_object_at(state.tid, a), a, n, overwritten);
+}
+
+/* The run of bytes with one writer that a load read ends: the instance depends on the writer,
+   or, on bytes updated while disabled, on their updaters. */
+static void end_run(const Load* l, Addr a)
+{
+   if (l->run_bytes == 0) return;
+   if (l->run_writer == TR_REDUCED) after_updates(a + l->run_start, l->run_bytes, False);
+   else depend(l->run_writer, TR_DEP_RAW, a + l->run_start, l->run_bytes);
+}
+
 /* A byte counts once per instance between two writes: the first time the instance reads it.
    It is an input of the instance (a `uses` read, and a dependency on its writer) unless the
    instance wrote it itself. `b` is the state of the `length` bytes from byte `i` of the access
@@ -280,7 +301,7 @@ static void load_bytes(Load* l, TrOwners* b, UInt i, UInt length, Addr a)
    if (b->writer == l->current) return;
    l->inputs += length;
    if (b->writer != l->run_writer || l->run_start + l->run_bytes != i) {
-      if (l->run_bytes) depend(l->run_writer, TR_DEP_RAW, a + l->run_start, l->run_bytes);
+      end_run(l, a);
       l->run_writer = b->writer;
       l->run_start = i;
       l->run_bytes = 0;
@@ -309,7 +330,7 @@ static void load_in_leaf(TrOwnersLeaf* leaf, UInt at, UInt n, Addr a)
       }
       i += length;
    }
-   if (l.run_bytes) depend(l.run_writer, TR_DEP_RAW, a + l.run_start, l.run_bytes);
+   end_run(&l, a);
    if (l.inputs) used(a, n, l.inputs, 0, False);
 }
 
@@ -340,7 +361,8 @@ static void store_in_leaf(TrOwnersLeaf* leaf, UInt at, UInt n, Addr a)
       for (j = i + length; j < n; j += length)
          if (tr_owners_piece(leaf, at + j, n - j, &length)->writer != writer) break;
       if (writer != current) {
-         if (waw && writer != 0) depend(writer, TR_DEP_WAW, a + i, j - i);
+         if (writer == TR_REDUCED) after_updates(a + i, j - i, True);
+         else if (waw && writer != 0) depend(writer, TR_DEP_WAW, a + i, j - i);
          fresh += j - i;
       }
       i = j;
@@ -368,6 +390,49 @@ static void track(Addr a, SizeT n, Bool write)
    }
 }
 
+/* Whom the `length` bytes from `a`, in state `b`, named before they were updated while disabled
+   (of `object`, 0 if not looked up yet): handed over to tr_reduced.c. Their readers only matter to
+   write-after-read, which the stack makes none of. */
+static UInt hand_over(UInt object, const TrOwners* b, Addr a, UInt length)
+{
+   UInt readers = state.war && !(a >= state.stack_bottom && a < state.stack_end) ? b->readers : 0;
+   if ((b->writer == 0 || b->writer == TR_REDUCED) && readers == 0) return object;
+   if (object == 0) object = tr_object_at(state.tid, a);
+   if (b->writer != 0 && b->writer != TR_REDUCED)
+      tr_reduced_from(object, b->writer, a, length, True);
+   while (readers & LIST_BIT) {
+      const Cell* c = &cells[readers & ~LIST_BIT];
+      tr_reduced_from(object, c->reader, a, length, False);
+      readers = c->rest;
+   }
+   if (readers != 0) tr_reduced_from(object, readers, a, length, False);
+   return object;
+}
+
+/* [a, a+n), of a disabled object, updated (a reduction): the bytes are marked TR_REDUCED, with no
+   readers, so that every instance's next access to them, even that of the one that wrote them
+   last, asks tr_reduced.c for their updaters (the updates themselves make no dependency). */
+static void updated_while_disabled(Addr a, SizeT n)
+{
+   static const TrOwners reduced = {TR_REDUCED, 0};
+   UInt object = 0;
+   while (n > 0) {
+      TrOwnersLeaf* leaf = tr_owners_leaf(a, True);
+      UInt at = tr_shadow_offset(a), k = tr_shadow_run(a, n), i, length;
+      Bool marked = True;
+      if (leaf == NULL) return;
+      for (i = 0; i < k; i += length) {
+         const TrOwners* b = tr_owners_piece(leaf, at + i, k - i, &length);
+         if (b->writer == TR_REDUCED && b->readers == 0) continue;
+         marked = False;
+         object = hand_over(object, b, a + i, length);
+      }
+      if (!marked) tr_owners_assign(leaf, at, k, reduced);
+      a += k;
+      n -= k;
+   }
+}
+
 static void access(Addr a, SizeT n, Bool write)
 {
    const TrDisabled* r;
@@ -386,6 +451,7 @@ static void access(Addr a, SizeT n, Bool write)
    while (n > 0 && (r = tr_disabled_in(a, n)) != NULL) {
       Addr start = a > r->start ? a : r->start, end = a + n < r->end ? a + n : r->end;
       if (start > a) track(a, start - a, write);
+      if (write) updated_while_disabled(start, end - start);
       used(start, end - start, write ? 0 : end - start, write ? end - start : 0, True);
       n = a + n - end;
       a = end;
@@ -482,7 +548,8 @@ static inline Bool one_piece(TrOwnersLeaf* leaf, UInt at, Addr a, UWord n, Bool 
    if (write ? b->writer == current && (b->readers == 0 || b->readers == current)
              : b->readers == current || b->writer == current)
       return True;
-   if (in_own_frames(a, n) || VG_(get_running_tid)() != state.tid) return False;
+   if (b->writer == TR_REDUCED || in_own_frames(a, n) || VG_(get_running_tid)() != state.tid)
+      return False;
    if (write) {
       Bool fresh = b->writer != current;
       b->writer = current;

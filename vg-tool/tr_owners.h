@@ -19,11 +19,16 @@
 
 /* The state of a byte, or of every byte of a granule. */
 typedef struct {
-   UInt writer;   /* TR_SPLIT: the granule's bytes differ, `readers` names their detail */
+   UInt writer;   /* TR_SPLIT: the granule's bytes differ, `readers` names their detail;
+                     or TR_REDUCED */
    UInt readers;  /* for tr_memory.c: an instance, or a list of them */
 } TrOwners;
 
 #define TR_SPLIT 0xFFFFFFFFu  /* never an instance id */
+/* The writer of bytes updated while disabled (a reduction) since they were last written: no
+   instance, so that the next access of every instance to them comes to the helpers, which ask
+   tr_reduced.c whom it depends on (the updaters, and whoever wrote or read the bytes before). */
+#define TR_REDUCED 0xFFFFFFFEu
 /* In the name of a detail: never an instance id either, so that readers equal to an instance
    say the granule is uniform. */
 #define TR_DETAIL_BIT 0x80000000u

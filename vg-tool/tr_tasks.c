@@ -23,6 +23,7 @@
 #include "tr_disabled.h"
 #include "tr_memory.h"
 #include "tr_objects.h"
+#include "tr_reduced.h"
 #include "tr_tasks.h"
 #include "tr_text.h"
 #include "tr_trace.h"
@@ -108,8 +109,6 @@ static struct {
    UInt n_early, max_early;
    Bool begun;  /* tracing began once (asks after it ended are too late) */
    VgHashTable* outstanding;  /* the non-blocking calls not waited for yet (Outstanding) */
-   VgHashTable* reduced;      /* the objects updated while disabled (Reduced) */
-   UInt dep_kinds;            /* the dependencies sought (TrDepKind bits) */
    TrFile out;  /* the tasks stream */
 } tasks = {.out = {.fd = -1}};
 
@@ -281,10 +280,9 @@ void tr_tasks_begin(ThreadId tid, UInt dep_kinds)
    tasks.mark = tr_count_thread(tid);
    tr_trace_open_kind("tasks", &tasks.out);
    tasks.outstanding = VG_(HT_construct)("tareador.tasks.outstanding");
-   tasks.reduced = VG_(HT_construct)("tareador.tasks.reduced");
    type_of("main");
    open_instance(0);
-   tasks.dep_kinds = dep_kinds;
+   tr_reduced_begin(dep_kinds);
    tr_memory_start(dep_kinds, tid);
    tasks.begun = True;
    for (i = 0; i < tasks.n_early; i++)
@@ -573,72 +571,12 @@ void tr_tasks_temporary(UInt owner, UInt object)
       }
 }
 
-/* The instances that updated an object while it was disabled (a reduction), and the bytes
-   each updated, since other writes replaced them. They do not depend on one another, but an
-   instance that then reads those bytes reads what they all added up: it depends on each
-   (read-after-write), and waits there for those it created, as it would for their result with
-   a reduction or a taskwait. */
-typedef struct {
-   UInt id;
-   Addr low, high;
-} Updater;
-
-typedef struct Reduced {
-   struct Reduced* next;
-   UWord object;  /* the hash table's key */
-   Updater* updaters;
-   UInt n_updaters, max_updaters;
-} Reduced;
-
-static void updated_while_disabled(UInt object, UInt id, Addr a, SizeT n)
-{
-   Reduced* r = VG_(HT_lookup)(tasks.reduced, object);
-   Updater* last;
-   if (r == NULL) {
-      r = VG_(calloc)("tareador.tasks.reduced", 1, sizeof(Reduced));
-      r->object = object;
-      VG_(HT_add_node)(tasks.reduced, r);
-   }
-   last = r->n_updaters > 0 ? &r->updaters[r->n_updaters - 1] : NULL;
-   if (last && last->id == id) {
-      if (a < last->low) last->low = a;
-      if (a + n > last->high) last->high = a + n;
-      return;
-   }
-   if (r->n_updaters == r->max_updaters)
-      r->updaters = grow(r->updaters, &r->max_updaters, r->n_updaters + 1, sizeof(Updater));
-   r->updaters[r->n_updaters].id = id;
-   r->updaters[r->n_updaters].low = a;
-   r->updaters[r->n_updaters++].high = a + n;
-}
-
-/* The running instance read (`read` bytes) or overwrote [a, a+n) of the object, not disabled:
-   it depends on the updaters of those bytes (overwriting them: write-after-write, when sought);
-   what it overwrote is no longer theirs. */
-static void used_after_reduction(UInt object, Addr a, SizeT n, ULong read, ULong written)
-{
-   Reduced* r = VG_(HT_lookup)(tasks.reduced, object);
-   UInt i, kept = 0, id = running()->id;
-   if (r == NULL) return;
-   for (i = 0; i < r->n_updaters; i++) {
-      Updater* u = &r->updaters[i];
-      if (u->low < a + n && a < u->high && u->id != id && !tr_task_is_open(u->id)) {
-         if (read > 0) tr_tasks_depends(u->id, TR_DEP_RAW, object, read);
-         if (written > 0 && (tasks.dep_kinds & TR_DEP_WAW))
-            tr_tasks_depends(u->id, TR_DEP_WAW, object, written);
-      }
-      if (written == 0 || u->low < a || u->high > a + n) r->updaters[kept++] = *u;
-   }
-   r->n_updaters = kept;
-}
-
 void tr_tasks_uses(UInt object, Addr a, SizeT n, ULong read, ULong written, Bool disabled)
 {
    Instance* in = running();
    Use* u = in->last_use;
    if (object == 0) return;
-   if (disabled && written > 0) updated_while_disabled(object, in->id, a, n);
-   if (!disabled) used_after_reduction(object, a, n, read, written);
+   if (disabled && written > 0) tr_reduced_from(object, in->id, a, n, True);
    if (u == NULL || u->object != object || u->disabled != disabled)
       u = in->last_use = use_of(in, object, disabled, a, n);
    if (a < u->low) u->low = a;

@@ -76,6 +76,20 @@ for deps in raw raw+waw; do
   fi
 done
 
+# ---- Reductions read or set again by the code that set them up -----------------------------------
+# (tests/vg/resetsum.c says which: the reader or the writer wrote the total last itself, before
+# the tasks added to it; a write of main's forgets the tasks that added before it)
+for deps in raw raw+war+waw; do
+  if ! trace "$scratch/resetsum-$deps" "$VG_TESTS_BUILD/resetsum" --deps=$deps; then
+    not_ok "resetsum --deps=$deps" "the run failed: $(tail -3 "$scratch/resetsum-$deps.log" | tr '\n' ' ')"
+  elif diff <(graph "$scratch/resetsum-$deps/tasks.0.trc" | grep -v '^uses') \
+         "$expected/resetsum.$deps.tasks" >"$scratch/diff"; then
+    ok "resetsum --deps=$deps: the code that set a total and then reads it, or sets it again, depends on the tasks that added to it since"
+  else
+    not_ok "resetsum --deps=$deps" "the graph differs: $(head -12 "$scratch/diff" | tr '\n' '|')"
+  fi
+done
+
 # ---- Disables nest: a recursive task's children do not enable what it disabled ----------------
 # (tests/vg/nested.c: 14 visit tasks add to `total`, each disabling it around its whole body;
 # only the report task that reads it afterwards depends on them, on all 14)
