@@ -329,7 +329,6 @@ class Engine {
     return std::make_tuple(t.priority, t.thread + 1, t.task);
   }
   std::vector<std::vector<double>> critical_paths();
-  std::vector<double> remaining_paths(int task);
   void schedule(std::uint32_t ti, double time);
   void request_core(std::uint32_t ti);
   void resume_on_core(std::uint32_t ti, bool may_preempt);

@@ -96,25 +96,20 @@ void Engine::release_run(ThreadSim& t) {
 }
 
 // Under the critical-path policy, per rank: the longest path from the start of each instance
-// to the end of its run (remaining_paths); else nothing.
+// to the end of the run, over the spawn and after edges and the messages between ranks, with
+// the bursts on this machine (trace::task_critical_paths); else nothing.
 std::vector<std::vector<double>> Engine::critical_paths() {
-  std::vector<std::vector<double>> paths;
-  if (options_.policy != TaskPolicy::CriticalPath) return paths;
+  if (options_.policy != TaskPolicy::CriticalPath) return {};
   if (!(mips_ > 0))
     throw std::invalid_argument("the critical-path policy needs a MIPS rate (--set mips=...)");
-  for (int task = 0; task < header_.tasks(); ++task) paths.push_back(remaining_paths(task));
-  return paths;
-}
-
-// Longest path from the start of each instance of `task` to the end of its run, over the
-// spawn and after edges, with the bursts on this machine (trace::task_critical_paths).
-std::vector<double> Engine::remaining_paths(int task) {
-  double ratio = machine_.nodes[static_cast<std::size_t>(node_of(task))].cpu_ratio;
-  double seconds = ratio > 0 ? 1.0 / (mips_ * 1e6) / ratio : 0.0;
-  return trace::task_critical_paths(header_.task_sets[static_cast<std::size_t>(task)], seconds,
-                                    type_speedup_.empty()
-                                        ? std::vector<double>()
-                                        : type_speedup_[static_cast<std::size_t>(task)]);
+  std::vector<double> seconds;
+  for (int task = 0; task < header_.tasks(); ++task) {
+    double ratio = machine_.nodes[static_cast<std::size_t>(node_of(task))].cpu_ratio;
+    seconds.push_back(ratio > 0 ? 1.0 / (mips_ * 1e6) / ratio : 0.0);
+  }
+  trace::CriticalPaths paths = trace::task_critical_paths(trace_, seconds, type_speedup_);
+  if (!paths.note.empty()) end_notes_.push_back(paths.note);
+  return std::move(paths.paths);
 }
 
 // Thread `ti` goes on at `time` (ns, the agenda's unit).

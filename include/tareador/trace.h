@@ -456,6 +456,22 @@ class Trace {
 std::vector<double> task_critical_paths(const TaskSet& set, double seconds_per_instruction,
                                         const std::vector<double>& type_speedup = {});
 
+// The critical paths of every rank of a tasks trace (one vector per rank, as above), over the
+// ranks' graphs joined by their messages: from the point of a send in its instance to the
+// point of its receive (a blocking receive, or the wait of an immediate one) in the receiving
+// instance, paired per channel in the order each rank issued them in the traced run, so that
+// a send's path holds the work its message enables on other ranks. Collectives join nothing.
+// When the messages cannot be paired (a channel with more sends than receives, a receive from
+// no rank, a cycle), each rank's paths are its own and `note` says why. `seconds_per_instruction`
+// and `type_speedups` (may be empty) are per rank.
+struct CriticalPaths {
+  std::vector<std::vector<double>> paths;
+  std::string note;
+};
+CriticalPaths task_critical_paths(const Trace& trace,
+                                  const std::vector<double>& seconds_per_instruction,
+                                  const std::vector<std::vector<double>>& type_speedups = {});
+
 // The files of the trace set in `dir` (tracefmt/set_layout.h names them): the set's manifest,
 // rank R's manifest, its stream of KIND, its production/consumption patterns, its task graph
 // and report (with an extension: dot, svg, png; txt, json), its producer->consumer and thread

@@ -6,63 +6,22 @@
 #include <random>
 
 #include "list_schedule.h"
-#include "test_util.h"
+#include "task_traces.h"
 
 namespace tareador {
 namespace {
 
 using replay::TaskPolicy;
 using testing::fixture;
+using testing::open_tasks;
+using testing::replay_tasks;
+using testing::task_machine;
+using testing::tasks_set;
 using testing::TempDir;
 using trace::Record;
 using trace::RecordType;
 
-// A trace set of kind "tasks": one stream body per rank (the header line is added, so the
-// body's first line is line 2 of the file). mips = 1: `cpu 1000000` lasts 1 s.
-std::string tasks_set(const TempDir& dir, const std::vector<std::string>& streams,
-                      bool truncated = false) {
-  dir.write("set/manifest.toml",
-            "format = \"tareador-trace-set\"\nversion = 1\nname = \"t\"\nranks = " +
-                std::to_string(streams.size()) + "\nmips = 1.0\nkinds = [\"tasks\"]\n");
-  std::string comm;
-  if (streams.size() > 1) {
-    comm = "\n[[communicator]]\nid = 1\ntasks = [";
-    for (std::size_t r = 0; r < streams.size(); ++r) comm += (r ? ", " : "") + std::to_string(r);
-    comm += "]\n";
-  }
-  for (std::size_t r = 0; r < streams.size(); ++r) {
-    std::string rank = std::to_string(r);
-    dir.write("set/rank-" + rank + ".toml",
-              "rank = " + rank + "\nstatus = \"" + (truncated ? "truncated" : "complete") +
-                  "\"\nreason = \"killed by SIGKILL\"\nopaque_calls = []\n" + comm);
-    dir.write("set/tasks." + rank + ".trc",
-              "# tareador stream v1 kind=tasks rank=" + rank + "\n" + streams[r]);
-  }
-  return dir.path("set");
-}
-
 std::vector<int> as_vector(trace::Span<const int> ids) { return {ids.begin(), ids.end()}; }
-
-std::unique_ptr<trace::Trace> open_tasks(const std::string& set) {
-  auto traces = trace::open_traces(set, {"tasks"});
-  EXPECT_EQ(traces.size(), 1u);
-  return std::move(traces.front());
-}
-
-// Every rank on its own node of `cores` cores; an instantaneous network.
-replay::Machine task_machine(int ranks, int cores) {
-  replay::Machine m = testing::machine(ranks, 0, 0);
-  for (replay::Node& node : m.nodes) node.cores = cores;
-  return m;
-}
-
-replay::Result replay_tasks(const trace::Trace& t, int cores, TaskPolicy policy,
-                            replay::TimelineSink* sink = nullptr) {
-  replay::SimulationOptions options;
-  options.policy = policy;
-  options.sink = sink;
-  return replay::simulate(t, task_machine(t.header().tasks(), cores), options);
-}
 
 double replay_time(const std::string& set, int cores, TaskPolicy policy) {
   return replay_tasks(*open_tasks(set), cores, policy).total_time;

@@ -253,6 +253,29 @@ for mpi in openmpi mpich; do
   fi
 done
 
+# ---- Critical path first sees the messages: a send is as urgent as the stages it feeds --------
+# (tests/vg/relay.c: a block through 3 ranks, each with work of its own created first. Each rank
+# alone, the send is the shortest task and runs after the local work, which the next ranks wait
+# for; across ranks its path holds their stages.)
+for mpi in openmpi mpich; do
+  dir="$scratch/relay-$mpi"
+  mpi_trace "$mpi" "$VG_TESTS_BUILD/$mpi/relay" 3 "$dir" --task-report=no || continue
+  name="relay ($mpi)"
+  times=""
+  for policy in fifo cp; do
+    times="$times $("$REPLAY" --config "$EXAMPLES_DIR/marenostrum.cfg" --kind tasks --set tasks_per_node=1 \
+                      --policy=$policy --cores-sweep=1 --csv "$dir" 2>&1 | awk -F, '$1 == 1 { print $2 }')"
+  done
+  read -r fifo cp <<<"$times"
+  if ! grep -q 'relay: ok' "$dir.log"; then
+    not_ok "$name" "the run failed: $(tail -3 "$dir.log" | tr '\n' ' ')"
+  elif [ -n "$cp" ] && awk -v f="$fifo" -v c="$cp" 'BEGIN { exit !(f > 0 && c <= f * (1 + 1e-9)) }'; then
+    ok "$name: on one core a rank, critical path first ($cp s) no slower than creation order ($fifo s)"
+  else
+    not_ok "$name" "on one core, --policy=cp '$cp' s, --policy=fifo '$fifo' s"
+  fi
+done
+
 # ---- The statuses MPI fills for a task: the code after it reads them --------------------------
 # (tests/vg/mpistatus.c: main reads the tag of a receive in task "get" and of a wait in task
 # "finish")
