@@ -442,10 +442,9 @@ static void completed(const MPI_Request* handles, const MPI_Request* where, cons
 /* What a modelled call does (tr_mpi_modelled.def gives each call its family). */
 typedef enum {
    INIT, FINALIZE, ABORT, SEND, RECV, IRECV, SENDRECV, SEND_INIT, RECV_INIT, MPROBE, START,
-   STARTALL, COMPLETE_ONE, COMPLETE_ALL, COMPLETE_ANY,
-   COMPLETE_SOME, REQUEST_FREE, MRECV, COMM_NEW, COMM_FREE, BARRIER, BCAST, REDUCE, ALLREDUCE, GATHER,
-   GATHERV, SCATTER, SCATTERV, ALLGATHER, ALLGATHERV, ALLTOALL, ALLTOALLV, ALLTOALLW, REDUCE_SCATTER,
-   REDUCE_SCATTER_BLOCK
+   STARTALL, COMPLETE_ONE, COMPLETE_ALL, COMPLETE_ANY, COMPLETE_SOME, REQUEST_FREE, MRECV,
+   COMM_NEW, COMM_FREE, BARRIER, BCAST, REDUCE, ALLREDUCE, GATHER, GATHERV, SCATTER, SCATTERV,
+   ALLGATHER, ALLGATHERV, ALLTOALL, ALLTOALLV, ALLTOALLW, REDUCE_SCATTER, REDUCE_SCATTER_BLOCK
 } Family;
 
 /* Where the arguments of a call are: the positions of those its family reads. A send's message
@@ -511,11 +510,11 @@ static void collective_blocks(const CallInfo* k, const UW* args, TrEvent* e, int
       }
       case ALLTOALLW: {
          int in_place = AT(buf, void*) == MPI_IN_PLACE;
+         const MPI_Datatype* rtypes = AT(rtype, const MPI_Datatype*);
          tr_block_table_w(e, P, in_place ? AT(rcount, const int*) : AT(count, const int*),
                           in_place ? AT(rdispls, const int*) : AT(sdispls, const int*),
-                          in_place ? AT(rtype, const MPI_Datatype*) : AT(type, const MPI_Datatype*),
-                          AT(rcount, const int*), AT(rdispls, const int*),
-                          AT(rtype, const MPI_Datatype*));
+                          in_place ? rtypes : AT(type, const MPI_Datatype*),
+                          AT(rcount, const int*), AT(rdispls, const int*), rtypes);
          break;
       }
       case ALLGATHERV:

@@ -485,7 +485,7 @@ static void write_rank_manifest(const HChar* status, const HChar* reason)
    tr_text_append(&text, "warnings = ");
    list(&text, rank_state.warnings, rank_state.n_warnings);
    if (rank_state.task_dependencies)
-      tr_text_printf(&text, "\ndependencies = \"raw%s%s\"",
+      tr_text_printf(&text, "dependencies = \"raw%s%s\"\n",
                      rank_state.task_dependencies & TR_DEP_WAR ? "+war" : "",
                      rank_state.task_dependencies & TR_DEP_WAW ? "+waw" : "");
    if (rank_state.speculated)
