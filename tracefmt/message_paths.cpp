@@ -2,7 +2,6 @@
 // graphs joined by their messages, matched per channel in the order the traced run issued
 // them (docs/replay-tasks.md, "Critical path").
 #include <algorithm>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,15 +14,6 @@ namespace tareador::trace {
 namespace {
 
 constexpr std::uint32_t kNone = MessagePoint::kNone;
-
-struct ChannelHash {
-  std::size_t operator()(const Channel& c) const {
-    std::size_t h = std::hash<std::int64_t>()(c.tag);
-    for (std::int32_t v : {c.src_task, c.src_thread, c.dst_task, c.dst_thread, c.comm})
-      h = h * 1000003u ^ std::hash<std::int32_t>()(v);
-    return h;
-  }
-};
 
 // The sends and the receives of a channel, in the order their ranks issued them: message
 // points, and receive slots (an immediate receive's point is its wait's).
@@ -226,9 +216,7 @@ CriticalPaths task_critical_paths(const Trace& trace,
   if (!join.why.empty())
     out.note = "critical paths without messages (each rank's own): " + join.why;
   for (std::size_t r = 0; r < header.task_sets.size(); ++r)
-    out.paths.push_back(
-        task_critical_paths(header.task_sets[r], seconds_per_instruction.at(r),
-                            r < type_speedups.size() ? type_speedups[r] : std::vector<double>()));
+    out.paths.push_back(rank_critical_paths(header.task_sets[r], std::move(seconds[r])));
   return out;
 }
 

@@ -208,13 +208,16 @@ std::vector<double> task_type_seconds(const TaskSet& set, double seconds_per_ins
   return seconds;
 }
 
-std::vector<double> task_critical_paths(const TaskSet& set, double seconds_per_instruction,
-                                        const std::vector<double>& type_speedup) {
+std::vector<double> rank_critical_paths(const TaskSet& set, std::vector<double> type_seconds) {
   StepGraph g(set);
   if (!g.acyclic())
     throw std::invalid_argument("the spawn and after edges of the tasks form a cycle");
-  return std::move(
-      g.longest_from_starts({task_type_seconds(set, seconds_per_instruction, type_speedup)})[0]);
+  return std::move(g.longest_from_starts({std::move(type_seconds)})[0]);
+}
+
+std::vector<double> task_critical_paths(const TaskSet& set, double seconds_per_instruction,
+                                        const std::vector<double>& type_speedup) {
+  return rank_critical_paths(set, task_type_seconds(set, seconds_per_instruction, type_speedup));
 }
 
 }  // namespace tareador::trace

@@ -76,5 +76,8 @@ class StepGraph {
 // The seconds of an instruction of each type of `set` (task_critical_paths' arguments).
 std::vector<double> task_type_seconds(const TaskSet& set, double seconds_per_instruction,
                                       const std::vector<double>& type_speedup);
+// The critical paths of one rank's instances (task_critical_paths), each instruction of a type
+// weighing `type_seconds[type]`; throws on a cycle.
+std::vector<double> rank_critical_paths(const TaskSet& set, std::vector<double> type_seconds);
 
 }  // namespace tareador::trace

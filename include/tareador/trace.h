@@ -161,6 +161,22 @@ struct Channel {
   }
   bool operator<(const Channel& o) const;
 };
+// A hash of a channel, well mixed in its low bits (the replay's open-addressing match table
+// masks them); inline for the same reason as operator==.
+struct ChannelHash {
+  std::size_t operator()(const Channel& k) const {
+    auto pair = [](std::int32_t a, std::int32_t b) {
+      return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
+             static_cast<std::uint32_t>(b);
+    };
+    std::uint64_t a = pair(k.dst_task, k.src_task);
+    std::uint64_t b = pair(static_cast<std::int32_t>(k.tag ^ (k.tag >> 32)), k.comm);
+    std::uint64_t c = pair(k.dst_thread, k.src_thread);
+    std::uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x7F4A7C159E3779B9ull + (a << 6));
+    h ^= c * 0xC2B2AE3D27D4EB4Full;
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+};
 // The channel of `record` (a Send or a Recv) of thread `thread` of task `task`.
 Channel channel_of(const Record& record, int task, int thread);
 
