@@ -160,6 +160,8 @@ typedef struct {
    int receive;      /* an immediate receive: its completion says what arrived */
    int wildcard;     /* a receive from MPI_ANY_SOURCE or with MPI_ANY_TAG: held by the tool */
    int collective;   /* a non-blocking collective's */
+   int ids;          /* the trace's requests it completes: id, id + 1, ... (a non-blocking
+                        neighbourhood collective's transfers: as many as it has, maybe none) */
 } Request;
 
 static Request* requests;
@@ -192,7 +194,7 @@ static Request* find_request(MPI_Request handle, const MPI_Request* where)
 static void grow_requests(void);
 
 static long long add_request(const MPI_Request* where, int receive, int wildcard, int collective,
-                             Comm* comm)
+                             Comm* comm, int ids)
 {
    MPI_Request handle = *where;
    size_t i;
@@ -201,9 +203,10 @@ static long long add_request(const MPI_Request* where, int receive, int wildcard
    for (i = slot_of(handle); requests[i].id; i = (i + 1) & (request_slots - 1)) {}
    if (!requests[i].used) requests_used++;
    requests[i] = (Request){handle, where, next_request_id, hold_comm(comm), 1, receive, wildcard,
-                           collective};
+                           collective, ids};
    requests_live++;
-   return next_request_id++;
+   next_request_id += ids > 0 ? ids : 1;
+   return requests[i].id;
 }
 
 /* Rebuilds the table without freed slots, twice as big if half of it is live. */
@@ -334,17 +337,32 @@ static void starts_request(TrEvent* e, const MPI_Request* where, int receive, in
                            int collective, Comm* c)
 {
    e->immediate = 1;
-   e->request = add_request(where, receive, wildcard, collective, c);
+   e->request = add_request(where, receive, wildcard, collective, c, 1);
    e->handle = where;
    e->handle_bytes = sizeof(MPI_Request);
 }
 
-static void send_event(Comm* c, const void* buffer, int count, MPI_Datatype type, int dest, int tag,
-                       int mode, const MPI_Request* request)
+/* The events from `first` on are immediate requests that complete in the call: one wait for
+   them all. */
+static void completes_in_call(int first)
 {
-   TrEvent* e;
-   if (dest == MPI_PROC_NULL) return;
-   e = new_event(TR_EV_SEND);
+   int i, last = n_events;
+   for (i = first; i < last; i++) {
+      events[i].immediate = 1;
+      events[i].request = next_request_id++;
+   }
+   for (i = first; i < last; i++) {
+      TrEvent* wait = new_event(TR_EV_WAIT);
+      wait->request = events[i].request;
+      wait->joined = i != first;
+   }
+}
+
+/* A send of `count` elements of `type` at `buffer` to `dest` (a rank of `c`). */
+static TrEvent* message_sent(Comm* c, const void* buffer, int count, MPI_Datatype type, int dest,
+                             long long tag, int mode)
+{
+   TrEvent* e = new_event(TR_EV_SEND);
    e->buffer = buffer;
    e->peer = c->world[dest];
    e->tag = tag;
@@ -353,6 +371,30 @@ static void send_event(Comm* c, const void* buffer, int count, MPI_Datatype type
    tr_set_layout(e, count, type);
    e->lines = tr_unique_lines(e, buffer);
    e->mode = mode;
+   return e;
+}
+
+/* A receive posted for `count` elements of `type` into `buffer` from world rank `peer` (-1:
+   not known yet) with `tag` (-1: not known yet). */
+static TrEvent* receive_posted(Comm* c, void* buffer, int count, MPI_Datatype type, int peer,
+                               long long tag)
+{
+   TrEvent* e = new_event(TR_EV_RECV);
+   e->buffer_recv = buffer;
+   e->peer = peer;
+   e->tag = tag;
+   e->comm = c->id;
+   e->bytes = tr_bytes(count, type);
+   tr_set_layout(e, count, type);
+   return e;
+}
+
+static void send_event(Comm* c, const void* buffer, int count, MPI_Datatype type, int dest, int tag,
+                       int mode, const MPI_Request* request)
+{
+   TrEvent* e;
+   if (dest == MPI_PROC_NULL) return;
+   e = message_sent(c, buffer, count, type, dest, tag, mode);
    if (request) starts_request(e, request, 0, 0, 0, c);
 }
 
@@ -409,7 +451,7 @@ static int cancelled(Request* r, const MPI_Status* status)
 static void completed(const MPI_Request* handles, const MPI_Request* where, const int* which, int n,
                       const MPI_Status* statuses, int ours)
 {
-   int i, joined = 0;
+   int i, j, joined = 0;
    for (i = 0; i < n; i++) {
       int k = which ? which[i] : i;
       Request* r = find_request(handles[k], &where[k]);
@@ -425,14 +467,16 @@ static void completed(const MPI_Request* handles, const MPI_Request* where, cons
          e->tag = statuses[i].MPI_TAG;
          e->bytes = received == MPI_UNDEFINED ? -1 : received;
       }
-      e = new_event(TR_EV_WAIT);
-      e->request = r->id;
-      e->handle = &where[k];
-      e->handle_bytes = sizeof(MPI_Request);
-      fills_status(e, &statuses[i], ours);
-      e->joined = joined;
-      e->collective = r->collective;
-      joined = 1;
+      for (j = 0; j < r->ids; j++) {
+         e = new_event(TR_EV_WAIT);
+         e->request = r->id + j;
+         e->handle = &where[k];
+         e->handle_bytes = sizeof(MPI_Request);
+         if (j == 0) fills_status(e, &statuses[i], ours);
+         e->joined = joined;
+         e->collective = r->collective;
+         joined = 1;
+      }
       remove_request(r);
    }
 }
@@ -444,7 +488,9 @@ typedef enum {
    INIT, FINALIZE, ABORT, SEND, RECV, IRECV, SENDRECV, SEND_INIT, RECV_INIT, MPROBE, START,
    STARTALL, COMPLETE_ONE, COMPLETE_ALL, COMPLETE_ANY, COMPLETE_SOME, REQUEST_FREE, MRECV,
    COMM_NEW, COMM_FREE, BARRIER, BCAST, REDUCE, ALLREDUCE, GATHER, GATHERV, SCATTER, SCATTERV,
-   ALLGATHER, ALLGATHERV, ALLTOALL, ALLTOALLV, ALLTOALLW, REDUCE_SCATTER, REDUCE_SCATTER_BLOCK
+   ALLGATHER, ALLGATHERV, ALLTOALL, ALLTOALLV, ALLTOALLW, REDUCE_SCATTER, REDUCE_SCATTER_BLOCK,
+   NEIGHBOR_ALLGATHER, NEIGHBOR_ALLGATHERV, NEIGHBOR_ALLTOALL, NEIGHBOR_ALLTOALLV,
+   NEIGHBOR_ALLTOALLW
 } Family;
 
 /* Where the arguments of a call are: the positions of those its family reads. A send's message
@@ -615,6 +661,166 @@ static void collective_event(const CallInfo* k, const UW* args, Comm* c)
    if (k->at.request) starts_request(e, AT(request, MPI_Request*), 0, 0, 1, c);
 }
 
+static void opaque(const char* name)
+{
+   TrEvent* e = new_event(TR_EV_CALL);
+   e->name = name;
+}
+
+/* ---- Neighbourhood collectives ---------------------------------------------------------- */
+
+/* A neighbourhood collective is what MPI libraries make of it: an immediate receive from each
+   in-neighbour and an immediate send to each out-neighbour, then a wait for all of them (at
+   the call, or at the wait of the request of its non-blocking form). Its transfers have a tag
+   of their own, which no MPI tag is (negative), nor the overlap kinds' collectives' (tool.md);
+   small enough that its chunks' tags stay 32-bit (a Dimemas trace's). */
+#define NEIGHBOR_TAG (-(1ll << 24))
+
+/* The in- and out-neighbours of `comm` (its ranks; MPI_PROC_NULL where a Cartesian dimension
+   ends), in the order the collectives use them: a Cartesian dimension's source then
+   destination (MPI_Cart_shift by 1), a graph's neighbours, a distributed graph's sources and
+   destinations. Returns the topology (MPI_CART, ...), 0 if none. The lists are malloc'ed. */
+static int neighbours(MPI_Comm comm, int** in, int* n_in, int** out, int* n_out)
+{
+   int topology = MPI_UNDEFINED, rank, d, weighted, *sw, *dw;
+   PMPI_Topo_test(comm, &topology);
+   PMPI_Comm_rank(comm, &rank);
+   if (topology == MPI_CART) {
+      PMPI_Cartdim_get(comm, &d);
+      *n_in = *n_out = 2 * d;
+      *in = malloc((2 * d + 1) * sizeof(int));
+      *out = malloc((2 * d + 1) * sizeof(int));
+      for (d = 0; d < *n_in / 2; d++) PMPI_Cart_shift(comm, d, 1, &(*in)[2 * d], &(*in)[2 * d + 1]);
+      memcpy(*out, *in, *n_in * sizeof(int));
+      return MPI_CART;
+   }
+   if (topology == MPI_GRAPH) {
+      PMPI_Graph_neighbors_count(comm, rank, n_in);
+      *n_out = *n_in;
+      *in = malloc((*n_in + 1) * sizeof(int));
+      *out = malloc((*n_in + 1) * sizeof(int));
+      PMPI_Graph_neighbors(comm, rank, *n_in, *in);
+      memcpy(*out, *in, *n_in * sizeof(int));
+      return MPI_GRAPH;
+   }
+   if (topology != MPI_DIST_GRAPH) return 0;
+   PMPI_Dist_graph_neighbors_count(comm, n_in, n_out, &weighted);
+   *in = malloc((*n_in + 1) * sizeof(int));
+   *out = malloc((*n_out + 1) * sizeof(int));
+   sw = malloc((*n_in + 1) * sizeof(int));
+   dw = malloc((*n_out + 1) * sizeof(int));
+   PMPI_Dist_graph_neighbors(comm, *n_in, *in, sw, *n_out, *out, dw);
+   free(sw);
+   free(dw);
+   return MPI_DIST_GRAPH;
+}
+
+/* Where block `i` of a neighbourhood collective's buffer is (`counts`, `displs` in elements of
+   `type`, NULL: blocks of `count` one after the other; `byte_displs`: in bytes, an
+   MPI_Neighbor_alltoallw's). */
+typedef struct {
+   char* buffer;
+   int same; /* every block is block 0 (an allgather's send) */
+   int count;
+   const int* counts;
+   const int* displs;
+   const MPI_Aint* byte_displs;
+   MPI_Datatype type;
+   const MPI_Datatype* types;
+} Blocks;
+
+static void block_of(const Blocks* b, int i, void** at, int* count, MPI_Datatype* type)
+{
+   MPI_Aint lb, extent;
+   if (b->same) i = 0;
+   *type = b->types ? b->types[i] : b->type;
+   *count = b->counts ? b->counts[i] : b->count;
+   if (b->byte_displs) {
+      *at = b->buffer + b->byte_displs[i];
+      return;
+   }
+   PMPI_Type_get_extent(*type, &lb, &extent);
+   *at = b->buffer + (b->displs ? (MPI_Aint)b->displs[i] : (MPI_Aint)i * *count) * extent;
+}
+
+/* The send and receive blocks of neighbourhood collective `k` (an allgather sends the same
+   block to everyone). */
+static void neighbour_blocks(const CallInfo* k, const UW* args, Blocks* send, Blocks* recv)
+{
+   int v = k->family == NEIGHBOR_ALLTOALLV, w = k->family == NEIGHBOR_ALLTOALLW;
+   *send = (Blocks){AT(buf, char*), 0, 0, NULL, NULL, NULL, MPI_DATATYPE_NULL, NULL};
+   *recv = *send;
+   recv->buffer = AT(rbuf, char*);
+   if (w) {
+      send->counts = AT(count, const int*);
+      send->byte_displs = AT(sdispls, const MPI_Aint*);
+      send->types = AT(type, const MPI_Datatype*);
+      recv->counts = AT(rcount, const int*);
+      recv->byte_displs = AT(rdispls, const MPI_Aint*);
+      recv->types = AT(rtype, const MPI_Datatype*);
+      return;
+   }
+   send->type = AT(type, MPI_Datatype);
+   recv->type = AT(rtype, MPI_Datatype);
+   if (v) {
+      send->counts = AT(count, const int*);
+      send->displs = AT(sdispls, const int*);
+   } else {
+      send->count = AT(count, int);
+      send->same = k->family != NEIGHBOR_ALLTOALL;
+   }
+   if (k->family == NEIGHBOR_ALLGATHERV || v) {
+      recv->counts = AT(rcount, const int*);
+      recv->displs = AT(rdispls, const int*);
+   } else {
+      recv->count = AT(rcount, int);
+   }
+}
+
+/* The transfers of neighbourhood collective `k` on `c`: complete in the call, or at the wait of
+   the request of its non-blocking form. */
+static void neighbour_call(const CallInfo* k, const UW* args, Comm* c)
+{
+   int *in, *out, n_in, n_out, i, j, count, first = n_events;
+   void* at;
+   MPI_Datatype type;
+   Blocks send, recv;
+   long long id;
+   int topology = neighbours(AT(comm, MPI_Comm), &in, &n_in, &out, &n_out);
+   if (!topology) {
+      opaque(k->name); /* no topology: MPI said so */
+      return;
+   }
+   neighbour_blocks(k, args, &send, &recv);
+   for (i = 0; i < n_in; i++)
+      if (in[i] != MPI_PROC_NULL) {
+         block_of(&recv, i, &at, &count, &type);
+         receive_posted(c, at, count, type, c->world[in[i]], NEIGHBOR_TAG);
+      }
+   /* What a rank sends to its destination in a Cartesian dimension arrives from its
+      neighbour's source: sent first, it meets that receive, posted first, where both
+      neighbours are one rank (a periodic dimension of 1 or 2). */
+   for (i = 0; i < n_out; i++) {
+      j = topology == MPI_CART ? i ^ 1 : i;
+      if (out[j] == MPI_PROC_NULL) continue;
+      block_of(&send, j, &at, &count, &type);
+      message_sent(c, at, count, type, out[j], NEIGHBOR_TAG, TR_MODE_EAGER);
+   }
+   free(in);
+   free(out);
+   if (!k->at.request) {
+      completes_in_call(first);
+      return;
+   }
+   id = add_request(AT(request, MPI_Request*), 0, 0, 0, c, n_events - first);
+   for (i = first; i < n_events; i++) {
+      events[i].immediate = 1;
+      events[i].request = id++;
+      events[i].handle = AT(request, MPI_Request*);
+      events[i].handle_bytes = sizeof(MPI_Request);
+   }
+}
+
 static void enter(const char* name)
 {
    VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_ENTER, name, 0, 0, 0, 0);
@@ -633,12 +839,6 @@ static void leave(void)
    n_events = 0;
    tr_segments_clear();
    VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_EXIT, these, n, 0, 0, 0);
-}
-
-static void opaque(const char* name)
-{
-   TrEvent* e = new_event(TR_EV_CALL);
-   e->name = name;
 }
 
 /* A copy of `n` request handles, before the call overwrites them. */
@@ -695,13 +895,9 @@ static void irecv_event(Comm* c, void* buffer, int count, MPI_Datatype type, int
 {
    TrEvent* e;
    if (source == MPI_PROC_NULL) return;
-   e = new_event(TR_EV_RECV);
-   e->buffer_recv = buffer;
-   e->peer = source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG ? -1 : c->world[source];
-   e->tag = tag == MPI_ANY_TAG ? -1 : tag;
-   e->comm = c->id;
-   e->bytes = tr_bytes(count, type);
-   tr_set_layout(e, count, type);
+   e = receive_posted(c, buffer, count, type,
+                      source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG ? -1 : c->world[source],
+                      tag == MPI_ANY_TAG ? -1 : tag);
    starts_request(e, request, 1, e->peer < 0, 0, c);
 }
 
@@ -736,22 +932,13 @@ static void start_call(const MPI_Request* handles, int n)
 /* An immediate send and receive, then one wait for both. */
 static void sendrecv_call(const CallInfo* k, const UW* args, const UW* a, Comm* c)
 {
-   int first = n_events, last, i;
+   int first = n_events;
    send_event(c, AT(buf, void*), AT(count, int), AT(type, MPI_Datatype), AT(peer, int),
               AT(tag, int), TR_MODE_EAGER, NULL);
    recv_event(c, AT(rbuf, void*), (MPI_Status*)a[k->at.status],
               AT(status, MPI_Status*) == MPI_STATUS_IGNORE, AT(rtype, MPI_Datatype),
               AT(rcount, int));
-   last = n_events;
-   for (i = first; i < last; i++) {
-      events[i].immediate = 1;
-      events[i].request = next_request_id++;
-   }
-   for (i = first; i < last; i++) {
-      TrEvent* wait = new_event(TR_EV_WAIT);
-      wait->request = events[i].request;
-      wait->joined = i != first;
-   }
+   completes_in_call(first);
 }
 
 /* Whether a completion call completed anything: always a wait, a test when its flag is set. */
@@ -945,6 +1132,12 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
       case COMM_FREE:
          forget_comm(*AT(freed, MPI_Comm*));
          CALL_ORIGINAL(result, a);
+         break;
+      case NEIGHBOR_ALLGATHER: case NEIGHBOR_ALLGATHERV: case NEIGHBOR_ALLTOALL:
+      case NEIGHBOR_ALLTOALLV: case NEIGHBOR_ALLTOALLW:
+         CALL_ORIGINAL(result, a);
+         if (result == MPI_SUCCESS) neighbour_call(k, args, c);
+         else opaque(k->name);
          break;
       default: /* collectives */
          CALL_ORIGINAL(result, a);

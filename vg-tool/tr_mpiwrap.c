@@ -117,16 +117,13 @@ static const char* unmodelled_communication(const char* name)
          return "the large-count form of a modelled call";
       name = base;
    }
-   if (strncmp(name, "MPI_Ineighbor_", 14) == 0)
-      return "a non-blocking collective";
    if (ends_with(name, "_init") && strcmp(name, "MPI_Session_init") != 0)
       return "a persistent collective or partitioned call";
    if (named(name, one_sided, sizeof one_sided / sizeof *one_sided))
       return "one-sided communication";
    if (strncmp(name, "MPI_Comm_spawn", 14) == 0)
       return "the start of other processes (which are not traced)";
-   if (named(name, other, sizeof other / sizeof *other) || strncmp(name, "MPI_Neighbor_", 13) == 0)
-      return "communication";
+   if (named(name, other, sizeof other / sizeof *other)) return "communication";
    return NULL;
 }
 

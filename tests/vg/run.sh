@@ -147,6 +147,14 @@ for mpi in "${mpis[@]}"; do
 MPI_Mprobe and MPI_Improbe found; a probe of MPI_PROC_NULL receives nothing" "$dir" mprobe 2
 done
 
+# ---- Neighbourhood collectives: a transfer with each neighbour of the topology -------------------
+for mpi in "${mpis[@]}"; do
+  dir="$scratch/$mpi-neighbor"
+  run_test "$mpi" neighbor "$dir"
+  check_set "neighbor ($mpi): a neighbourhood collective receives from each in-neighbour and \
+sends to each out-neighbour of a Cartesian, graph or distributed graph topology" "$dir" neighbor 2
+done
+
 # ---- Non-blocking collectives: started at the call, completed at the wait ---------------------
 # nbcoll's rank 0 receives between its MPI_Ibarrier and its wait what rank 1 sends before its
 # own: replayed as blocking at the call, the set would deadlock. --overlap keeps them whole with
