@@ -55,6 +55,11 @@ int global_op_from_name(std::string_view name) {
       if (iequals(op, kGlobalOpNames[id].substr(4))) return id;
     return -1;
   };
+  // A persistent collective (MPI_Allreduce_init) is its blocking one, started by MPI_Start.
+  constexpr std::string_view kPersistent = "_init";
+  if (name.size() > kPersistent.size() &&
+      iequals(name.substr(name.size() - kPersistent.size()), kPersistent))
+    return blocking(name.substr(0, name.size() - kPersistent.size()));
   int id = blocking(name);
   // A non-blocking collective (MPI_Iallreduce) is the global operation of its blocking one.
   if (id < 0 && name.size() > 1 && (name[0] == 'I' || name[0] == 'i'))

@@ -174,16 +174,18 @@ static void ring(Steps* s, Int v, Int rounds, ULong bytes, Int kept_from)
 
 static Bool is(const HChar* name, const HChar* what) { return VG_(strcmp)(name, what) == 0; }
 
-/* The blocking collective a non-blocking one is (MPI_Ibcast: MPI_Bcast), which it is recorded
-   as and moves the same blocks as; other names as they are. */
+/* The blocking collective a non-blocking or persistent one is (MPI_Ibcast, MPI_Bcast_init:
+   MPI_Bcast), which it is recorded as and moves the same blocks as; other names as they are. */
 static const HChar* blocking_name(const HChar* name, HChar* buffer, SizeT size)
 {
-   if (VG_(strncmp)(name, "MPI_I", 5) != 0 || name[5] < 'a' || name[5] > 'z' ||
-       VG_(strlen)(name) >= size)
-      return name;
+   SizeT n = VG_(strlen)(name);
+   Bool immediate = VG_(strncmp)(name, "MPI_I", 5) == 0 && name[5] >= 'a' && name[5] <= 'z';
+   Bool persistent = n > 9 && VG_(strcmp)(name + n - 5, "_init") == 0;
+   if ((!immediate && !persistent) || n >= size) return name;
    VG_(strcpy)(buffer, "MPI_");
-   VG_(strcat)(buffer, name + 5);
-   buffer[4] = (HChar)(buffer[4] - 'a' + 'A');
+   VG_(strcat)(buffer, name + (immediate ? 5 : 4));
+   if (immediate) buffer[4] = (HChar)(buffer[4] - 'a' + 'A');
+   if (persistent) buffer[VG_(strlen)(buffer) - 5] = '\0';
    return buffer;
 }
 

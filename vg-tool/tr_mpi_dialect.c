@@ -236,49 +236,6 @@ static void remove_request(Request* r)
    requests_live--;
 }
 
-/* ---- Persistent requests ----------------------------------------------------------------- */
-
-/* What MPI_Send_init, MPI_Recv_init and the like made: each MPI_Start of the handle is an
-   immediate send or receive of this message. Programs make few of them, once: a list. */
-typedef struct {
-   MPI_Request handle;
-   int receive;
-   void* buffer;
-   int count;
-   MPI_Datatype type;
-   int peer, tag, mode; /* as given: ranks of `comm`, wildcards */
-   Comm* comm;
-} Persistent;
-
-static Persistent* persistents;
-static int n_persistents, max_persistents;
-
-static Persistent* find_persistent(MPI_Request handle)
-{
-   int i;
-   for (i = 0; i < n_persistents; i++)
-      if (persistents[i].handle == handle) return &persistents[i];
-   return NULL;
-}
-
-static void add_persistent(Persistent p)
-{
-   if (n_persistents == max_persistents) {
-      max_persistents = max_persistents ? 2 * max_persistents : 16;
-      persistents = realloc(persistents, max_persistents * sizeof(Persistent));
-   }
-   hold_comm(p.comm);
-   persistents[n_persistents++] = p;
-}
-
-static void forget_persistent(MPI_Request handle)
-{
-   Persistent* p = find_persistent(handle);
-   if (!p) return;
-   release_comm(p->comm);
-   *p = persistents[--n_persistents];
-}
-
 /* ---- Matched probes ---------------------------------------------------------------------- */
 
 /* A message MPI_Mprobe or MPI_Improbe found, until MPI_Mrecv or MPI_Imrecv receives it (which
@@ -503,6 +460,7 @@ typedef struct {
    int sdispls, rdispls, root, comm;
    int requests, n, flag, index, outcount, status;
    int code, newcomm, freed, message;
+   int info; /* a persistent collective's */
 } TrArgs;
 
 typedef struct {
@@ -524,6 +482,12 @@ static const CallInfo kCalls[] = {
 #define CALL_ORIGINAL(result, a)                                                             \
    CALL_FN_W_12W(result, fn, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9],    \
                  a[10], a[11])
+
+/* A persistent request's: MPI_Send_init and the like, and the collectives' (with an info). */
+static int makes_persistent(const CallInfo* k)
+{
+   return k->family == SEND_INIT || k->family == RECV_INIT || k->at.info;
+}
 
 /* Point-to-point calls and collectives name a communicator the trace must know. */
 static int has_comm(Family f) { return (f >= SEND && f <= MPROBE) || f >= BARRIER; }
@@ -582,8 +546,9 @@ static void collective_blocks(const CallInfo* k, const UW* args, TrEvent* e, int
 }
 
 /* Bytes sent and received by this rank in a collective (MPI semantics, per rank); a
-   non-blocking one is immediate, with its request. */
-static void collective_event(const CallInfo* k, const UW* args, Comm* c)
+   non-blocking one (started) is immediate, with its request in `*request` (NULL: blocking). */
+static void collective_event(const CallInfo* k, const UW* args, Comm* c,
+                             const MPI_Request* request)
 {
    int P = c->size, rank = 0, root = -1;
    int in_place = k->family != BARRIER && AT(buf, void*) == MPI_IN_PLACE;
@@ -658,7 +623,7 @@ static void collective_event(const CallInfo* k, const UW* args, Comm* c)
    e->root = root >= 0 ? c->world[root] : -1;
    e->bytes = sent;
    e->bytes_recv = received;
-   if (k->at.request) starts_request(e, AT(request, MPI_Request*), 0, 0, 1, c);
+   if (request) starts_request(e, request, 0, 0, 1, c);
 }
 
 static void opaque(const char* name)
@@ -777,9 +742,9 @@ static void neighbour_blocks(const CallInfo* k, const UW* args, Blocks* send, Bl
    }
 }
 
-/* The transfers of neighbourhood collective `k` on `c`: complete in the call, or at the wait of
-   the request of its non-blocking form. */
-static void neighbour_call(const CallInfo* k, const UW* args, Comm* c)
+/* The transfers of neighbourhood collective `k` on `c`: complete in the call, or (non-blocking,
+   started) at the wait of the request in `*request`. */
+static void neighbour_call(const CallInfo* k, const UW* args, Comm* c, const MPI_Request* request)
 {
    int *in, *out, n_in, n_out, i, j, count, first = n_events;
    void* at;
@@ -808,15 +773,15 @@ static void neighbour_call(const CallInfo* k, const UW* args, Comm* c)
    }
    free(in);
    free(out);
-   if (!k->at.request) {
+   if (!request) {
       completes_in_call(first);
       return;
    }
-   id = add_request(AT(request, MPI_Request*), 0, 0, 0, c, n_events - first);
+   id = add_request(request, 0, 0, 0, c, n_events - first);
    for (i = first; i < n_events; i++) {
       events[i].immediate = 1;
       events[i].request = id++;
-      events[i].handle = AT(request, MPI_Request*);
+      events[i].handle = request;
       events[i].handle_bytes = sizeof(MPI_Request);
    }
 }
@@ -901,31 +866,89 @@ static void irecv_event(Comm* c, void* buffer, int count, MPI_Datatype type, int
    starts_request(e, request, 1, e->peer < 0, 0, c);
 }
 
-/* A persistent send or receive made: kept for its starts. */
+/* ---- Persistent requests ----------------------------------------------------------------- */
+
+/* What MPI_Send_init, MPI_Recv_init, MPI_Allreduce_init and the like made: each MPI_Start of
+   the handle is the non-blocking call with the same arguments (MPI_Isend, MPI_Iallreduce, ...),
+   whose buffers, counts and types the program keeps until it frees the request. Programs make
+   few of them, once: a list. */
+typedef struct {
+   MPI_Request handle;
+   const CallInfo* call; /* the call that made it */
+   UW args[TR_MAX_ARGS]; /* its arguments */
+   Comm* comm;
+} Persistent;
+
+static Persistent* persistents;
+static int n_persistents, max_persistents;
+
+static Persistent* find_persistent(MPI_Request handle)
+{
+   int i;
+   for (i = 0; i < n_persistents; i++)
+      if (persistents[i].handle == handle) return &persistents[i];
+   return NULL;
+}
+
+static void add_persistent(Persistent p)
+{
+   if (n_persistents == max_persistents) {
+      max_persistents = max_persistents ? 2 * max_persistents : 16;
+      persistents = realloc(persistents, max_persistents * sizeof(Persistent));
+   }
+   hold_comm(p.comm);
+   persistents[n_persistents++] = p;
+}
+
+static void forget_persistent(MPI_Request handle)
+{
+   Persistent* p = find_persistent(handle);
+   if (!p) return;
+   release_comm(p->comm);
+   *p = persistents[--n_persistents];
+}
+
+/* A persistent request made: kept for its starts. */
 static void persistent_call(const CallInfo* k, const UW* args, Comm* c)
 {
-   int receive = k->family == RECV_INIT;
-   Persistent p = {*AT(request, MPI_Request*), receive,
-                   receive ? AT(rbuf, void*) : AT(buf, void*),
-                   receive ? AT(rcount, int) : AT(count, int),
-                   receive ? AT(rtype, MPI_Datatype) : AT(type, MPI_Datatype),
-                   receive ? AT(rpeer, int) : AT(peer, int),
-                   receive ? AT(rtag, int) : AT(tag, int), k->at.mode, c};
+   Persistent p;
+   p.handle = *AT(request, MPI_Request*);
+   p.call = k;
+   memcpy(p.args, args, sizeof p.args);
+   p.comm = c;
    forget_persistent(p.handle); /* a handle freed by MPI and made again */
    add_persistent(p);
 }
 
-/* MPI_Start(all): each persistent send or receive started is an immediate one. */
+/* MPI_Start(all): each persistent request started is its non-blocking call, the request in
+   `handles[i]`. */
 static void start_call(const MPI_Request* handles, int n)
 {
    int i;
    for (i = 0; i < n; i++) {
       Persistent* p = find_persistent(handles[i]);
-      if (!p) continue; /* a persistent collective, or made before tracing: not in the trace */
-      if (p->receive)
-         irecv_event(p->comm, p->buffer, p->count, p->type, p->peer, p->tag, &handles[i]);
-      else
-         send_event(p->comm, p->buffer, p->count, p->type, p->peer, p->tag, p->mode, &handles[i]);
+      const CallInfo* k;
+      const UW* args;
+      if (!p) continue; /* made before tracing, or on a communicator the trace does not know */
+      k = p->call;
+      args = p->args;
+      switch (k->family) {
+         case RECV_INIT:
+            irecv_event(p->comm, AT(rbuf, void*), AT(rcount, int), AT(rtype, MPI_Datatype),
+                        AT(rpeer, int), AT(rtag, int), &handles[i]);
+            break;
+         case SEND_INIT:
+            send_event(p->comm, AT(buf, void*), AT(count, int), AT(type, MPI_Datatype),
+                       AT(peer, int), AT(tag, int), k->at.mode, &handles[i]);
+            break;
+         case NEIGHBOR_ALLGATHER: case NEIGHBOR_ALLGATHERV: case NEIGHBOR_ALLTOALL:
+         case NEIGHBOR_ALLTOALLV: case NEIGHBOR_ALLTOALLW:
+            neighbour_call(k, args, p->comm, &handles[i]);
+            break;
+         default:
+            collective_event(k, args, p->comm, &handles[i]);
+            break;
+      }
    }
 }
 
@@ -1042,6 +1065,13 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
       leave();
       return result;
    }
+   if (makes_persistent(k)) { /* its starts are the calls */
+      CALL_ORIGINAL(result, a);
+      if (result == MPI_SUCCESS) persistent_call(k, args, c);
+      opaque(k->name);
+      leave();
+      return result;
+   }
    switch (k->family) {
       case FINALIZE:
          VALGRIND_DO_CLIENT_REQUEST_STMT(TR_REQ_MPI_FINALIZE, 0, 0, 0, 0, 0);
@@ -1098,11 +1128,6 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
          if (known) release_comm(p.comm);
          break;
       }
-      case SEND_INIT: case RECV_INIT:
-         CALL_ORIGINAL(result, a);
-         if (result == MPI_SUCCESS) persistent_call(k, args, c);
-         opaque(k->name);
-         break;
       case START: case STARTALL: {
          int n = k->family == START ? 1 : AT(n, int);
          CALL_ORIGINAL(result, a);
@@ -1136,12 +1161,13 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
       case NEIGHBOR_ALLGATHER: case NEIGHBOR_ALLGATHERV: case NEIGHBOR_ALLTOALL:
       case NEIGHBOR_ALLTOALLV: case NEIGHBOR_ALLTOALLW:
          CALL_ORIGINAL(result, a);
-         if (result == MPI_SUCCESS) neighbour_call(k, args, c);
+         if (result == MPI_SUCCESS)
+            neighbour_call(k, args, c, k->at.request ? AT(request, MPI_Request*) : NULL);
          else opaque(k->name);
          break;
       default: /* collectives */
          CALL_ORIGINAL(result, a);
-         collective_event(k, args, c);
+         collective_event(k, args, c, k->at.request ? AT(request, MPI_Request*) : NULL);
          break;
    }
    leave();

@@ -118,7 +118,7 @@ static const char* unmodelled_communication(const char* name)
       name = base;
    }
    if (ends_with(name, "_init") && strcmp(name, "MPI_Session_init") != 0)
-      return "a persistent collective or partitioned call";
+      return "a partitioned call";
    if (named(name, one_sided, sizeof one_sided / sizeof *one_sided))
       return "one-sided communication";
    if (strncmp(name, "MPI_Comm_spawn", 14) == 0)

@@ -71,8 +71,9 @@ TEST(Native, ReadsAHandWrittenSet) {
 }
 
 // A non-blocking collective keeps its name in the stream and is the global operation of its
-// blocking one (blocking in a `coll` record, started with a request in an `icoll` one); a name
-// that only looks like one is still unknown.
+// blocking one (blocking in a `coll` record, started with a request in an `icoll` one), as is a
+// persistent one (MPI_Allreduce_init, each start an `icoll`); a name that only looks like one
+// is still unknown.
 TEST(Native, NonBlockingCollectivesReadAsTheirBlockingOnes) {
   EXPECT_EQ(trace::global_op_from_name("MPI_Iallreduce"), trace::kAllreduce);
   EXPECT_EQ(trace::global_op_from_name("MPI_Ibarrier"), trace::kBarrier);
@@ -80,6 +81,10 @@ TEST(Native, NonBlockingCollectivesReadAsTheirBlockingOnes) {
   EXPECT_EQ(trace::global_op_from_name("MPI_Ireduce_scatter_block"), trace::kReduceScatterBlock);
   EXPECT_EQ(trace::global_op_from_name("MPI_I"), -1);
   EXPECT_EQ(trace::global_op_from_name("MPI_Iiallreduce"), -1);
+  EXPECT_EQ(trace::global_op_from_name("MPI_Allreduce_init"), trace::kAllreduce);
+  EXPECT_EQ(trace::global_op_from_name("MPI_Exscan_init"), trace::kScan);
+  EXPECT_EQ(trace::global_op_from_name("MPI_Iallreduce_init"), -1);
+  EXPECT_EQ(trace::global_op_from_name("MPI__init"), -1);
   TempDir dir;
   std::string rank1 = kRank1;
   rank1.replace(rank1.find("coll MPI_Allreduce"), 18, "coll MPI_Iallreduce");

@@ -118,6 +118,22 @@ warns() {
   fi
 }
 
+# check_overlap MPI PROGRAM: tests/vg's PROGRAM on 2 ranks under the tool with --overlap=yes
+# gives kinds that are all valid and replay.
+check_overlap() {
+  local mpi=$1 program=$2 dir="$scratch/$1-$2-overlap"
+  rm -rf "$dir"
+  timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" --overlap=yes \
+    "$VG_TESTS_BUILD/$mpi/$program" >"$dir.log" 2>&1
+  if "$REPLAY" --validate "$dir" >"$scratch/$program.validate" 2>&1 &&
+      "$REPLAY" -q --config "$EXAMPLES_DIR/marenostrum.cfg" "$dir" >/dev/null 2>&1; then
+    ok "$program ($mpi) with --overlap=yes: every kind valid and replayed"
+  else
+    not_ok "$program ($mpi) with --overlap=yes" \
+      "$(grep -v ': valid$' "$scratch/$program.validate" | head -3 | tr '\n' ' ')"
+  fi
+}
+
 # ---- Requests besides MPI_Isend and MPI_Irecv: persistent, non-blocking collectives --------------
 for mpi in "${mpis[@]}"; do
   dir="$scratch/$mpi-requests"
@@ -128,15 +144,7 @@ for mpi in "${mpis[@]}"; do
 MPI_Startall, a wildcard and a synchronous one by MPI_Start, a receive on a freed communicator, \
 a cancelled receive left out, MPI_Iallreduce and MPI_Ialltoallw started at their calls and waited \
 for" "$dir" requests 2
-  rm -rf "$dir-overlap"
-  timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir-overlap" --overlap=yes \
-    "$VG_TESTS_BUILD/$mpi/requests" >"$dir-overlap.log" 2>&1
-  if "$REPLAY" --validate "$dir-overlap" >"$scratch/requests.validate" 2>&1 &&
-      "$REPLAY" -q --config "$EXAMPLES_DIR/marenostrum.cfg" "$dir-overlap" >/dev/null 2>&1; then
-    ok "requests ($mpi) with --overlap=yes: every kind valid and replayed"
-  else
-    not_ok "requests ($mpi) with --overlap=yes" "$(grep -v ': valid$' "$scratch/requests.validate" | head -3 | tr '\n' ' ')"
-  fi
+  check_overlap "$mpi" requests
 done
 
 # ---- Matched probes: the receive of a probed message is a receive from whom the probe found ----
@@ -153,7 +161,17 @@ for mpi in "${mpis[@]}"; do
   run_test "$mpi" neighbor "$dir"
   check_set "neighbor ($mpi): a neighbourhood collective receives from each in-neighbour and \
 sends to each out-neighbour of a Cartesian, graph or distributed graph topology" "$dir" neighbor 2
+  check_overlap "$mpi" neighbor
 done
+
+# ---- Persistent collectives (MPI 4.0: MPICH here): each start the non-blocking collective ------
+if [[ " ${mpis[*]} " == *" mpich "* ]]; then
+  dir="$scratch/mpich-pcoll"
+  run_test mpich pcoll "$dir"
+  check_set "pcoll (mpich): each MPI_Start(all) of a request MPI_Allreduce_init, \
+MPI_Neighbor_alltoall_init or MPI_Bcast_init made is the non-blocking collective" "$dir" pcoll 2
+  check_overlap mpich pcoll
+fi
 
 # ---- Non-blocking collectives: started at the call, completed at the wait ---------------------
 # nbcoll's rank 0 receives between its MPI_Ibarrier and its wait what rank 1 sends before its
