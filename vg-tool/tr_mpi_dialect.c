@@ -442,7 +442,7 @@ static void completed(const MPI_Request* handles, const MPI_Request* where, cons
 
 /* What a modelled call does (tr_mpi_modelled.def gives each call its family). */
 typedef enum {
-   INIT, FINALIZE, ABORT, SEND, RECV, IRECV, SENDRECV, SEND_INIT, RECV_INIT, MPROBE, START,
+   INIT, FINALIZE, ABORT, SEND, RECV, IRECV, SENDRECV, SEND_INIT, RECV_INIT, PROBE, MPROBE, START,
    STARTALL, COMPLETE_ONE, COMPLETE_ALL, COMPLETE_ANY, COMPLETE_SOME, REQUEST_FREE, MRECV,
    COMM_NEW, COMM_FREE, BARRIER, BCAST, REDUCE, ALLREDUCE, GATHER, GATHERV, SCATTER, SCATTERV,
    ALLGATHER, ALLGATHERV, ALLTOALL, ALLTOALLV, ALLTOALLW, REDUCE_SCATTER, REDUCE_SCATTER_BLOCK,
@@ -490,7 +490,7 @@ static int makes_persistent(const CallInfo* k)
 }
 
 /* Point-to-point calls and collectives name a communicator the trace must know. */
-static int has_comm(Family f) { return (f >= SEND && f <= MPROBE) || f >= BARRIER; }
+static int has_comm(Family f) { return (f >= SEND && f <= MPROBE && f != PROBE) || f >= BARRIER; }
 
 /* The send and receive buffers of a collective (MPI_IN_PLACE: the receive buffer is also what
    is sent). */
@@ -970,20 +970,23 @@ static int completed_any(const CallInfo* k, const UW* args)
    return !k->at.flag || *AT(flag, int*);
 }
 
-/* Tests that completed nothing. A loop of them (a program polling for messages) is in the
-   bursts as computation: its instructions grow with how long the traced run waited, which the
-   replay then predicts as work. Said once they are many. */
-#define IDLE_TESTS_SAID 1000
-static unsigned long idle_tests;
+/* Tests and probes that found nothing (they leave no record). A loop of them (a program
+   polling for messages) is in the bursts as computation: its instructions grow with how long
+   the traced run waited, which the replay then predicts as work. Said once they are many.
+   Whether it found nothing (a test or probe with a flag); counted. */
+#define IDLE_POLLS_SAID 1000
+static unsigned long idle_polls;
 
-static void count_idle_test(const CallInfo* k, const UW* args)
+static int idle_poll(const CallInfo* k, const UW* args)
 {
    int idle = k->at.flag ? !*AT(flag, int*) : k->family == COMPLETE_SOME && *AT(outcount, int*) == 0;
-   if (idle && ++idle_tests == IDLE_TESTS_SAID)
-      warn("more than 1000 MPI tests (MPI_Test, MPI_Testany, MPI_Testsome, MPI_Testall) completed "
-           "nothing: if the program polls for messages in a loop, the instructions it spends "
-           "polling are in its bursts as computation, so the replay predicts the traced run's "
-           "waiting as work (and runs differ); MPI_Wait where the program only polls predicts it");
+   if (idle && ++idle_polls == IDLE_POLLS_SAID)
+      warn("more than 1000 MPI tests or probes (MPI_Test, MPI_Testany, MPI_Testsome, MPI_Testall, "
+           "MPI_Iprobe, MPI_Improbe) found nothing: if the program polls for messages in a loop, "
+           "the instructions it spends polling are in its bursts as computation, so the replay "
+           "predicts the traced run's waiting as work (and runs differ); MPI_Wait (MPI_Probe) "
+           "where the program only polls predicts it");
+   return idle;
 }
 
 /* A wait or test: calls the original with statuses the trace can read, and says which of its
@@ -1003,7 +1006,7 @@ static UW completion_call(const CallInfo* k, OrigFn fn, const UW* args, UW* a)
       a[k->at.status] = (UW)statuses_for(AT(status, MPI_Status*), n, &own);
    }
    CALL_ORIGINAL(result, a);
-   count_idle_test(k, args);
+   idle_poll(k, args);
    switch (k->family) {
       case COMPLETE_ONE: case COMPLETE_ALL:
          if (completed_any(k, args))
@@ -1099,11 +1102,15 @@ static unsigned long dialect_call(TrCall call, OrigFn fn, const UW* args)
          irecv_event(c, AT(rbuf, void*), AT(rcount, int), AT(rtype, MPI_Datatype), AT(rpeer, int),
                      AT(rtag, int), AT(request, MPI_Request*));
          break;
-      case MPROBE: /* no time of its own in the replay: the receive of the message waits */
+      case PROBE: /* an opaque call unless it found nothing: the receive of the message waits */
+         CALL_ORIGINAL(result, a);
+         if (!idle_poll(k, args)) opaque(k->name);
+         break;
+      case MPROBE: /* as a probe, and the message found is kept for its receive */
          if (AT(status, MPI_Status*) == MPI_STATUS_IGNORE) a[k->at.status] = (UW)&status;
          CALL_ORIGINAL(result, a);
-         if (result == MPI_SUCCESS && completed_any(k, args) &&
-             *AT(message, MPI_Message*) != MPI_MESSAGE_NO_PROC)
+         if (idle_poll(k, args)) break;
+         if (result == MPI_SUCCESS && *AT(message, MPI_Message*) != MPI_MESSAGE_NO_PROC)
             add_probed(*AT(message, MPI_Message*), c, (MPI_Status*)a[k->at.status]);
          opaque(k->name);
          break;

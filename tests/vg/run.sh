@@ -310,15 +310,20 @@ for mpi in "${mpis[@]}"; do
   done
 done
 
-# ---- Polling for a message: the tests that complete nothing are said ------------------------------
+# ---- Polling for a message: the tests and probes that find nothing are said, and not recorded ---
 for mpi in "${mpis[@]}"; do
-  for mode in poll wait; do run_test "$mpi" polling "$scratch/$mpi-polling-$mode" "$mode"; done
-  polled=$(grep -c 'MPI tests .* completed nothing' "$scratch/$mpi-polling-poll/rank-1.toml" 2>&1)
-  waited=$(grep -c 'completed nothing' "$scratch/$mpi-polling-wait/rank-1.toml" 2>&1)
-  if [ "$polled" = 1 ] && [ "$waited" = 0 ] && grep -q 'polling: polled, ok' "$scratch/$mpi-polling-poll.log"; then
-    ok "polling ($mpi): a rank that polls with MPI_Test is warned that its polling counts as computation; one that waits is not"
+  for mode in poll iprobe wait; do run_test "$mpi" polling "$scratch/$mpi-polling-$mode" "$mode"; done
+  said='MPI tests or probes .* found nothing'
+  polled=$(grep -c "$said" "$scratch/$mpi-polling-poll/rank-1.toml" 2>&1)
+  probed=$(grep -c "$said" "$scratch/$mpi-polling-iprobe/rank-1.toml" 2>&1)
+  waited=$(grep -c 'found nothing' "$scratch/$mpi-polling-wait/rank-1.toml" 2>&1)
+  probes=$(grep -c '^call MPI_Iprobe$' "$scratch/$mpi-polling-iprobe/authentic.1.trc" 2>&1)
+  if [ "$polled" = 1 ] && [ "$probed" = 1 ] && [ "$waited" = 0 ] && [ "$probes" = 4 ] &&
+      grep -q 'polling: polled, ok' "$scratch/$mpi-polling-poll.log" &&
+      grep -q 'polling: probed, ok' "$scratch/$mpi-polling-iprobe.log"; then
+    ok "polling ($mpi): a rank that polls with MPI_Test or MPI_Iprobe is warned that its polling counts as computation, and only the probes that found the message are records; one that waits is not warned"
   else
-    not_ok "polling ($mpi)" "poll: '$polled' warnings, wait: '$waited'; $(tail -2 "$scratch/$mpi-polling-poll.log" | tr '\n' ' ')"
+    not_ok "polling ($mpi)" "poll: '$polled' warnings, iprobe: '$probed' warnings and '$probes' records, wait: '$waited'; $(tail -2 "$scratch/$mpi-polling-iprobe.log" | tr '\n' ' ')"
   fi
 done
 
