@@ -36,13 +36,18 @@ scratch=${BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$scratch"
 
 # The .dim files to compare: each .dim given, and each kind of each trace set.
+# Sets of the same folder name (runA/set, runB/set) are told apart by a number.
 dims=()
+declare -A sets_named
 for trace in "$@"; do
   if [ -d "$trace" ]; then
+    name=$(basename "$(cd "$trace" && pwd)")
+    sets_named[$name]=$((${sets_named[$name]:-0} + 1))
+    [ "${sets_named[$name]}" -gt 1 ] && name="$name.${sets_named[$name]}"
     for stream in "$trace"/*.0.trc; do
       kind=$(basename "$stream" .0.trc)
       [ "$kind" = tasks ] && continue
-      out="$scratch/$(basename "$(cd "$trace" && pwd)")-$kind.dim"
+      out="$scratch/$name-$kind.dim"
       # The copy is written before the replay, which may then stop (a run that cannot
       # finish): compared all the same.
       if ! "$replay" -q -c "${configs[0]}" --kind "$kind" --dim "$out" "$trace" >/dev/null 2>&1 &&
