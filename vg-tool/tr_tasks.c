@@ -73,7 +73,9 @@ typedef struct {
    } * creations;
    UInt n_creations, max_creations;
    Addr start_site, end_site;  /* the calls of tareador_start_task and _end_task (_ON, _OFF) */
-   Addr children_sp;  /* the stack top of the last instance it created: the frame it creates in */
+   /* The frame bases (frame_base) of the function that started it, and of the one that started
+      the last instance it created: the function it creates in (0: none yet). */
+   Addr frame, children_frame;
    Record* records;
    UInt n_records, max_records;
    ULong pending;   /* instructions not in a record yet */
@@ -159,10 +161,21 @@ static UInt type_of(const HChar* name)
    return tasks.n_types++;
 }
 
+/* The base of frame `i` of a stack trace of `n` frames (`sps` its stack pointers): the stack
+   pointer of its caller at the call, which stays while the function runs, whatever it
+   allocates on the stack (alloca moves its own stack pointer below its callees' earlier ones);
+   deeper frames have lower bases. The outermost frame's caller is not in the trace: its own
+   stack pointer. */
+static Addr frame_base(const Addr* sps, UInt n, UInt i)
+{
+   return i + 1 < n ? sps[i + 1] : sps[i];
+}
+
 /* The stack pointer of the code that called tareador_start_task (or _ON): the frames below it
-   will be the new instance's own; and where that call is (`site`). The annotation functions'
-   frames, if they were not inlined, are skipped: they come and go at every annotation. */
-static Addr annotating_frame_sp(Addr* site)
+   will be the new instance's own; where that call is (`site`) and, unless NULL, the base of its
+   frame (`frame`). The annotation functions' frames, if they were not inlined, are skipped: they
+   come and go at every annotation. */
+static Addr annotating_frame_sp(Addr* site, Addr* frame)
 {
    Addr ips[8], sps[8];
    UInt n = VG_(get_StackTrace)(tasks.tid, ips, 8, sps, NULL, 0), i;
@@ -172,6 +185,7 @@ static Addr annotating_frame_sp(Addr* site)
           VG_(strncmp)(name, "tareador_", 9) != 0)
          break;
    *site = n > 0 ? ips[i] : 0;
+   if (frame) *frame = n > 0 ? frame_base(sps, n, i) : VG_(get_SP)(tasks.tid);
    return n > 0 ? sps[i] : VG_(get_SP)(tasks.tid);
 }
 
@@ -209,14 +223,16 @@ void tr_tasks_stack_rose(Addr sp)
 
 #define SITE_FRAMES 64
 
-/* Where the running code is in the function whose frame is at `stack_top` (or a caller of it,
-   if that function has returned): the call through which it reached what it does. */
-static Addr site_in_frame(Addr stack_top)
+/* Where the running code is in the function whose frame has base `frame` (or a caller of it,
+   if that function has returned): the call through which it reached what it does. Frames are
+   told by their bases, not their stack pointers: the function may have moved its own below
+   `frame`'s callees' since (alloca in its tasks' code). */
+static Addr site_in_frame(Addr frame)
 {
    Addr ips[SITE_FRAMES], sps[SITE_FRAMES];
    UInt n = VG_(get_StackTrace)(tasks.tid, ips, SITE_FRAMES, sps, NULL, 0), i;
    for (i = 0; i < n; i++)
-      if (sps[i] >= stack_top) return ips[i];
+      if (frame_base(sps, n, i) >= frame) return ips[i];
    return 0;
 }
 
@@ -227,7 +243,7 @@ static void open_instance(UInt type)
    in->id = ++tasks.instances;
    in->type = type;
    in->parent = tasks.n_open ? running()->id : 0;
-   in->stack_top = in->private_top = annotating_frame_sp(&in->start_site);
+   in->stack_top = in->private_top = annotating_frame_sp(&in->start_site, &in->frame);
    if (in->id >= tasks.flag_slots) {
       UInt old = tasks.flag_slots;
       tr_task_open_flags = grow(tr_task_open_flags, &tasks.flag_slots, in->id + 1, 1);
@@ -236,8 +252,8 @@ static void open_instance(UInt type)
    tr_task_open_flags[in->id] = 1;
    if (tasks.n_open) {
       add_record(running(), REC_SPAWN, in->id, NULL);
-      running()->records[running()->n_records - 1].site = site_in_frame(running()->stack_top);
-      running()->children_sp = in->stack_top;
+      running()->records[running()->n_records - 1].site = site_in_frame(running()->frame);
+      running()->children_frame = in->frame;
       add_creation(running(), in->stack_top);
    }
    if (tasks.n_open == tasks.max_open)
@@ -332,7 +348,7 @@ void tr_tasks_end(const HChar* name)
       tr_trace_warning(warning);
    }
    checkpoint();
-   annotating_frame_sp(&in->end_site);
+   annotating_frame_sp(&in->end_site, NULL);
    close_instance();
 }
 
@@ -513,7 +529,7 @@ void tr_tasks_depends(UInt from, TrDepKind kind, UInt object, ULong bytes)
          checkpoint();
          add_record(in, REC_AFTER, from, NULL);
          /* Where it waits: in the function that created its children. */
-         d->site = site_in_frame(in->children_sp ? in->children_sp : in->stack_top);
+         d->site = site_in_frame(in->children_frame ? in->children_frame : in->frame);
       }
    }
    d->kinds |= kind;
@@ -846,7 +862,7 @@ void tr_tasks_finish(Bool complete)
    if (!tasks.active) return;
    if (complete) {
       checkpoint();
-      annotating_frame_sp(&tasks.open[0]->end_site);
+      annotating_frame_sp(&tasks.open[0]->end_site, NULL);
       while (tasks.n_open > 1) {
          HChar warning[160];
          VG_(snprintf)(warning, sizeof warning, "task \"%s\" (instance %u) was still open at the end: ended there",

@@ -232,6 +232,16 @@ checked $? overwrite "overwrite: traced with war, main waits for the task readin
   ! grep -qF 'taskwait' "$scratch/overwrite-raw.diff"
 checked $? overwrite-raw "overwrite: traced without war, the annotation says it cannot see the overwrite (the rank manifest says which dependencies were found)"
 
+# ---- alloca in a task's code moves the creating function's stack pointer: the creating code is
+# still found by its frame (the wait before the sum, where the trace says it reads the results) --
+annotated allocasite
+sum=$(grep -n -F 'for (i = 0; i < 4; i++) s += part[i];' "$TESTS_DIR/vg/allocasite.c" | cut -d: -f1)
+[ "$(awk '$1 == "after" { print $NF }' "$scratch/allocasite.set/tasks.0.trc" | sed 's/.*\///' | sort -u)" = "allocasite.c:$sum" ] &&
+  ! awk '$1 == "spawn" { print $NF }' "$scratch/allocasite.set/tasks.0.trc" | grep -vq '/allocasite\.c:' &&
+  grep -B1 -xF '    for (i = 0; i < 4; i++) s += part[i];' "$scratch/allocasite.diff" | grep -qxF '+   #pragma omp taskwait' &&
+  grep -qE '^\+ *#pragma omp task .*shared\(part\)' "$scratch/allocasite.diff"
+checked $? allocasite "allocasite: with alloca in the leaves' code and in main, the leaves are waited for where sum4 adds them up (part shared) and the outer tasks are created in main"
+
 # ---- The program's own OpenMP: no region nested in its region, no task around its task ---------
 annotated ownomp
 [ "$(grep -c '^+.*#pragma omp' "$scratch/ownomp.diff")" = 1 ] &&
