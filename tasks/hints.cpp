@@ -425,9 +425,18 @@ void stack_flow_warnings(const trace::TaskSet& set, Hints& hints) {
     int from = 0, to = 0;
   };
   std::map<std::tuple<int, int, int>, StackFlow> flows;  // (object, producer type, consumer type)
+  auto ancestor = [&](int a, int of) {
+    for (int p = set.instance(of).parent; p > 0 && valid_instance(set, p);
+         p = set.instance(p).parent)
+      if (p == a) return true;
+    return false;
+  };
   for (const trace::TaskInstance& t : set.instances) {
     for (const trace::TaskDependency& d : set.after(t)) {
       if (!(d.kinds & trace::kRaw) || !valid_instance(set, d.from)) continue;
+      // A task reading what a task it created wrote into its own locals (fib's x) needs a
+      // taskwait and the local shared ([stack-write] says so), not a value passed.
+      if (ancestor(t.id, d.from)) continue;
       std::set<int> stacks;
       for (int o : set.objects_of(d))
         if (is_stack(set, o)) stacks.insert(o);
