@@ -261,18 +261,24 @@ void Generator::share_locals(const TaskSite& site, const std::vector<Declaration
 
 bool Generator::elements_apart(const TaskSite& site, const std::string& name) {
   LocalKey local = local_key(site, name);
-  std::vector<std::pair<std::int64_t, std::int64_t>> spans;
+  // By object: each activation of the creating function has an array of its own.
+  std::map<int, std::vector<std::pair<std::int64_t, std::int64_t>>> spans;
+  std::set<const trace::TaskUse*> seen;  // (a recursive site's instances are in its subtrees)
   for (const auto& [key, other] : sites_)
     for (int id : other.instances)
       for (const trace::TaskUse* u : subtree_uses(id)) {
         const trace::TaskObject* o = set_.object(u->object);
-        if (o == nullptr || o->kind != "stack" || local_key(other, o->name) != local) continue;
+        if (o == nullptr || o->kind != "stack" || local_key(other, o->name) != local ||
+            !seen.insert(u).second)
+          continue;
         if (&other != &site || u->span_end <= 0) return false;
-        spans.emplace_back(u->span_first, u->span_end);
+        spans[u->object].emplace_back(u->span_first, u->span_end);
       }
-  std::sort(spans.begin(), spans.end());
-  for (std::size_t i = 1; i < spans.size(); ++i)
-    if (spans[i].first < spans[i - 1].second) return false;
+  for (auto& [object, of_object] : spans) {
+    std::sort(of_object.begin(), of_object.end());
+    for (std::size_t i = 1; i < of_object.size(); ++i)
+      if (of_object[i].first < of_object[i - 1].second) return false;
+  }
   return true;
 }
 

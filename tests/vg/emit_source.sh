@@ -270,6 +270,15 @@ grep -A1 -xF '       work(b);' "$scratch/ifdefs.diff" | grep -qxF '+      }' &&
     "$scratch/ifdefs.notes"
 checked $? ifdefs "ifdefs: a task started inside #ifdef TRACE gets its pragma after the #endif, so that the OpenMP build without TRACE has it (noted)"
 
+# ---- Tasks writing their own elements of an array of the creating function's activation (a
+# function called by tasks, a recursive one): no depend clause serialises them ---------------------
+run_args=6 annotated activations 2
+grep -qxF '+      #pragma omp task firstprivate(i, base) shared(part)' "$scratch/activations.diff" &&
+  grep -qxF '+      #pragma omp task firstprivate(d, k, i) shared(part)' "$scratch/activations.diff" &&
+  grep -B1 -F 'for (i = 0; i < 4; i++) s += part[i] * (i + 1);' "$scratch/activations.diff" | grep -qxF '+   #pragma omp taskwait' &&
+  grep -B1 -F '*out = part[0] + 3 * part[1];' "$scratch/activations.diff" | grep -qxF '+   #pragma omp taskwait'
+checked $? activations "activations: each activation's array, whose elements its tasks write apart, is shared without depend clauses and waited for before the sum"
+
 # ---- OmpSs: the same decomposition, clauses in the OmpSs syntax ---------------------------------
 if "$TASKS" "$scratch/jacobi.set" --emit-source --dialect=ompss -q >"$scratch/ompss.diff" &&
   grep -qxF '+         #pragma omp task firstprivate(src, dst, n, rows) inout(u[1;1154], v[1;1154])' \
