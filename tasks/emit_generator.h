@@ -146,6 +146,13 @@ class Generator {
   // before its tasks run would be gone.
   void find_shared_locals();
 
+  // The stack objects the site's instances use that no variable of the task's code copies
+  // (firstprivate): an alloca block, a caller's array passed by pointer. They are reached
+  // through pointers, which are copied, so the function that creates the tasks must not return
+  // before they end (wait_for_disabled, with the pointers' names). Not those of the region's
+  // function, whose frame outlives the region, nor those shared already (find_shared_locals).
+  void find_frame_buffers();
+
   // Of the variables the site's code uses, those shared (find_shared_locals) are shared and in
   // its depend clauses (out or inout where it writes them, in where it only reads them); the
   // others are copied (arrays by default, not named: a copy of each is what they would get),
@@ -254,12 +261,14 @@ class Generator {
   void wait_before_reduction_readers();
 
   // The waits for the disabled locals `names` the site's tasks write (no read the trace saw
-  // waits for them): before the last line of each loop holding the site whose code names one
-  // (its next test or turn reads it). In the region's function, before the first statement of
-  // the region after the site that names one (the region's end waits for the rest). Elsewhere
-  // (the function's frame must outlive the tasks): before each return in the statement that
-  // holds the site (a loop that creates the tasks may return on a later turn), then before
-  // the first statement after it that names one of them or returns, else at the function's end.
+  // waits for them), or for the tasks that use buffers of the creating frame through the
+  // pointers `names` (find_frame_buffers): before the last line of each loop holding the site
+  // whose code names one (its next test or turn reads it). In the region's function, before
+  // the first statement of the region after the site that names one (the region's end waits
+  // for the rest). Elsewhere (the function's frame must outlive the tasks): before each return
+  // in the statement that holds the site (a loop that creates the tasks may return on a later
+  // turn), then before the first statement after it that names one of them or returns, else at
+  // the function's end.
   void wait_for_disabled(const TaskSite& site, const std::set<std::string>& names);
 
   bool in_task_code(int file, int line) const;
@@ -317,6 +326,8 @@ class Generator {
   std::set<SiteKey> hoisted_;               // declarations moved before the block that held them
   std::map<LocalKey, bool> shared_locals_;  // find_shared_locals: ordered by depend clauses
   std::map<SiteKey, std::set<std::string>> unwaited_disabled_;  // wait_for_disabled
+  std::map<SiteKey, std::set<std::string>> frame_buffers_;      // find_frame_buffers: objects
+  std::map<SiteKey, std::set<std::string>> reached_through_;    // and the pointers to them
   std::map<SiteKey, std::pair<int, int>> regions_;  // (file, function body) -> its region's lines
   std::set<SiteKey> critical_sites_;              // the sites with a critical section (their start)
   std::set<SiteKey> waited_;                      // lines a taskwait goes before

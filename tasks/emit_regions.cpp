@@ -39,6 +39,7 @@ void Generator::place_taskwaits() {
     }
   }
   for (const auto& [key, names] : unwaited_disabled_) wait_for_disabled(sites_.at(key), names);
+  for (const auto& [key, names] : reached_through_) wait_for_disabled(sites_.at(key), names);
   wait_before_reduction_readers();
 }
 

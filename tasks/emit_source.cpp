@@ -23,6 +23,7 @@ EmitResult Generator::run() {
   collect_sites();
   find_creating_sites();
   find_shared_locals();
+  find_frame_buffers();
   place_regions();  // (first: a declaration used after the region is declared before it)
   for (const auto& [key, site] : sites_) place_task(site);
   place_taskwaits();
@@ -228,6 +229,59 @@ void Generator::find_shared_locals() {
   }
 }
 
+void Generator::find_frame_buffers() {
+  const SourceSite& on = set_.instance(1).start_site;
+  // Whether a stack object is the region function's (whose frame outlives the region): an
+  // alloca there, or a variable it declares, not a pointer.
+  auto of_region_function = [&](const trace::TaskObject& o) {
+    if (!on.known()) return false;
+    const SourceText& source = text(on.file);
+    int body = source.function_body(on.line);
+    std::size_t at = o.name.find('@'), colon = o.name.rfind(':');
+    if (at != std::string::npos && colon != std::string::npos && colon > at) {
+      int line = std::atoi(o.name.c_str() + colon + 1);
+      return fs::path(set_.source_files[static_cast<std::size_t>(on.file)]).filename() ==
+                 o.name.substr(at + 1, colon - at - 1) &&
+             line >= 1 && line <= source.size() && source.function_body(line) == body;
+    }
+    std::vector<Declaration> declared = source.declarations(body + 1, source.size());
+    for (const Declaration& d : source.parameters(body)) declared.push_back(d);
+    return std::any_of(declared.begin(), declared.end(), [&](const Declaration& d) {
+      return d.name == o.name && d.stars == 0 && !d.reference &&
+             source.function_body(d.line) == body;
+    });
+  };
+  for (const auto& [key, site] : sites_) {
+    const SourceText& source = text(site.file);
+    int body = source.function_body(site.start);
+    if (body == 0) continue;
+    std::vector<Declaration> parameters = source.parameters(body);
+    std::set<std::string> copied, pointers;  // the task's code's variables: copies of objects,
+                                             // or pointers (array parameters are)
+    for (const Declaration& d : locals_used(source, site)) {
+      bool parameter = std::any_of(parameters.begin(), parameters.end(), [&](const Declaration& p) {
+        return p.name == d.name && p.line == d.line;
+      });
+      (d.stars == 0 && !d.reference && !(parameter && d.dimensions > 0) ? copied : pointers)
+          .insert(d.name);
+    }
+    // (The branches of a conditional may declare it an array or a pointer: `int v[M]` or
+    // `int* v = alloca(..)`; the object named so is then the array.)
+    for (const Declaration& d : source.declarations(body + 1, site.start))
+      if (pointers.count(d.name) && d.stars == 0 && !d.reference) copied.insert(d.name);
+    for (int id : site.instances)
+      for (const trace::TaskUse& u : set_.uses(set_.instance(id))) {
+        const trace::TaskObject* o = set_.object(u.object);
+        if (o == nullptr || o->kind != "stack" || u.disabled || (u.read <= 0 && u.written <= 0) ||
+            copied.count(o->name) || o->name.rfind("__", 0) == 0 ||
+            shared_locals_.count(local_key(site, o->name)) || of_region_function(*o))
+          continue;
+        frame_buffers_[key].insert(o->name);
+        reached_through_[key].insert(pointers.begin(), pointers.end());
+      }
+  }
+}
+
 void Generator::share_locals(const TaskSite& site, const std::vector<Declaration>& used,
                              Clauses& clauses) {
   std::map<std::string, bool> reads, writes;
@@ -385,7 +439,13 @@ bool Generator::counts(const trace::TaskObject& o, const trace::TaskUse& u, cons
                           "function, not before the creating code's reads of a global)");
     return false;
   }
-  if (o.kind == "stack" && u.written == 0 && !shared_locals_.count(local_key(site, o.name)))
+  auto buffers = frame_buffers_.find({site.file, site.start});
+  if (o.kind == "stack" && buffers != frame_buffers_.end() && buffers->second.count(o.name))
+    note_once(o.name, "task " + site.type + " uses " + o.name +
+                          ", on the stack of the function that creates it or of a caller, "
+                          "through a pointer: no copy of it is made, so the creating function "
+                          "waits for the task before it returns");
+  else if (o.kind == "stack" && u.written == 0 && !shared_locals_.count(local_key(site, o.name)))
     note_once(o.name, "task " + site.type + " uses " + o.name +
                           " on the stack: locals are copied into the task (firstprivate), "
                           "not named in clauses");

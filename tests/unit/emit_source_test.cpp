@@ -4,6 +4,8 @@
 // whose diff is derived by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "tasks/emit_source.h"
 #include "tasks/source_text.h"
 #include "test_util.h"
@@ -395,6 +397,64 @@ TEST(EmitSource, ADisabledLocalOfTheRegionsFunctionIsWaitedForBeforeTheLoopTests
       << diff;
   // The region's end waits for the tasks before the return reads it.
   EXPECT_EQ(diff.find("+   #pragma omp taskwait"), std::string::npos) << diff;
+}
+
+// spawn() creates a task that reads `buffer` of spawn's frame (line 5 declares it: an alloca
+// block, or a named array) through v, and returns: main calls it twice.
+trace::TaskSet frame_tasks(const std::string& path, const std::string& buffer) {
+  trace::TaskSet set;
+  set.types = {"main", "t"};
+  set.source_files = {path};
+  set.objects = {{1, "stack", 64, buffer}, {2, "stack", 4, "k"}, {3, "stack", 8, "v"}};
+  for (int id = 1; id <= 3; ++id) {
+    trace::TaskInstance in;
+    in.id = id;
+    in.type = id == 1 ? 0 : 1;
+    in.parent = id == 1 ? 0 : 1;
+    in.start_site = {0, id == 1 ? 13 : 7};
+    in.end_site = {0, id == 1 ? 15 : 9};
+    set.add_instance(in);
+    if (id == 1) continue;
+    set.add_spawn(1, id, {0, 14});
+    set.add_use(id, {1, 64, 0, false, false, 0, 64});
+    set.add_use(id, {2, 4, 0, false, false, 0, 4});
+  }
+  return set;
+}
+
+TEST(EmitSource, ABufferOfTheCreatingFrameReachedThroughAPointerIsWaitedForBeforeItReturns) {
+  auto program = [](const std::string& declaration) {
+    return "void sum(int k, const int* v);\nvoid spawn(int k)\n{\n   int* v;\n" + declaration +
+           "\n   v[0] = k;\n   tareador_start_task(\"t\");\n   sum(k, v);\n"
+           "   tareador_end_task(\"t\");\n}\nint main(void)\n{\n   tareador_ON();\n"
+           "   for (int k = 0; k < 2; k++) spawn(k);\n   tareador_OFF();\n   return 0;\n}\n";
+  };
+  testing::TempDir dir;
+  dir.write("f.c", program("   v = alloca(64);"));
+  tasks::EmitResult r = tasks::emit_source(frame_tasks(dir.path("f.c"), "alloca@f.c:5"), {});
+  // No copy of the block goes into the task (v, a pointer, is copied): spawn waits for it.
+  EXPECT_NE(r.diff.find("+   #pragma omp task firstprivate(k, v)\n"), std::string::npos) << r.diff;
+  EXPECT_NE(r.diff.find("    tareador_end_task(\"t\");\n+   #pragma omp taskwait\n }\n"),
+            std::string::npos)
+      << r.diff;
+  EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+    return n.find(
+               "uses alloca@f.c:5, on the stack of the function that creates it or of a "
+               "caller, through a pointer") != std::string::npos;
+  }));
+  // A named array the task's code names is copied into the task (firstprivate): no wait.
+  dir.write("g.c", program("   int a[16]; v = a;"));
+  dir.write("h.c",
+            "void sum(int k, const int* v);\nvoid spawn(int k)\n{\n   int p;\n"
+            "   int v[16];\n   v[0] = k;\n   tareador_start_task(\"t\");\n"
+            "   sum(k, v);\n   tareador_end_task(\"t\");\n}\nint main(void)\n{\n"
+            "   tareador_ON();\n   for (int k = 0; k < 2; k++) spawn(k);\n"
+            "   tareador_OFF();\n   return 0;\n}\n");
+  std::string copied = tasks::emit_source(frame_tasks(dir.path("h.c"), "v"), {}).diff;
+  EXPECT_EQ(copied.find("taskwait"), std::string::npos) << copied;
+  // A named array the task's code does not name (it reaches it through v): waited for.
+  std::string pointed = tasks::emit_source(frame_tasks(dir.path("g.c"), "a"), {}).diff;
+  EXPECT_NE(pointed.find("+   #pragma omp taskwait\n }\n"), std::string::npos) << pointed;
 }
 
 TEST(EmitSource, AReadInAnInlinedFunctionWaitsAfterTheLastCreation) {

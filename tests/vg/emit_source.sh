@@ -270,6 +270,14 @@ grep -A1 -xF '       work(b);' "$scratch/ifdefs.diff" | grep -qxF '+      }' &&
     "$scratch/ifdefs.notes"
 checked $? ifdefs "ifdefs: a task started inside #ifdef TRACE gets its pragma after the #endif, so that the OpenMP build without TRACE has it (noted)"
 
+# ---- Buffers of the creating frame reached through pointers (an alloca block, a caller's array):
+# no copy of them goes into the task, so the function that creates it waits before it returns --
+annotated frames
+grep -A2 -xF '    tareador_end_task("alloca");' "$scratch/frames.diff" | grep -qxF '+   #pragma omp taskwait' &&
+  grep -A2 -xF '    tareador_end_task("caller");' "$scratch/frames.diff" | grep -qxF '+   #pragma omp taskwait' &&
+  grep -qF 'task alloca uses alloca@frames.c:' "$scratch/frames.notes"
+checked $? frames "frames: a task reading an alloca block or a caller's array through a pointer is waited for before its creator returns"
+
 # ---- Tasks writing their own elements of an array of the creating function's activation (a
 # function called by tasks, a recursive one): no depend clause serialises them ---------------------
 run_args=6 annotated activations 2
