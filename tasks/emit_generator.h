@@ -121,6 +121,21 @@ class Generator {
   // it made one.
   bool place_critical_sections(const TaskSite& site);
 
+  // The same for the pairs outside every task's code, in the files of the tasks, when tasks
+  // update disabled objects (a recursive task tree's leaves add into a total in the function
+  // the tasks call): the updates of all of them are one task's at a time. Not around code
+  // that creates tasks (a task would wait inside the section for children that need it).
+  void place_called_critical_sections();
+
+  // The whole statements that hold each outermost tareador_disable_object ...
+  // tareador_enable_object pair of lines [from, to), a pair in one function.
+  static std::vector<std::pair<int, int>> disabled_updates(const SourceText& source, int from,
+                                                           int to);
+
+  // A critical section around the statements [first, last], unless they have an atomic or
+  // critical of their own or cannot hold one; whether it placed it.
+  bool place_critical(int file, int first, int last);
+
   // The creating function's variables the task's code uses, declared in blocks still open at
   // the task (not in a block closed before it: `{ int i; ... }` of an earlier loop).
   static std::vector<Declaration> locals_used(const SourceText& source, const TaskSite& site);
@@ -329,6 +344,8 @@ class Generator {
   std::map<SiteKey, std::set<std::string>> frame_buffers_;      // find_frame_buffers: objects
   std::map<SiteKey, std::set<std::string>> reached_through_;    // and the pointers to them
   std::map<SiteKey, std::pair<int, int>> regions_;  // (file, function body) -> its region's lines
+  std::set<std::string> creating_functions_;        // find_creating_sites: they create tasks
+  bool called_critical_ = false;                    // place_called_critical_sections placed one
   std::set<SiteKey> critical_sites_;              // the sites with a critical section (their start)
   std::set<SiteKey> waited_;                      // lines a taskwait goes before
   std::map<std::string, std::string> stand_ins_;  // object name -> variable

@@ -56,6 +56,7 @@ void Generator::find_creating_sites() {
         grew = true;
       }
   }
+  creating_functions_ = creating;
   // A task whose instances created no task in the traced run (its recursion reached its base
   // case under it on the traced input) may on another input: OpenMP would end it before its
   // children, which its siblings may need.

@@ -25,6 +25,7 @@ EmitResult Generator::run() {
   find_shared_locals();
   find_frame_buffers();
   place_regions();  // (first: a declaration used after the region is declared before it)
+  place_called_critical_sections();
   for (const auto& [key, site] : sites_) place_task(site);
   place_taskwaits();
   return write();
@@ -122,9 +123,43 @@ void Generator::place_task(const TaskSite& site) {
 bool Generator::place_critical_sections(const TaskSite& site) {
   // (A task that creates tasks would wait for them inside the section, where they may need it.)
   if (site.creates) return false;
-  const SourceText& source = text(site.file);
   bool placed = false;
-  int disabled = 0, from = 0;  // objects disabled and not enabled again; where the first was
+  for (auto [first, last] : disabled_updates(text(site.file), site.start + 1, site.end))
+    if (first > site.start && last < site.end)  // whole statements of the task
+      placed = place_critical(site.file, first, last) || placed;
+  return placed;
+}
+
+void Generator::place_called_critical_sections() {
+  bool updated = std::any_of(set_.instances.begin(), set_.instances.end(), [&](const auto& t) {
+    const auto uses = set_.uses(t);
+    return t.id != 1 && std::any_of(uses.begin(), uses.end(), [](const trace::TaskUse& u) {
+             return u.disabled && u.written > 0;
+           });
+  });
+  if (!updated) return;
+  std::set<int> files;
+  for (const auto& [key, site] : sites_) files.insert(site.file);
+  for (int file : files) {
+    const SourceText& source = text(file);
+    for (auto [first, last] : disabled_updates(source, 1, source.size() + 1)) {
+      // (The pairs in a task's code are its own sections: place_critical_sections.)
+      bool creates = in_task_code(file, first) || source.function_body(first) == 0;
+      for (const auto& [key, site] : sites_)
+        creates = creates || (site.file == file && first <= site.start && site.end <= last);
+      for (int l = first; l <= last && !creates; ++l)
+        for (const std::string& name : called_names(source.code(l)))
+          creates = creates || name == "tareador_start_task" || creating_functions_.count(name);
+      if (!creates && place_critical(file, first, last)) called_critical_ = true;
+    }
+  }
+}
+
+std::vector<std::pair<int, int>> Generator::disabled_updates(const SourceText& source, int from,
+                                                             int to) {
+  std::vector<std::pair<int, int>> updates;
+  int disabled = 0, first = 0, body = -1;  // objects disabled and not enabled again; where the
+                                           // first was; the function of the lines
   auto calls = [](const std::string& code, const std::string& function) {
     int n = 0;
     for (std::size_t at = code.find(function); at != std::string::npos;
@@ -134,32 +169,38 @@ bool Generator::place_critical_sections(const TaskSite& site) {
     }
     return n;
   };
-  for (int l = site.start + 1; l < site.end; ++l) {
+  for (int l = from; l < to; ++l) {
+    if (int b = source.function_body(l); b != body) {  // (one never enabled stops at its end)
+      body = b;
+      disabled = first = 0;
+    }
     int disables = calls(source.code(l), "tareador_disable_object");
     int enables = calls(source.code(l), "tareador_enable_object");
-    if (disabled == 0 && disables > 0) from = l;
+    if (disabled == 0 && disables > 0) first = l;
     disabled = std::max(0, disabled + disables - enables);
-    if (from == 0 || disabled > 0) continue;
-    auto [first, last] = source.statement_range(from, l, source.depth_before(from));
-    from = 0;
-    if (first <= site.start || last >= site.end) continue;  // not whole statements of the task
-    bool synchronised = false;  // the program's own atomic or critical updates
-    for (int k = first; k <= last; ++k)
-      synchronised = synchronised ||
-                     source.line(k).find("#pragma omp atomic") != std::string::npos ||
-                     source.line(k).find("#pragma omp critical") != std::string::npos;
-    int open = first, close = last + 1;
-    // (What the code after the section uses of its declarations is declared before it.)
-    if (synchronised || !in_one_branch(site.file, open, close, "critical section", first) ||
-        !hoist_declarations(site.file, first, last, open, "critical section", Place::CriticalOpen))
-      continue;
-    std::string indent = source.indent(first);
-    insert(site.file, open, Place::CriticalOpen, indent + "#pragma omp critical");
-    insert(site.file, open, Place::CriticalOpen, indent + "{");
-    insert(site.file, close, Place::CriticalClose, indent + "}");
-    placed = true;
+    if (first == 0 || disabled > 0) continue;
+    updates.push_back(source.statement_range(first, l, source.depth_before(first)));
+    first = 0;
   }
-  return placed;
+  return updates;
+}
+
+bool Generator::place_critical(int file, int first, int last) {
+  const SourceText& source = text(file);
+  bool synchronised = false;  // the program's own atomic or critical updates
+  for (int k = first; k <= last; ++k)
+    synchronised = synchronised || source.line(k).find("#pragma omp atomic") != std::string::npos ||
+                   source.line(k).find("#pragma omp critical") != std::string::npos;
+  int open = first, close = last + 1;
+  // (What the code after the section uses of its declarations is declared before it.)
+  if (synchronised || !in_one_branch(file, open, close, "critical section", first) ||
+      !hoist_declarations(file, first, last, open, "critical section", Place::CriticalOpen))
+    return false;
+  std::string indent = source.indent(first);
+  insert(file, open, Place::CriticalOpen, indent + "#pragma omp critical");
+  insert(file, open, Place::CriticalOpen, indent + "{");
+  insert(file, close, Place::CriticalClose, indent + "}");
+  return true;
 }
 
 std::vector<Declaration> Generator::locals_used(const SourceText& source, const TaskSite& site) {
@@ -429,6 +470,10 @@ bool Generator::counts(const trace::TaskObject& o, const trace::TaskUse& u, cons
         critical_sites_.count({site.file, site.start})
             ? "its code between tareador_disable_object and tareador_enable_object is a "
               "critical section (a reduction would be faster)"
+        : called_critical_
+            ? "the code between tareador_disable_object and tareador_enable_object in the "
+              "functions it calls is a critical section where that code creates no task (a "
+              "reduction would be faster)"
             : "the parallel code needs an atomic update (or a reduction) there (not generated: "
               "its code has no tareador_disable_object and tareador_enable_object around "
               "whole statements, has its own atomic or critical there, or creates tasks)";

@@ -457,6 +457,27 @@ TEST(EmitSource, ABufferOfTheCreatingFrameReachedThroughAPointerIsWaitedForBefor
   EXPECT_NE(pointed.find("+   #pragma omp taskwait\n }\n"), std::string::npos) << pointed;
 }
 
+// A task calls a function whose update of a disabled global creates no task: a critical
+// section there, outside the task's code.
+TEST(EmitSource, ADisabledUpdateInAFunctionTheTasksCallIsACriticalSection) {
+  testing::TempDir dir;
+  dir.write("c.c",
+            "long total;\nvoid leaf(void)\n{\n   tareador_disable_object(&total);\n"
+            "   total += 1;\n   tareador_enable_object(&total);\n}\nint main(void)\n{\n"
+            "   tareador_ON();\n   for (int k = 0; k < 2; k++) {\n"
+            "      tareador_start_task(\"t\");\n      leaf();\n      tareador_end_task(\"t\");\n"
+            "   }\n   tareador_OFF();\n   return 0;\n}\n");
+  tasks::EmitResult r = tasks::emit_source(
+      two_tasks(dir.path("c.c"), 10, 16, 12, 14, {1, "global", 8, "total"}, true), {});
+  EXPECT_NE(r.diff.find("+   #pragma omp critical\n+   {\n    tareador_disable_object(&total);\n"
+                        "    total += 1;\n    tareador_enable_object(&total);\n+   }\n"),
+            std::string::npos)
+      << r.diff;
+  EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+    return n.find("in the functions it calls is a critical section") != std::string::npos;
+  }));
+}
+
 TEST(EmitSource, AReadInAnInlinedFunctionWaitsAfterTheLastCreation) {
   testing::TempDir dir;
   std::string text;

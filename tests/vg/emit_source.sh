@@ -278,6 +278,13 @@ grep -A2 -xF '    tareador_end_task("alloca");' "$scratch/frames.diff" | grep -q
   grep -qF 'task alloca uses alloca@frames.c:' "$scratch/frames.notes"
 checked $? frames "frames: a task reading an alloca block or a caller's array through a pointer is waited for before its creator returns"
 
+# ---- A disabled counter the leaves of a task tree add into, in the function the tasks call: a
+# critical section there (the update creates no task) -------------------------------------------
+run_args=16 annotated leaves 3
+grep -A3 -xF '+      #pragma omp critical' "$scratch/leaves.diff" | grep -qxF '       tareador_disable_object(&leaves);' &&
+  grep -B1 -xF '       return;' "$scratch/leaves.diff" | grep -qxF '+      }'
+checked $? leaves "leaves: the leaves' update of a disabled counter, in the function the tasks call, is a critical section"
+
 # ---- Tasks writing their own elements of an array of the creating function's activation (a
 # function called by tasks, a recursive one): no depend clause serialises them ---------------------
 run_args=6 annotated activations 2
