@@ -21,27 +21,38 @@ struct Stream {
 
 // A send or a receive waiting for its partner: its size, where it is, and whether its thread
 // waits until it matches (a blocking receive, a waited one, a send that must meet its receive).
+// A receive is `waited` once it is sure to take a message (a blocking one at once, an immediate
+// one at its wait), `dropped` when nothing waits for it.
 struct Unpaired {
   std::int64_t bytes = 0;
   std::size_t stream = 0;
   std::uint64_t mark = 0;
-  bool blocks = false;
-  std::uint64_t request = 0;  // an immediate receive's, while nothing has waited for it
+  bool blocks = false, waited = false, dropped = false;
 };
 
 bool blocks(const Record& r) {
+  if (r.type == RecordType::Recv) return true;  // at its wait, if immediate
   if (r.immediate()) return false;
-  if (r.type == RecordType::Recv) return true;
   return (r.flags & kRendezvous) && (r.flags & kProtocolFixed);
 }
 
-// The sends and receives of one channel. They pair in FIFO order, as the replay matches them;
-// the unpaired ones are all sends or all receives.
+// The sends and receives of one channel. A replay matches them in FIFO order, the receives as
+// they take a message (a blocking receive at its call, an immediate one at its wait, as
+// Dimemas); MPI matches the receives in the order they were posted. So they pair in the order
+// they are posted, the receives that take a message: an immediate receive nothing waits for
+// (MPI_Cancel) takes none, and the ones after it pair as if it were not there. A receive
+// waits at the front until it is known whether anything waits for it.
 struct ChannelState {
-  std::uint64_t sends = 0, receives = 0;
+  std::uint64_t sends = 0, receives = 0;  // the receives that take a message
   std::string first_send, first_receive;  // file:line of the first of each
-  std::deque<Unpaired> unpaired;
-  bool unpaired_sends = false;
+  std::deque<Unpaired> unpaired_sends, unpaired_receives;
+};
+
+// An immediate receive not yet waited for: where it waits on its channel.
+struct Posted {
+  ChannelState* channel = nullptr;
+  Unpaired* receive = nullptr;
+  const Channel* key = nullptr;
 };
 
 std::string endpoint(int task, int thread) {
@@ -77,6 +88,8 @@ class Validator {
   Validation run() {
     open_streams();
     read_side_by_side();
+    for (const auto& [stream_request, posted] : posted_) never_waited(posted);
+    posted_.clear();
     check_channels();
     for (const auto& [comm_id, per_thread] : collectives_) check_collectives(comm_id, per_thread);
     return std::move(found_);
@@ -132,36 +145,68 @@ class Validator {
     }
   }
 
-  // A send or receive of stream i: counted on its channel, and paired in FIFO order to check
-  // sizes. (In a tasks trace which send a receive matches is only known when replayed.)
+  // A send or receive of stream i: counted on its channel (an immediate receive when it is
+  // waited for), and paired to check sizes. (In a tasks trace which send a receive matches is
+  // only known when replayed: its receives count when posted.)
   void message(std::size_t i, const Record& r) {
     const Stream& s = streams_[i];
     bool send = r.type == RecordType::Send;
-    ChannelState& c = channels_[channel_of(r, s.task, s.thread)];
-    if ((send ? c.sends : c.receives)++ == 0)
-      (send ? c.first_send : c.first_receive) = s.records->where();
+    auto channel = channels_.try_emplace(channel_of(r, s.task, s.thread)).first;
+    ChannelState& c = channel->second;
+    Unpaired self{r.bytes, i, s.records->mark(), blocks(r), !r.immediate(), false};
+    if (send || self.waited || header_.kind == "tasks") count(c, send, self);
     if (header_.kind == "tasks") return;
-    Unpaired self{r.bytes, i, s.records->mark(), blocks(r), !send && r.immediate() ? r.request : 0};
-    if (!c.unpaired.empty() && c.unpaired_sends != send) {
-      Unpaired& other = c.unpaired.front();
-      send ? pair(self, other) : pair(other, self);
-      if (other.request != 0) unwaited_.erase({other.stream, other.request});
-      c.unpaired.pop_front();
-    } else {
-      c.unpaired_sends = send;
-      c.unpaired.push_back(self);
-      if (self.request != 0) unwaited_[{i, self.request}] = &c.unpaired.back();
+    (send ? c.unpaired_sends : c.unpaired_receives).push_back(self);
+    if (!send && !self.waited) {
+      Posted posted{&c, &c.unpaired_receives.back(), &channel->first};
+      auto [it, added] = posted_.try_emplace({i, r.request}, posted);
+      if (!added) {  // its id again, though nothing waited for it: it never takes a message
+        never_waited(it->second);
+        it->second = posted;
+      }
     }
+    settle(c);
   }
 
-  // A wait of stream i: an immediate receive not yet matched that it waits for blocks its thread
-  // as a blocking receive does.
+  void count(ChannelState& c, bool send, const Unpaired& u) {
+    if ((send ? c.sends : c.receives)++ == 0) (send ? c.first_send : c.first_receive) = where(u);
+  }
+
+  // A wait of stream i: the immediate receive it waits for takes a message.
   void waited(std::size_t i, std::uint64_t request) {
-    auto it = unwaited_.find({i, request});
-    if (it == unwaited_.end()) return;
-    it->second->blocks = true;
-    it->second->request = 0;
-    unwaited_.erase(it);
+    auto it = posted_.find({i, request});
+    if (it == posted_.end()) return;
+    it->second.receive->waited = true;
+    count(*it->second.channel, false, *it->second.receive);
+    settle(*it->second.channel);
+    posted_.erase(it);
+  }
+
+  // An immediate receive nothing waited for (cancelled by MPI_Cancel, or left pending when the
+  // run ended): a replay never gives it a message, and the others pair as if it were not there.
+  void never_waited(const Posted& posted) {
+    note(where(*posted.receive) + ": an immediate receive " + describe(*posted.key) +
+         " that nothing waits for: a replay gives it no message (the run cancelled it, or ended "
+         "before waiting for it: see the rank's notes)");
+    posted.receive->dropped = true;
+    settle(*posted.channel);
+  }
+
+  // Pairs the first sends and receives of `c` (in a deque, the elements stay where they are as
+  // it grows and shrinks at its ends: posted_ points to them).
+  void settle(ChannelState& c) {
+    auto& receives = c.unpaired_receives;
+    while (!receives.empty()) {
+      if (receives.front().dropped) {
+        receives.pop_front();
+      } else if (receives.front().waited && !c.unpaired_sends.empty()) {
+        pair(c.unpaired_sends.front(), receives.front());
+        c.unpaired_sends.pop_front();
+        receives.pop_front();
+      } else {
+        break;
+      }
+    }
   }
 
   // A send larger than the receive it matches is an MPI error (MPI_ERR_TRUNCATE).
@@ -188,29 +233,30 @@ class Validator {
   }
 
   // A channel whose sends and receives do not pair up. In an MPI trace the ones left over are
-  // known: messages nothing receives, and receives nothing waits for, are what a run that ended
-  // left behind (a replay ends with them too); one its thread waits for would wait forever.
-  // In a tasks trace which ones pair is only known when replayed.
+  // known: messages nothing receives (and immediate receives nothing waits for, noted as read)
+  // are what a run that ended left behind (a replay ends with them too); a receive its thread
+  // waits for would wait forever. In a tasks trace which ones pair is only known when replayed.
   void check_channels() {
     for (const auto& [channel, c] : channels_) {
       if (c.sends == c.receives || died(channel.src_task) || died(channel.dst_task)) continue;
       std::string counts = ": " + std::to_string(c.sends) + " send(s) but " +
                            std::to_string(c.receives) + " receive(s) " + describe(channel);
-      if (c.unpaired.empty()) {
+      bool sends_left = !c.unpaired_sends.empty();
+      const std::deque<Unpaired>& left = sends_left ? c.unpaired_sends : c.unpaired_receives;
+      if (left.empty()) {
         report((c.sends > c.receives ? c.first_send : c.first_receive) + counts);
         continue;
       }
-      auto blocking = std::find_if(c.unpaired.begin(), c.unpaired.end(),
-                                   [](const Unpaired& u) { return u.blocks; });
-      if (blocking != c.unpaired.end()) {
+      auto blocking =
+          std::find_if(left.begin(), left.end(), [](const Unpaired& u) { return u.blocks; });
+      if (blocking != left.end()) {
         report(where(*blocking) + counts + ": its thread waits for a " +
-               (c.unpaired_sends ? "receive" : "message") + " that never comes");
+               (sends_left ? "receive" : "message") + " that never comes");
         continue;
       }
-      note(where(c.unpaired.front()) + counts + ": nothing " +
-           (c.unpaired_sends ? "receives this message" : "waits for this receive") +
-           "; a replay ends with it unmatched (nothing waited for it in the run either, or the "
-           "trace left its other half out: see the rank's notes)");
+      note(where(left.front()) + counts +
+           ": nothing receives this message; a replay ends with it unmatched (nothing waited for "
+           "it in the run either, or the trace left its other half out: see the rank's notes)");
     }
   }
 
@@ -270,9 +316,8 @@ class Validator {
   Validation found_;
   std::vector<Stream> streams_;
   std::map<Channel, ChannelState> channels_;
-  // The immediate receives not yet matched nor waited for, by stream and request: a deque's
-  // elements stay where they are as it grows and shrinks at its ends.
-  std::map<std::pair<std::size_t, std::uint64_t>, Unpaired*> unwaited_;
+  // The immediate receives not yet waited for, by stream and request.
+  std::map<std::pair<std::size_t, std::uint64_t>, Posted> posted_;
   // comm -> (task, thread) -> the operations of the collectives it calls, in order.
   std::map<int, std::map<std::pair<int, int>, std::vector<int>>> collectives_;
 };

@@ -266,8 +266,8 @@ TEST(Dimemas, ValidatorReportsOnlyTheUnmatchedReceivesAThreadWaitsFor) {
             std::string::npos)
       << found.problems[2];
   ASSERT_EQ(found.notes.size(), 1u);
-  EXPECT_NE(found.notes[0].find("v.dim:3: 0 send(s) but 1 receive(s) from rank 0 to rank 1 (tag "
-                                "1, comm 1): nothing waits for this receive"),
+  EXPECT_NE(found.notes[0].find("v.dim:3: an immediate receive from rank 0 to rank 1 (tag 1, "
+                                "comm 1) that nothing waits for"),
             std::string::npos)
       << found.notes[0];
 }

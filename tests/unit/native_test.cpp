@@ -148,6 +148,30 @@ TEST(Native, ReadsTheSpeculativeKindWithItsCommits) {
   EXPECT_EQ(trace::validate(*traces[1]).problems, std::vector<std::string>{});
 }
 
+// A receive takes its message at its wait, as the replay (and Dimemas) match them: an
+// immediate receive nothing waits for (MPI_Cancel'led, as Quicksilver does at each cycle's end)
+// is a note, and the receives posted after it pair with the messages they got in the run.
+TEST(Native, ValidatorPairsImmediateReceivesAtTheirWaits) {
+  TempDir dir;
+  std::string set = make_set(dir,
+                             "# tareador stream v1 kind=authentic rank=1\n"
+                             "irecv 0 10 1 16 1\ncpu 1000\n"  // cancelled: never waited for
+                             "irecv 0 10 1 8 2\nwait 2\nirecv 0 10 1 16 3\nwait 3\nend\n");
+  dir.write("set/authentic.0.trc",
+            "# tareador stream v1 kind=authentic rank=0\ncpu 2000\nsend 1 10 1 8 eager\n"
+            "send 1 10 1 16 eager\nend\n");
+  auto traces = trace::open_traces(set);
+  trace::Validation found = trace::validate(*traces[0]);
+  EXPECT_EQ(found.problems, std::vector<std::string>{});
+  ASSERT_EQ(found.notes.size(), 1u);
+  EXPECT_NE(found.notes[0].find("authentic.1.trc:2: an immediate receive from rank 0 to rank 1 "
+                                "(tag 10, comm 1) that nothing waits for"),
+            std::string::npos)
+      << found.notes[0];
+  EXPECT_EQ(replay::simulate(*traces[0], testing::machine(2, 250, 5e-6)).messages,
+            2u);  // runs to the end
+}
+
 TEST(Native, InstructionBurstsReplayAtTheManifestMipsRate) {
   TempDir dir;
   auto traces = trace::open_traces(make_set(dir, kRank1));
