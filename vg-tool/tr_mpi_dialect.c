@@ -383,7 +383,8 @@ static void recv_event(Comm* c, void* buffer, const MPI_Status* status, int ours
 
 /* Whether request `r`, just completed with `status`, was cancelled (MPI_Cancel): then it is
    done, with no wait. A receive from an unknown source is still held by the tool, which drops
-   it; any other was recorded already, and its replay will miss the message (a warning). */
+   it; any other was recorded already (a warning): a send is replayed, a receive is never
+   waited for, but still takes its place in the posting order that lets rendezvous sends go. */
 static int cancelled(Request* r, const MPI_Status* status)
 {
    int flag = 0;
@@ -395,8 +396,10 @@ static int cancelled(Request* r, const MPI_Status* status)
       e->request = r->id;
       e->peer = TR_PEER_CANCELLED;
    } else {
-      warn(r->receive ? "a cancelled receive from a known source is in the trace: its replay "
-                        "cannot match it"
+      warn(r->receive ? "a cancelled receive from a known source is in the trace, posted and "
+                        "never waited for: its replay gives it no message, but pairs it in "
+                        "posting order with a send of its channel, so later rendezvous sends on "
+                        "its channel may go earlier than they did (before their receive is posted)"
                       : "a cancelled send is in the trace: its replay sends it");
    }
    remove_request(r);

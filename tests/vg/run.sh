@@ -207,6 +207,28 @@ for mpi in "${mpis[@]}"; do
   fi
 done
 
+# ---- A receive from a known source cancelled: kept in the trace, never waited for -------------
+# Its replay gives it no message: --validate pairs the receives after it with the messages they
+# got (a note for it, no problem), in every kind; the manifest warns what it changes.
+for mpi in "${mpis[@]}"; do
+  dir="$scratch/$mpi-cancel"
+  rm -rf "$dir"
+  timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" --overlap=yes \
+    "$VG_TESTS_BUILD/$mpi/cancel" >"$dir.log" 2>&1
+  what="cancel ($mpi): a cancelled receive noted by --validate, the receives after it valid"
+  if ! grep -q 'cancel: cancelled 1, received 42 then 43' "$dir.log"; then
+    not_ok "$what" "the program's answer: $(grep -m1 cancel "$dir.log")"
+  elif ! "$REPLAY" --validate "$dir" >"$dir.validate" 2>&1; then
+    not_ok "$what" "$(grep -v ': valid' "$dir.validate" | head -3 | tr '\n' ' ')"
+  elif [ "$(grep -c 'authentic.0.trc:[0-9]*: an immediate receive from rank 1 to rank 0 (tag 7, comm 0) that nothing waits for' "$dir.validate")" != 1 ]; then
+    not_ok "$what" "no note of the cancelled receive: $(head -3 "$dir.validate" | tr '\n' ' ')"
+  elif ! grep -q 'later rendezvous sends on its channel may go earlier' "$dir/rank-0.toml"; then
+    not_ok "$what" "the manifest's warning: $(grep -m1 cancelled "$dir/rank-0.toml")"
+  else
+    ok "$what"
+  fi
+done
+
 # total_time TRACE: the replayed time on marenostrum.cfg, in seconds.
 total_time() {
   "$REPLAY" -q --no-save --config "$EXAMPLES_DIR/marenostrum.cfg" --json - "$1" 2>/dev/null |
