@@ -354,6 +354,7 @@ class Engine {
   void end_truncated(const std::vector<std::string>& problems);
   std::vector<std::string> unmatched() const;
   std::string blocked_reason(const ThreadSim& t, const trace::Record& record) const;
+  bool waits_for_collective_transfer(const ThreadSim& t, const trace::Record& record) const;
   std::string membership(const CollectiveSim& c) const;
   Result summarize();
 

@@ -68,8 +68,17 @@ std::string describe(const trace::Record& r) {
   return out.str();
 }
 
+// Whether thread `t`, blocked at `record`, waits for a transfer of a collective broken into
+// point-to-point transfers (their tags are negative, which no MPI tag is: docs/tool.md).
+bool Engine::waits_for_collective_transfer(const ThreadSim& t, const trace::Record& record) const {
+  if (t.waiting == Waiting::Request)
+    return requests_[static_cast<std::uint32_t>(t.blocked_on)].channel.tag < 0;
+  return t.waiting == Waiting::SendStart && record.tag < 0;
+}
+
 void Engine::check_finished() {
   std::vector<std::string> problems;
+  bool collective_transfers = false;  // a thread waits for one
   for (const ThreadSim& t : threads_) {
     if (t.phase == Phase::Done) continue;
     if (task_mode_) {
@@ -81,6 +90,7 @@ void Engine::check_finished() {
                            ? " thread " + std::to_string(t.thread)
                            : "");
     const Record& record = run_of(t).record;
+    collective_transfers = collective_transfers || waits_for_collective_transfer(t, record);
     problems.push_back(who + " is blocked at " + where(t) + " in " + describe(record) + ": " +
                        blocked_reason(t, record));
   }
@@ -107,6 +117,15 @@ void Engine::check_finished() {
                        std::to_string(problems.size()) + " problem(s))";
   for (const std::string& line : listed(problems)) report += "\n" + line;
   for (const std::string& note : header_.notes) report += "\n  note: " + note;
+  if (collective_transfers)
+    report +=
+        "\n  hint: a thread waits for a transfer of a collective (a negative tag): the trace "
+        "breaks collectives into point-to-point transfers (tareador's overlap kinds and "
+        "authentic-p2p do, a non-blocking one at its wait), so a rank that receives, before its "
+        "wait, what another sends only after its own wait (a program that polls MPI_Test while "
+        "messages flow may) deadlocks here, not in the authentic kind; tracing with "
+        "--collectives=keep keeps collectives whole, a non-blocking one started at its call "
+        "(docs/tool.md)";
   throw DeadlockError(report);
 }
 

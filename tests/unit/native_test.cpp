@@ -172,6 +172,47 @@ TEST(Native, ValidatorPairsImmediateReceivesAtTheirWaits) {
             2u);  // runs to the end
 }
 
+// The overlap kinds break a non-blocking collective into point-to-point transfers at its wait
+// (negative tags): rank 0 receives, before its wait, what rank 1 sends after its own, and the
+// replay deadlocks. Its report says why and what keeps the collective whole; a deadlock on
+// ordinary messages (the authentic kind here) does not.
+TEST(Native, ADeadlockOnACollectivesTransfersSaysItWasBrokenUpAtItsWait) {
+  TempDir dir;
+  std::string set =
+      make_set(dir, "# tareador stream v1 kind=authentic rank=1\nrecv 0 99 1 8\nend\n");
+  dir.write("set/manifest.toml",
+            "format = \"tareador-trace-set\"\nversion = 1\nname = \"demo\"\nranks = 2\n"
+            "mips = 1000.0\nkinds = [\"authentic\", \"overlap-real\"]\n");
+  dir.write("set/overlap-real.0.trc",
+            "# tareador stream v1 kind=overlap-real rank=0\nrecv 1 3 1 4\nrecv 1 -1 1 4\n"
+            "send 1 -1 1 4 eager\nend\n");
+  dir.write("set/overlap-real.1.trc",
+            "# tareador stream v1 kind=overlap-real rank=1\nsend 0 -1 1 4 eager\n"
+            "recv 0 -1 1 4\nsend 0 3 1 4 eager\nend\n");
+  auto traces = trace::open_traces(set);
+  ASSERT_EQ(traces.size(), 2u);
+  auto report = [](const trace::Trace& t) {
+    try {
+      replay::simulate(t, testing::machine(2, 250, 5e-6));
+    } catch (const replay::DeadlockError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no deadlock");
+  };
+  std::string authentic = report(*traces[0]), overlap = report(*traces[1]);
+  EXPECT_NE(authentic.find("deadlock"), std::string::npos) << authentic;
+  EXPECT_EQ(authentic.find("--collectives=keep"), std::string::npos) << authentic;
+  EXPECT_NE(overlap.find("overlap-real.1.trc:3"), std::string::npos) << overlap;
+  EXPECT_NE(overlap.find("hint: a thread waits for a transfer of a collective (a negative tag): "
+                         "the trace breaks collectives into point-to-point transfers (tareador's "
+                         "overlap kinds and authentic-p2p do, a non-blocking one at its wait)"),
+            std::string::npos)
+      << overlap;
+  EXPECT_NE(overlap.find("tracing with --collectives=keep keeps collectives whole"),
+            std::string::npos)
+      << overlap;
+}
+
 TEST(Native, InstructionBurstsReplayAtTheManifestMipsRate) {
   TempDir dir;
   auto traces = trace::open_traces(make_set(dir, kRank1));
