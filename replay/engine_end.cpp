@@ -69,11 +69,13 @@ std::string describe(const trace::Record& r) {
 }
 
 // Whether thread `t`, blocked at `record`, waits for a transfer of a collective broken into
-// point-to-point transfers (their tags are negative, which no MPI tag is: docs/tool.md).
+// point-to-point transfers (their tags are negative, which no MPI tag is, and above those of
+// neighbourhood collectives, which are transfers anyway: docs/tool.md).
 bool Engine::waits_for_collective_transfer(const ThreadSim& t, const trace::Record& record) const {
+  auto broken_up = [](std::int64_t tag) { return tag < 0 && tag > trace::kNeighbourhoodTag; };
   if (t.waiting == Waiting::Request)
-    return requests_[static_cast<std::uint32_t>(t.blocked_on)].channel.tag < 0;
-  return t.waiting == Waiting::SendStart && record.tag < 0;
+    return broken_up(requests_[static_cast<std::uint32_t>(t.blocked_on)].channel.tag);
+  return t.waiting == Waiting::SendStart && broken_up(record.tag);
 }
 
 void Engine::check_finished() {

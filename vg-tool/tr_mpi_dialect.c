@@ -641,7 +641,8 @@ static void opaque(const char* name)
    in-neighbour and an immediate send to each out-neighbour, then a wait for all of them (at
    the call, or at the wait of the request of its non-blocking form). Its transfers have a tag
    of their own, which no MPI tag is (negative), nor the overlap kinds' collectives' (tool.md);
-   small enough that its chunks' tags stay 32-bit (a Dimemas trace's). */
+   small enough that its chunks' tags stay 32-bit (a Dimemas trace's). The replay knows it as
+   trace::kNeighbourhoodTag. */
 #define NEIGHBOR_TAG (-(1ll << 24))
 
 /* The in- and out-neighbours of `comm` (its ranks; MPI_PROC_NULL where a Cartesian dimension

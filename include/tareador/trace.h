@@ -180,6 +180,11 @@ struct ChannelHash {
 // The channel of `record` (a Send or a Recv) of thread `thread` of task `task`.
 Channel channel_of(const Record& record, int task, int thread);
 
+// The tag of the transfers of neighbourhood collectives (the tool's; the overlap kinds' chunks
+// of them have tags of at most this). Above it, a negative tag is a transfer of a collective
+// the overlap kinds broke up (docs/tool.md, "Tags").
+inline constexpr std::int64_t kNeighbourhoodTag = -(std::int64_t{1} << 24);
+
 // Record::op of an After record, and TaskDependency::kinds: what causes the dependency.
 inline constexpr std::uint8_t kRaw = 1 << 0;  // read after write (true dependency)
 inline constexpr std::uint8_t kWar = 1 << 1;  // write after read (anti-dependency)

@@ -182,15 +182,22 @@ TEST(Native, ADeadlockOnACollectivesTransfersSaysItWasBrokenUpAtItsWait) {
       make_set(dir, "# tareador stream v1 kind=authentic rank=1\nrecv 0 99 1 8\nend\n");
   dir.write("set/manifest.toml",
             "format = \"tareador-trace-set\"\nversion = 1\nname = \"demo\"\nranks = 2\n"
-            "mips = 1000.0\nkinds = [\"authentic\", \"overlap-real\"]\n");
+            "mips = 1000.0\nkinds = [\"authentic\", \"overlap-real\", \"overlap-ideal\"]\n");
   dir.write("set/overlap-real.0.trc",
             "# tareador stream v1 kind=overlap-real rank=0\nrecv 1 3 1 4\nrecv 1 -1 1 4\n"
             "send 1 -1 1 4 eager\nend\n");
   dir.write("set/overlap-real.1.trc",
             "# tareador stream v1 kind=overlap-real rank=1\nsend 0 -1 1 4 eager\n"
             "recv 0 -1 1 4\nsend 0 3 1 4 eager\nend\n");
+  // The same on a neighbourhood collective's transfers, which are transfers in every kind.
+  dir.write("set/overlap-ideal.0.trc",
+            "# tareador stream v1 kind=overlap-ideal rank=0\nrecv 1 3 1 4\n"
+            "recv 1 -16777216 1 4\nsend 1 -16777216 1 4 eager\nend\n");
+  dir.write("set/overlap-ideal.1.trc",
+            "# tareador stream v1 kind=overlap-ideal rank=1\nsend 0 -16777216 1 4 eager\n"
+            "recv 0 -16777216 1 4\nsend 0 3 1 4 eager\nend\n");
   auto traces = trace::open_traces(set);
-  ASSERT_EQ(traces.size(), 2u);
+  ASSERT_EQ(traces.size(), 3u);
   auto report = [](const trace::Trace& t) {
     try {
       replay::simulate(t, testing::machine(2, 250, 5e-6));
@@ -211,6 +218,9 @@ TEST(Native, ADeadlockOnACollectivesTransfersSaysItWasBrokenUpAtItsWait) {
   EXPECT_NE(overlap.find("tracing with --collectives=keep keeps collectives whole"),
             std::string::npos)
       << overlap;
+  std::string neighbourhood = report(*traces[2]);
+  EXPECT_NE(neighbourhood.find("overlap-ideal.1.trc:3"), std::string::npos) << neighbourhood;
+  EXPECT_EQ(neighbourhood.find("--collectives=keep"), std::string::npos) << neighbourhood;
 }
 
 TEST(Native, InstructionBurstsReplayAtTheManifestMipsRate) {
