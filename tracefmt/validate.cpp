@@ -184,10 +184,12 @@ class Validator {
 
   // An immediate receive nothing waited for (cancelled by MPI_Cancel, or left pending when the
   // run ended): a replay never gives it a message, and the others pair as if it were not there.
+  // (Noted, unless its rank died: the trace stops before its wait, which the notes say.)
   void never_waited(const Posted& posted) {
-    note(where(*posted.receive) + ": an immediate receive " + describe(*posted.key) +
-         " that nothing waits for: a replay gives it no message (the run cancelled it, or ended "
-         "before waiting for it: see the rank's notes)");
+    if (!died(posted.key->dst_task))
+      note(where(*posted.receive) + ": an immediate receive " + describe(*posted.key) +
+           " that nothing waits for: a replay gives it no message (the run cancelled it, or "
+           "ended before waiting for it: see the rank's notes)");
     posted.receive->dropped = true;
     settle(*posted.channel);
   }

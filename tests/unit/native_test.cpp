@@ -170,6 +170,16 @@ TEST(Native, ValidatorPairsImmediateReceivesAtTheirWaits) {
       << found.notes[0];
   EXPECT_EQ(replay::simulate(*traces[0], testing::machine(2, 250, 5e-6)).messages,
             2u);  // runs to the end
+
+  // A rank that died before its wait: the truncation says so, the receive is no note.
+  dir.write("set/rank-1.toml",
+            "rank = 1\nstatus = \"running\"\nopaque_calls = []\n"
+            "\n[[communicator]]\nid = 1\ntasks = [0, 1]\n");
+  dir.write("set/authentic.1.trc",
+            "# tareador stream v1 kind=authentic rank=1\nirecv 0 10 1 8 2\ncpu 1000\n");
+  trace::Validation died = trace::validate(*trace::open_traces(set)[0]);
+  EXPECT_EQ(died.problems, std::vector<std::string>{});
+  EXPECT_EQ(died.notes, std::vector<std::string>{});
 }
 
 // The overlap kinds break a non-blocking collective into point-to-point transfers at its wait
