@@ -98,6 +98,9 @@ std::vector<const trace::TaskUse*> descendants_data(const trace::TaskSet& set,
   return found;
 }
 
+// The tool names an alloca block by its site: alloca@FILE:LINE.
+bool alloca_block(const std::string& name) { return name.rfind("alloca@", 0) == 0; }
+
 // One instance's uses added to its type's: its own, and the data of the instances it creates.
 void add_instance(const trace::TaskSet& set, const trace::TaskInstance& t, TypeUses& tu) {
   ++tu.instances;
@@ -139,6 +142,7 @@ void add_instance(const trace::TaskSet& set, const trace::TaskInstance& t, TypeU
       std::string name = object_name(set, object);
       locals[name].read += b.read;
       locals[name].written += b.written;
+      if (alloca_block(name)) continue;  // (not copied: no firstprivate bytes)
       stack.read += b.read;
       stack.written += b.written;
     } else {
@@ -198,6 +202,10 @@ TypeHints type_hints(const trace::TaskSet& set, int type, TypeUses& tu,
     th.objects.push_back(ou);
   }
   for (const auto& [name, b] : tu.locals) {
+    if (alloca_block(name)) {
+      th.stack_buffers.push_back(name);
+      continue;
+    }
     if (b.read > 0) th.firstprivate.push_back(name);
     if (b.written == 0) continue;
     // Declared inside the task, a local it reads would lose the value it reads.

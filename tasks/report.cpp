@@ -45,6 +45,10 @@ std::string report_text(const trace::TaskSet& set, const Report& r) {
       out << "    firstprivate: " << join(th.firstprivate, ", ")
           << " (locals of the code that creates it, read: passed by value; "
           << format_bytes(th.stack_read) << " at most)\n";
+    if (!th.stack_buffers.empty())
+      out << "    stack buffers: " << join(th.stack_buffers, ", ")
+          << " (alloca blocks of the code that creates it, used through a pointer: shared, not "
+             "copied; that code's function must wait for the task (taskwait) before it returns)\n";
     if (!th.locals_private.empty())
       out << "    private: " << join(th.locals_private, ", ")
           << " (locals of the code that creates it, written and not read again while traced: "
@@ -148,6 +152,7 @@ nlohmann::ordered_json report_json(const trace::TaskSet& set, const Report& r) {
               {"stack_read", th.stack_read},
               {"stack_written", th.stack_written},
               {"firstprivate", th.firstprivate},
+              {"stack_buffers", th.stack_buffers},
               {"private", th.locals_private},
               {"locals_updated", th.locals_updated},
               {"locals_written", th.locals_shared},

@@ -157,6 +157,9 @@ struct TypeHints {
   // task or afterwards (private to the task); read and written, not read afterwards (the
   // task's copy, updated: firstprivate too); written and read afterwards (a warning).
   std::vector<std::string> firstprivate, locals_private, locals_updated, locals_shared;
+  // alloca blocks of the code that creates them, used through a pointer: no clause copies them,
+  // so they stay shared and that code's function must wait for the task before it returns.
+  std::vector<std::string> stack_buffers;
   std::vector<std::string> temporaries;  // heap blocks each instance allocated and freed itself
   std::vector<std::string> disabled;     // objects used while disabled: reductions, atomic updates
   std::vector<std::string> left_out;     // used objects that are not the program's data

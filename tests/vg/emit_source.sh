@@ -277,6 +277,15 @@ grep -A2 -xF '    tareador_end_task("alloca");' "$scratch/frames.diff" | grep -q
   grep -A2 -xF '    tareador_end_task("caller");' "$scratch/frames.diff" | grep -qxF '+   #pragma omp taskwait' &&
   grep -qF 'task alloca uses alloca@frames.c:' "$scratch/frames.notes"
 checked $? frames "frames: a task reading an alloca block or a caller's array through a pointer is waited for before its creator returns"
+# The report's hints say the same: the alloca block is no firstprivate local.
+report=$("$TASKS" "$scratch/frames.set" 2>&1)
+line=$(grep -n 'alloca(M' "$TESTS_DIR/vg/frames.c" | cut -d: -f1)
+if grep -qE "^    stack buffers: alloca@frames\.c:$line \(" <<<"$report" &&
+  ! grep -E '^    firstprivate:' <<<"$report" | grep -qF 'alloca@'; then
+  ok "frames: the porting hints list the alloca block as a stack buffer, not as firstprivate"
+else
+  not_ok frames "hints: $(grep -E '^    (firstprivate|stack buffers):' <<<"$report" | tr '\n' '|')"
+fi
 
 # ---- A disabled counter the leaves of a task tree add into, in the function the tasks call: a
 # critical section there (the update creates no task) -------------------------------------------
