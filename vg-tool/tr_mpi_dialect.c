@@ -653,7 +653,6 @@ static int neighbours(MPI_Comm comm, int** in, int* n_in, int** out, int* n_out)
 {
    int topology = MPI_UNDEFINED, rank, d, weighted, *sw, *dw;
    PMPI_Topo_test(comm, &topology);
-   PMPI_Comm_rank(comm, &rank);
    if (topology == MPI_CART) {
       PMPI_Cartdim_get(comm, &d);
       *n_in = *n_out = 2 * d;
@@ -664,6 +663,7 @@ static int neighbours(MPI_Comm comm, int** in, int* n_in, int** out, int* n_out)
       return MPI_CART;
    }
    if (topology == MPI_GRAPH) {
+      PMPI_Comm_rank(comm, &rank);
       PMPI_Graph_neighbors_count(comm, rank, n_in);
       *n_out = *n_in;
       *in = malloc((*n_in + 1) * sizeof(int));
