@@ -14,6 +14,10 @@ namespace tareador::tasks {
 
 namespace emit_detail {
 
+namespace {
+constexpr std::int64_t kPointerBytes = 8;  // in the traced programs (64-bit platforms)
+}  // namespace
+
 EmitResult Generator::run() {
   if (std::none_of(set_.instances.begin(), set_.instances.end(),
                    [](const trace::TaskInstance& i) { return i.start_site.known(); }))
@@ -297,15 +301,23 @@ void Generator::find_frame_buffers() {
     int body = source.function_body(site.start);
     if (body == 0) continue;
     std::vector<Declaration> parameters = source.parameters(body);
-    std::set<std::string> copied, pointers;  // the task's code's variables: copies of objects,
-                                             // or pointers (array parameters are)
+    std::set<std::string> copied, pointers;   // the task's code's variables: copies of objects,
+                                              // or pointers (array parameters are)
+    std::set<std::string> pointer_variables;  // (declared with a '*': the variable is copied)
     for (const Declaration& d : locals_used(source, site)) {
       bool parameter = std::any_of(parameters.begin(), parameters.end(), [&](const Declaration& p) {
         return p.name == d.name && p.line == d.line;
       });
       (d.stars == 0 && !d.reference && !(parameter && d.dimensions > 0) ? copied : pointers)
           .insert(d.name);
+      if (d.stars > 0 && !d.reference) pointer_variables.insert(d.name);
     }
+    // An object of a pointer's name and size is that pointer variable, which firstprivate copies
+    // (a loop's `p += 16` walking an array); a larger one is what it points to, a caller's array
+    // of the same name.
+    auto pointer_itself = [&](const trace::TaskObject& o) {
+      return pointer_variables.count(o.name) && o.size == kPointerBytes;
+    };
     // (The branches of a conditional may declare it an array or a pointer: `int v[M]` or
     // `int* v = alloca(..)`; the object named so is then the array.)
     for (const Declaration& d : source.declarations(body + 1, site.start))
@@ -314,7 +326,7 @@ void Generator::find_frame_buffers() {
       for (const trace::TaskUse& u : set_.uses(set_.instance(id))) {
         const trace::TaskObject* o = set_.object(u.object);
         if (o == nullptr || o->kind != "stack" || u.disabled || (u.read <= 0 && u.written <= 0) ||
-            copied.count(o->name) || o->name.rfind("__", 0) == 0 ||
+            copied.count(o->name) || pointer_itself(*o) || o->name.rfind("__", 0) == 0 ||
             shared_locals_.count(local_key(site, o->name)) || of_region_function(*o))
           continue;
         frame_buffers_[key].insert(o->name);

@@ -287,6 +287,15 @@ else
   not_ok frames "hints: $(grep -E '^    (firstprivate|stack buffers):' <<<"$report" | tr '\n' '|')"
 fi
 
+# ---- A pointer the creating loop moves on, read by the task: copied, so no wait in the loop ----
+annotated walkers
+awk '/^[+ ].*for \(int b = 0/,/^[+ ]   }$/' "$scratch/walkers.diff" | grep -q 'omp taskwait'
+walked=$?
+grep -qE '^\+ *#pragma omp task firstprivate\(p\)' "$scratch/walkers.diff" &&
+  grep -qE '^\+ *#pragma omp task firstprivate\(row\)' "$scratch/walkers.diff" && [ "$walked" = 1 ] &&
+  ! grep -q 'through a pointer' "$scratch/walkers.notes"
+checked $? walkers "walkers: a pointer the loop moves on (p += B, a row pointer per iteration) is firstprivate, with no taskwait in the loops"
+
 # ---- A disabled counter the leaves of a task tree add into, in the function the tasks call: a
 # critical section there (the update creates no task) -------------------------------------------
 run_args=16 annotated leaves 3
