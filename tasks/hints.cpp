@@ -288,8 +288,12 @@ void race_warnings(const trace::TaskSet& set, const HintOptions& options, Hints&
         object_description(set, object) + " is written by #" + std::to_string(a.id) + " (" +
         type_name(set, a.type) + ") and #" + std::to_string(b.id) + " (" + type_name(set, b.type) +
         ") and no dependency orders them: together they write more bytes than the part of it they "
-        "use has, "
-        "so both write some of the same bytes, and the decomposition lets them run in "
+        "use has, " +
+        (f.proven ? std::string("so both write some of the same bytes")
+                  : std::string("so they may write some of the same bytes (not proven: "
+                                "they update it while it is disabled, and the trace counts "
+                                "such bytes once per access)")) +
+        ", and the decomposition lets them run in "
         "either order (" +
         std::to_string(f.pairs) + (f.pairs == 1 ? " such pair" : " such pairs") + " among " +
         std::to_string(involved) + " instances). If they accumulate into " + name +

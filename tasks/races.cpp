@@ -125,6 +125,7 @@ struct Writer {
   int instance;
   std::int64_t bytes;       // written, at most end - first
   std::int64_t first, end;  // the bytes it used lie in [first, end) of the object
+  bool per_access;          // `bytes` counts some bytes once per access (disabled updates)
 };
 
 // Whether two writers of an object surely write a byte in common: both write inside the union
@@ -167,8 +168,9 @@ Writes object_writers(const trace::TaskSet& set) {
       // A use without a span (a version 2 set) may be anywhere in the object.
       const bool spanned = u.span_end > u.span_first && u.span_end <= size;
       const std::int64_t first = spanned ? u.span_first : 0, end = spanned ? u.span_end : size;
-      auto [it, added] = mine.try_emplace(u.object, Writer{t.id, 0, first, end});
+      auto [it, added] = mine.try_emplace(u.object, Writer{t.id, 0, first, end, false});
       it->second.bytes += u.written;
+      it->second.per_access = it->second.per_access || u.disabled;
       it->second.first = std::min(it->second.first, first);
       it->second.end = std::max(it->second.end, end);
     }
@@ -250,9 +252,12 @@ void check_object(const trace::TaskSet& set, const Order& order, const Block& bl
           (1ull << (std::lower_bound(members.begin(), members.end(), j) - members.begin())) - 1;
     if (!pairs) continue;
     // ... that surely write a byte j writes ...
-    std::uint64_t overlapping = 0;
+    std::uint64_t overlapping = 0, exact = 0;
     for (const auto& [bit, writer] : writing)
-      if (surely_overlap(*writer, *it)) overlapping |= 1ull << bit;
+      if (surely_overlap(*writer, *it)) {
+        overlapping |= 1ull << bit;
+        if (!writer->per_access && !it->per_access) exact |= 1ull << bit;
+      }
     pairs &= overlapping;
     // ... that do not end before j starts, and are not its ancestors.
     pairs &= ~block.reach[order.start(j)];
@@ -266,6 +271,7 @@ void check_object(const trace::TaskSet& set, const Order& order, const Block& bl
       finding->instances.resize(set.instances.size() + 1, false);
     }
     finding->pairs += static_cast<std::size_t>(__builtin_popcountll(pairs));
+    finding->proven = finding->proven || (pairs & exact) != 0;
     int i = members[static_cast<std::size_t>(lowest_bit(pairs))];
     if (finding->first == 0 ||
         std::make_pair(i, j) < std::make_pair(finding->first, finding->second)) {

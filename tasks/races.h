@@ -16,6 +16,10 @@ struct RaceFinding {
   int first = 0, second = 0;    // the first pair, by instance
   std::vector<bool> types;      // per type: in a racing pair
   std::vector<bool> instances;  // per instance id: in a racing pair
+  // Some pair's overlap is proven: neither of the two updated the object while it was disabled
+  // (the trace counts such bytes once per access, so an instance that updates its own
+  // elements several times seems to write more of them than it does).
+  bool proven = false;
 };
 
 // Object id -> its races. Stops at options.max_work and says so in `notes`.
