@@ -69,6 +69,7 @@ typedef struct {
    Bool waited;  /* its chunks were waited for at the call (passed on): only its pattern is due */
    Bool commits;   /* a message of the program: its chunks have commits (speculative stream) */
    ULong message;  /* its number among the messages received (order_waits) */
+   ULong call;     /* the broken-up collective call that received it (0: none) */
    long long chunk_requests[MAX_CHUNKS];
 } Interval;
 
@@ -96,6 +97,8 @@ static struct {
    ULong in_mpi;          /* instructions spent inside MPI calls since */
    ULong entered;         /* instruction count at the current call's start */
    ULong messages_received;  /* in the authentic run's order of completion */
+   ULong calls_broken_up;    /* collective calls broken up so far */
+   ULong call;               /* the one being broken up (0: none) */
    long long next_request;
    long long next_base_request;  /* the baseline's collective transfers: beyond the wrappers' */
    ULong message_start[BASE];  /* where the last message sent began, in each overlapped stream */
@@ -467,14 +470,17 @@ static void close_interval(Interval* iv, ULong now)
 }
 
 /* A receive into `buffer` is posted: what was sent from there must have left, and the data of
-   the previous receive into it is no longer used. */
+   the previous receive into it is no longer used. Not the data of another block of the same
+   collective call: MPI forbids them to overlap, so one that starts where another does is empty
+   (an MPI_Alltoallv's count of 0, displacements summed from the counts). */
 static void receiving_into(Addr buffer, ULong now)
 {
    UInt i;
    LastSend* last = last_send_of(buffer, False);
    if (last) finish_sends(last, now);
    for (i = 0; i < ov.n_intervals; i++)
-      if (ov.intervals[i].open && ov.intervals[i].layout.base == buffer)
+      if (ov.intervals[i].open && ov.intervals[i].layout.base == buffer &&
+          (ov.call == 0 || ov.intervals[i].call != ov.call))
          close_interval(&ov.intervals[i], now);
 }
 
@@ -501,6 +507,7 @@ static void start_interval(TrLayout layout, Int peer, long long tag, Int comm, U
    iv->waited = requests == NULL;
    iv->commits = commits;
    iv->message = ++ov.messages_received;
+   iv->call = ov.call;
    if (requests) VG_(memcpy)(iv->chunk_requests, requests, sizeof iv->chunk_requests);
    tr_over(&iv->layout, 0, iv->layout.bytes, tr_watch, True);
 }
@@ -717,6 +724,7 @@ static void break_up(const TrEvent* e, long long tag, ULong now)
                      (ULong)e->bytes_recv, e->blocks, steps, tr_coll_max_steps(size));
    start = production_start((Addr)e->buffer, now);
    kept = VG_(malloc)("tareador.overlap.kept", tr_coll_max_steps(size) * sizeof(long long));
+   ov.call = ++ov.calls_broken_up;
    for (i = 0; i < n; i++) {
       TrEvent t;
       VG_(memset)(&t, 0, sizeof t);
@@ -732,6 +740,7 @@ static void break_up(const TrEvent* e, long long tag, ULong now)
       overlap_step(&steps[i], &t, start, now);
       baseline_step(&steps[i], &t, now, &kept[i]);
    }
+   ov.call = 0;
    for (i = 0; i < n; i++)
       if (kept[i]) {
          TrEvent w = wait_event(kept[i], False);
