@@ -246,9 +246,11 @@ static Bool counted_at(const VexGuestExtents* vge, const Bool* counted, Addr a)
    return True;
 }
 
-/* After `put`, a write of the stack pointer: a call of tr_memory_stack_rises when the new value
-   is above the old one (`returned`: the put of a return). */
-static void add_stack_rise(IRSB* sb, const IRStmt* put, Int offset_sp, Bool returned)
+/* After `put`, a write of the stack pointer: when the new value is above the old one (`returned`:
+   the put of a return), a call of tr_memory_stack_rises (`tasks`) and of
+   tr_threadcomm_stack_rises (`threadcomm`). */
+static void add_stack_rise(IRSB* sb, const IRStmt* put, Int offset_sp, Bool returned, Bool tasks,
+                           Bool threadcomm)
 {
    IRTemp old = newIRTemp(sb->tyenv, Ity_I64), rises = newIRTemp(sb->tyenv, Ity_I1);
    IRExpr* new_sp = put->Ist.Put.data;
@@ -256,10 +258,19 @@ static void add_stack_rise(IRSB* sb, const IRStmt* put, Int offset_sp, Bool retu
    addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Get(offset_sp, Ity_I64)));
    addStmtToIRSB(sb, (IRStmt*)put);
    addStmtToIRSB(sb, IRStmt_WrTmp(rises, IRExpr_Binop(Iop_CmpLT64U, IRExpr_RdTmp(old), new_sp)));
-   di = unsafeIRDirty_0_N(3, "tr_memory_stack_rises", VG_(fnptr_to_fnentry)(tr_memory_stack_rises),
-                          mkIRExprVec_3(IRExpr_RdTmp(old), new_sp, mkIRExpr_HWord(returned)));
-   di->guard = IRExpr_RdTmp(rises);
-   addStmtToIRSB(sb, IRStmt_Dirty(di));
+   if (tasks) {
+      di = unsafeIRDirty_0_N(3, "tr_memory_stack_rises", VG_(fnptr_to_fnentry)(tr_memory_stack_rises),
+                             mkIRExprVec_3(IRExpr_RdTmp(old), new_sp, mkIRExpr_HWord(returned)));
+      di->guard = IRExpr_RdTmp(rises);
+      addStmtToIRSB(sb, IRStmt_Dirty(di));
+   }
+   if (threadcomm) {
+      di = unsafeIRDirty_0_N(3, "tr_threadcomm_stack_rises",
+                             VG_(fnptr_to_fnentry)(tr_threadcomm_stack_rises),
+                             mkIRExprVec_3(IRExpr_RdTmp(old), new_sp, mkIRExpr_HWord(returned)));
+      di->guard = IRExpr_RdTmp(rises);
+      addStmtToIRSB(sb, IRStmt_Dirty(di));
+   }
 }
 
 /* Whether the amd64 instruction at `at` lowers the stack pointer by a register
@@ -318,6 +329,7 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
    Bool tasks = tr_memory_instrumenting() && !ignored;
    Bool overlap = tr_overlap_enabled() && !ignored;
    Bool comm = tr_comm_enabled() && !ignored, threadcomm = tr_threadcomm_enabled() && !ignored;
+   Bool threads_share = tr_threadcomm_enabled(); /* (even ignored code's frames die) */
    Addr next_instruction = 0;
    Bool allocating = False; /* in an instruction that lowers the stack pointer by a register */
    Int i, last_mark = -1;
@@ -360,10 +372,12 @@ IRSB* tr_instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayou
          if (comm) instrument_memory(sb_out, &kCommHelpers, st, pending);
          if (threadcomm) instrument_memory(sb_out, &kThreadCommHelpers, st, pending);
       }
-      /* Task dependencies forget the stack below its pointer when it rises. */
-      if (tasks && st->tag == Ist_Put && st->Ist.Put.offset == layout->offset_SP &&
+      /* Task dependencies and the threads' communication forget the stack below its pointer
+         when it rises. */
+      if ((tasks || threads_share) && st->tag == Ist_Put && st->Ist.Put.offset == layout->offset_SP &&
           typeOfIRExpr(sb_in->tyenv, st->Ist.Put.data) == Ity_I64) {
-         add_stack_rise(sb_out, st, layout->offset_SP, sb_in->jumpkind == Ijk_Ret && i > last_mark);
+         add_stack_rise(sb_out, st, layout->offset_SP, sb_in->jumpkind == Ijk_Ret && i > last_mark,
+                        tasks, threads_share);
          continue;
       }
       addStmtToIRSB(sb_out, st);

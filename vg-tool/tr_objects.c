@@ -20,6 +20,7 @@
 #include "tr_program.h"
 #include "tr_stack.h"
 #include "tr_tasks.h"
+#include "tr_threadcomm.h"
 
 void (*tr_objects_on_block)(Addr start, SizeT size, TrBlockEvent event);
 
@@ -134,6 +135,14 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align)
    return p;
 }
 
+/* A block MPI_Init allocated is not in heap_blocks: its usable size is the allocator's. */
+static SizeT block_size(void* p)
+{
+   UWord id;
+   return VG_(lookupFM)(heap_blocks, NULL, &id, (UWord)p) ? objects[id].size
+                                                          : VG_(cli_malloc_usable_size)(p);
+}
+
 static void free_block(ThreadId tid, void* p)
 {
    UWord id;
@@ -149,6 +158,7 @@ static void free_block(ThreadId tid, void* p)
       forget_cached((UInt)id);
       check_scratch(tid, &objects[id]);
    }
+   tr_threadcomm_forget((Addr)p, block_size(p));
    VG_(cli_free)(p);
 }
 
@@ -166,14 +176,6 @@ static void* tr_calloc(ThreadId tid, SizeT count, SizeT size)
 }
 static void tr_free(ThreadId tid, void* p) { free_block(tid, p); }
 static void tr_free_aligned(ThreadId tid, void* p, SizeT align) { free_block(tid, p); }
-
-/* A block MPI_Init allocated is not in heap_blocks: its usable size is the allocator's. */
-static SizeT block_size(void* p)
-{
-   UWord id;
-   return VG_(lookupFM)(heap_blocks, NULL, &id, (UWord)p) ? objects[id].size
-                                                          : VG_(cli_malloc_usable_size)(p);
-}
 
 static void* tr_realloc(ThreadId tid, void* p, SizeT size)
 {

@@ -11,6 +11,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
@@ -23,6 +24,7 @@
 #include "tr_trace.h"
 
 #define MAX_THREADS 256
+#define RED_ZONE 128 /* the amd64 ABI's: a leaf function's locals below its stack pointer */
 
 static Bool clo_thread_comm = False;
 static Long clo_granularity = 6;
@@ -147,6 +149,60 @@ VG_REGPARM(2) void tr_threadcomm_access(Addr a, UWord size)
       a += k;
       size -= k;
    }
+}
+
+/* Block `block` of a leaf forgets its threads when none of its bytes remembers one (the dead
+   memory reaches into it from one side, the bytes left were dead already: the two halves of a
+   frame's line that a pop and then a return release). */
+static void forget_if_unused(UShort* bytes, UInt block)
+{
+   UInt i, from = block << tc.block_bits, to = (block + 1) << tc.block_bits;
+   for (i = from; i < to; i++)
+      if (bytes[i]) return;
+   bytes[TR_SHADOW_LEAF_SPAN + block] = 0;
+}
+
+/* The bytes of [a, a+n) forget their threads, and so do the blocks wholly inside it. */
+void tr_threadcomm_forget(Addr a, SizeT n)
+{
+   if (!clo_thread_comm) return;
+   while (n > 0) {
+      UShort* bytes = tr_shadow_leaf(&shadow, a, False);
+      UInt at = tr_shadow_offset(a), k = tr_shadow_run(a, n);
+      if (bytes != NULL) {
+         UInt first = (at + (1u << tc.block_bits) - 1) >> tc.block_bits;
+         UInt end = (at + k) >> tc.block_bits;
+         VG_(memset)(bytes + at, 0, k * sizeof(UShort));
+         if (end > first)
+            VG_(memset)(bytes + TR_SHADOW_LEAF_SPAN + first, 0, (end - first) * sizeof(UShort));
+         if (at & ((1u << tc.block_bits) - 1)) forget_if_unused(bytes, at >> tc.block_bits);
+         if ((at + k) & ((1u << tc.block_bits) - 1)) forget_if_unused(bytes, (at + k) >> tc.block_bits);
+      }
+      a += k;
+      n -= k;
+   }
+}
+
+/* A return ends its function and the red zone it used; another rise (a pop, a frame's release)
+   may leave a leaf function the red zone below its new stack pointer. A move to another stack
+   (a coroutine's, a signal's) is no rise: only one within the thread's stack counts. */
+VG_REGPARM(3) void tr_threadcomm_stack_rises(Addr old_sp, Addr new_sp, UWord returned)
+{
+   ThreadId tid = VG_(get_running_tid)();
+   Addr top = VG_(thread_get_stack_max)(tid), low = old_sp - RED_ZONE;
+   Addr dead = returned ? new_sp : new_sp - RED_ZONE;
+   if (new_sp > top + 1 || old_sp + VG_(thread_get_stack_size)(tid) < top + 1 || dead <= low)
+      return;
+   tr_threadcomm_forget(low, dead - low);
+}
+
+/* What is left of its stack dies with it (a thread created later may get the stack from the C
+   library's cache). */
+void tr_threadcomm_thread_ends(ThreadId tid)
+{
+   Addr top = VG_(thread_get_stack_max)(tid), low = VG_(get_SP)(tid) - RED_ZONE;
+   if (!clo_thread_comm || low >= top || top - low > VG_(thread_get_stack_size)(tid)) return;
+   tr_threadcomm_forget(low, top + 1 - low);
 }
 
 void tr_threadcomm_write(void)

@@ -19,6 +19,14 @@ Bool tr_threadcomm_enabled(void);
 /* Every load and store of every thread. */
 VG_REGPARM(2) void tr_threadcomm_access(Addr a, UWord size);
 
+/* Memory that dies takes its history along: a thread that gets the same addresses later (a
+   deeper call, a block malloc hands out again, a cached thread stack) shares nothing with those
+   that used them before. [a, a+n) is freed; a thread's stack pointer rose from `old_sp` to
+   `new_sp` (`returned`: by a return); thread `tid` ends. */
+void tr_threadcomm_forget(Addr a, SizeT n);
+VG_REGPARM(3) void tr_threadcomm_stack_rises(Addr old_sp, Addr new_sp, UWord returned);
+void tr_threadcomm_thread_ends(ThreadId tid);
+
 /* Writes threadcomm.N.txt into the open trace set (once). */
 void tr_threadcomm_write(void);
 

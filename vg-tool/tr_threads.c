@@ -6,6 +6,7 @@
 #include "pub_tool_tooliface.h"
 
 #include "tr_count.h"
+#include "tr_threadcomm.h"
 #include "tr_threads.h"
 
 UInt tr_thread_numbers[TR_THREADS_CACHED] = {[1] = 1};
@@ -61,6 +62,7 @@ static ULong ended_instructions[TR_THREADS_CACHED], ended_beyond;
 
 static void thread_exiting(ThreadId tid)
 {
+   tr_threadcomm_thread_ends(tid);
    if (!program_thread(tid)) return;
    if (tid < TR_THREADS_CACHED) ended_instructions[tid] += own_instructions(tid);
    else ended_beyond += own_instructions(tid);

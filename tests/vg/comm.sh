@@ -179,6 +179,19 @@ pattern "false sharing at 8-byte blocks" "$scratch/t-false3" "" 2
   grep -q '^thread 3,thread 2,' "$scratch/t-ring/threadcomm.0.csv" &&
   ok "tareador-flows: the thread matrix and its heat map" || not_ok "thread matrix" "not written"
 
+# Memory that dies (a frame, a freed block, an ended thread's stack) is nobody's once another
+# thread gets it: the K accesses of the thread that uses it next are no communication.
+for spec in "stack 2 1" "heap 2 3" "cached 2 3"; do
+  read -r what from to <<<"$spec"
+  record "$scratch/dead-$what" deadmem --thread-comm=yes -- "$what"
+  got=$(events "$scratch/dead-$what" "$from" "$to")
+  if grep -q "^deadmem $what: " "$scratch/dead-$what.log" && [ "$got" -lt $((K / 10)) ]; then
+    ok "dead memory ($what): $got events from thread $from to thread $to, not one a use"
+  else
+    not_ok "dead memory ($what)" "$got events $from -> $to: $(grep pair "$scratch/dead-$what/threadcomm.0.txt" | tr '\n' '|')"
+  fi
+done
+
 # OpenMP: the same ring, thread 1 (main) the team's thread 0.
 export OMP_WAIT_POLICY=passive  # a spinning barrier would be communication too
 record "$scratch/omp" ompring --thread-comm=yes
