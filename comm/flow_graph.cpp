@@ -73,6 +73,16 @@ std::string percent(double fraction) {
   return text;
 }
 
+// The estimated error of an edge: none when every load was looked up; none that holds under the
+// sampled fraction (the normal approximation fails with few samples: an edge seen once in the
+// reservoir says 196% at 95% and can be off by far more).
+std::string error_text(const FlowGraph& g, const FlowEdge& e) {
+  if (!g.sample || e.error <= 0) return "exact";
+  if (static_cast<double>(e.events) < g.sample->fraction * static_cast<double>(g.loads))
+    return "no bound";
+  return "±" + percent(e.error);
+}
+
 }  // namespace
 
 std::uint64_t FlowGraph::total_bytes() const {
@@ -156,7 +166,10 @@ std::string flow_dot(const FlowGraph& g, const FlowDrawOptions& options) {
     // Width from 1 to 8 points with the square root of the bytes: areas follow the bytes.
     double width = 1 + 7 * std::sqrt(static_cast<double>(e.bytes) / heaviest_bytes);
     std::string label = human_bytes(static_cast<double>(e.bytes));
-    if (g.sample) label += e.error > 0 ? " ±" + percent(e.error) : " (exact)";
+    if (g.sample) {
+      std::string error = error_text(g, e);
+      label += error.rfind("±", 0) == 0 ? " " + error : " (" + error + ")";
+    }
     char w[32];
     std::snprintf(w, sizeof w, "%.2f", width);
     out << "  n" << e.producer << " -> n" << e.consumer << " [penwidth=" << w
@@ -189,8 +202,8 @@ void write_flow_report(std::ostream& out, const FlowGraph& g, std::size_t max_ed
                   static_cast<unsigned long long>(e.events),
                   percent(total > 0 ? static_cast<double>(e.bytes) / total : 0).c_str());
     // "±" is two bytes of UTF-8 and one column: padded by hand.
-    std::string error = g.sample && e.error > 0 ? "±" + percent(e.error) : "exact";
-    std::size_t columns = error.size() - (error[0] == 'e' ? 0 : 1);
+    std::string error = error_text(g, e);
+    std::size_t columns = error.size() - (error.rfind("±", 0) == 0 ? 1 : 0);
     out << row << std::string(columns < 8 ? 8 - columns : 0, ' ') << error << "  "
         << g.nodes[e.producer] << " -> " << g.nodes[e.consumer] << "\n";
   }

@@ -113,6 +113,22 @@ TEST(Flows, MatrixGraphAndReport) {
   EXPECT_EQ(comm::human_bytes(3.2e6), "3.2 MB");
 }
 
+TEST(Flows, AnEdgeUnderTheSampledFractionHasNoErrorBound) {
+  // The sample is sized for edges of 10% of the loads: the one of 1% gets no error, though its
+  // formula gives 62% (a few samples: the normal approximation does not hold).
+  std::string flows = kFlows;
+  flows.replace(flows.find("0.001000 7"), 10, "0.100000 7");
+  TempDir dir;
+  comm::FlowGraph g = comm::read_flow_graph(dir.write("comm.0.txt", flows), 0);
+  std::ostringstream report;
+  comm::write_flow_report(report, g, 0);
+  EXPECT_NE(report.str().find("  ±8.8%  produce -> consume"), std::string::npos) << report.str();
+  EXPECT_NE(report.str().find("2.0% no bound  consume \"all\" -> consume"), std::string::npos)
+      << report.str();
+  std::string dot = comm::flow_dot(g, comm::FlowDrawOptions{});
+  EXPECT_NE(dot.find("label=\"80 B (no bound)\""), std::string::npos) << dot;
+}
+
 TEST(ThreadComm, ReadsPairsAndTellsTrueFromFalse) {
   TempDir dir;
   std::string path = dir.write("threadcomm.0.txt",
