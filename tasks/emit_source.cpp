@@ -710,9 +710,17 @@ NamedObject Generator::stand_in(const trace::TaskObject& o) {
 void Generator::declare_stand_in(int file, const std::string& name, const std::string& object) {
   if (!stand_in_files_.insert({file, name}).second) return;
   const SourceText& source = text(file);
-  int after = 0;
-  for (int l = 1; l <= source.size(); ++l)
-    if (source.line(l).rfind("#include", 0) == 0) after = l;
+  // After the includes, outside the conditionals that hold one (`#ifdef TRACE` around
+  // `#include <tareador.h>`): the clauses that name it are in every build. Not past one that
+  // holds the file's tasks too (an include guard): it is in their builds.
+  int first_task = source.size() + 1, after = 0;
+  for (const auto& [key, site] : sites_)
+    if (key.first == file) first_task = std::min(first_task, key.second);
+  for (int l = 1; l <= source.size(); ++l) {
+    if (source.directive(l) != "include") continue;
+    int endif = source.outside_conditionals(l);
+    after = std::max(after, endif != 0 && endif < first_task ? endif : l);
+  }
   insert(file, after + 1, Place::RegionOpen,
          "char " + name + " __attribute__((weak)); /* stands for " + object +
              " in the task clauses */");

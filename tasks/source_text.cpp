@@ -266,6 +266,7 @@ void SourceText::read_conditionals() {
   bool continued = false;  // the line continues a preprocessor line
   for (int n = 1; n <= size(); ++n) {
     branch_before_.push_back(open.empty() ? 0 : open.back());
+    directives_.emplace_back();
     const std::string& l = line(n);
     std::size_t hash = l.find_first_not_of(" \t");
     bool directive = !continued && hash != std::string::npos && l[hash] == '#' &&
@@ -274,6 +275,7 @@ void SourceText::read_conditionals() {
     if (!directive) continue;
     std::vector<std::string> words = tokens(l.substr(hash + 1));
     const std::string word = words.empty() ? "" : words.front();
+    directives_.back() = word;
     if (word == "if" || word == "ifdef" || word == "ifndef") {
       branches_.push_back(Branch{open.empty() ? 0 : open.back(), n, 0});
       open.push_back(static_cast<int>(branches_.size()));
@@ -306,6 +308,14 @@ std::optional<std::pair<int, int>> SourceText::same_branch(int from, int to) con
   while (branch(to) != common) to = info(branch(to)).if_line;
   if (from > to) return std::nullopt;
   return std::pair{from, to};
+}
+
+int SourceText::outside_conditionals(int n) const {
+  int outermost = branch_before_[index(n)];
+  if (outermost == 0) return n;
+  while (branches_[static_cast<std::size_t>(outermost - 1)].parent != 0)
+    outermost = branches_[static_cast<std::size_t>(outermost - 1)].parent;
+  return branches_[static_cast<std::size_t>(outermost - 1)].endif_line;
 }
 
 std::vector<std::string> SourceText::openmp_words(int n) const {

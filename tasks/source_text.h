@@ -63,6 +63,11 @@ class SourceText {
   // other, so that a block opened at `from` and closed at `to` is in every build or in none.
   // Nothing when they would cross.
   std::optional<std::pair<int, int>> same_branch(int from, int to) const;
+  // The word of the preprocessor directive at line n ("include", "ifdef"), "" on other lines.
+  const std::string& directive(int n) const { return directives_[index(n)]; }
+  // Line n outside every preprocessor conditional; inside one, the `#endif` of the outermost
+  // conditional holding it (0 when it has none): where code after it is in every build.
+  int outside_conditionals(int n) const;
 
  private:
   std::size_t index(int n) const { return static_cast<std::size_t>(n - 1); }
@@ -88,6 +93,7 @@ class SourceText {
     int parent = 0, if_line = 0, endif_line = 0;
   };
   std::vector<int> branch_before_;
+  std::vector<std::string> directives_;
   std::vector<Branch> branches_;
 };
 

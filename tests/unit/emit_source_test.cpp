@@ -352,6 +352,29 @@ TEST(EmitSource, AGlobalHiddenAtTheTaskIsAStandIn) {
   EXPECT_NE(diff.find("firstprivate(p, i) depend(out: g)\n"), std::string::npos) << diff;
 }
 
+// A stand-in is declared where every build has it: after an #include inside `#ifdef TRACE`,
+// past its #endif; but inside a conditional that holds the tasks too (an include guard), after
+// the #include.
+TEST(EmitSource, AStandInIsDeclaredOutsideTheConditionalsOfTheIncludes) {
+  testing::TempDir dir;
+  std::string program =
+      "int g[2], h[2];\nvoid fill(int* g, int i)\n{\n   tareador_start_task(\"t\");\n"
+      "   g[i] = i;\n   tareador_end_task(\"t\");\n}\nint main(void)\n{\n"
+      "   tareador_ON();\n   for (int i = 0; i < 2; i++) fill(h, i);\n   tareador_OFF();\n"
+      "   return 0;\n}\n";
+  dir.write("traced.c",
+            "#include <stdio.h>\n#ifdef TRACE\n#include <tareador.h>\n#endif\n" + program);
+  std::string diff = tasks::emit_source(two_tasks(dir.path("traced.c"), 14, 16, 8, 10), {}).diff;
+  EXPECT_NE(diff.find(" #endif\n+char tareador_dep_0 __attribute__((weak));"), std::string::npos)
+      << diff;
+  dir.write("guarded.c",
+            "#ifndef GUARDED\n#define GUARDED\n#include <tareador.h>\n" + program + "#endif\n");
+  diff = tasks::emit_source(two_tasks(dir.path("guarded.c"), 13, 15, 7, 9), {}).diff;
+  EXPECT_NE(diff.find(" #include <tareador.h>\n+char tareador_dep_0 __attribute__((weak));"),
+            std::string::npos)
+      << diff;
+}
+
 // A heap block is named by the variable its allocation was assigned to only when nothing
 // assigns that variable again (a swap would make the name another block's).
 TEST(EmitSource, AHeapBlockWhosePointerIsAssignedAgainIsAStandIn) {
@@ -699,6 +722,19 @@ TEST(SourceText, BranchesOfThePreprocessorConditionals) {
   EXPECT_EQ(s.same_branch(5, 6), (Points{{5, 6}})) << "in one branch";
   EXPECT_EQ(s.same_branch(3, 6), (Points{{3, 4}})) << "before the inner #if";
   EXPECT_EQ(s.same_branch(3, 8), Points{}) << "#ifdef X and its #else: they would cross";
+}
+
+TEST(SourceText, DirectivesAndWhereTheirConditionalsEnd) {
+  SourceText s({"#include <a.h>", "#ifdef X", "#  include <b.h>", "#if Y", "c;", "#endif", "#endif",
+                "e;", "#if Z", "f;"});
+  EXPECT_EQ(s.directive(1), "include");
+  EXPECT_EQ(s.directive(3), "include") << "blanks after the #";
+  EXPECT_EQ(s.directive(5), "");
+  EXPECT_EQ(s.outside_conditionals(1), 1) << "in no conditional";
+  EXPECT_EQ(s.outside_conditionals(3), 7) << "the #endif of #ifdef X";
+  EXPECT_EQ(s.outside_conditionals(5), 7) << "the outermost conditional's";
+  EXPECT_EQ(s.outside_conditionals(8), 8);
+  EXPECT_EQ(s.outside_conditionals(10), 0) << "an #if without #endif";
 }
 
 TEST(SourceText, FunctionNamesCallsAndOpenMpPragmas) {

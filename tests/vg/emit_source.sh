@@ -270,6 +270,12 @@ grep -A1 -xF '       work(b);' "$scratch/ifdefs.diff" | grep -qxF '+      }' &&
     "$scratch/ifdefs.notes"
 checked $? ifdefs "ifdefs: a task started inside #ifdef TRACE gets its pragma after the #endif, so that the OpenMP build without TRACE has it (noted)"
 
+# A stand-in in a file that includes tareador.h inside #ifdef TRACE: declared after the #endif,
+# so that the OpenMP build without TRACE has it.
+annotated standin
+grep -A1 -xF ' #endif' "$scratch/standin.diff" | grep -q '^+char tareador_dep_0 '
+checked $? standin "standin: a stand-in is declared after the #endif around the include of tareador.h"
+
 # ---- Buffers of the creating frame reached through pointers (an alloca block, a caller's array):
 # no copy of them goes into the task, so the function that creates it waits before it returns --
 annotated frames
