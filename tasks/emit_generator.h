@@ -73,6 +73,9 @@ class Generator {
 
   const SourceText& text(int file);
 
+  // The path of a file: the trace's, or one of other_files_ (numbered after them).
+  const std::string& source_name(int file) const;
+
   std::string where(int file, int line) const;
 
   void insert(int file, int before, Place place, const std::string& text);
@@ -121,11 +124,19 @@ class Generator {
   // it made one.
   bool place_critical_sections(const TaskSite& site);
 
-  // The same for the pairs outside every task's code, in the files of the tasks, when tasks
-  // update disabled objects (a recursive task tree's leaves add into a total in the function
-  // the tasks call): the updates of all of them are one task's at a time. Not around code
-  // that creates tasks (a task would wait inside the section for children that need it).
+  // The same for the pairs outside every task's code, in the files of the tasks and in those
+  // of the functions they call (called_files), when tasks update disabled objects (a recursive
+  // task tree's leaves add into a total in the function the tasks call): the updates of all of
+  // them are one task's at a time. Not around code that creates tasks (a task would wait
+  // inside the section for children that need it).
   void place_called_critical_sections();
+
+  // The files the trace does not name (it has the lines of the annotations, not of the code
+  // the tasks call) that define the functions the tasks' code calls, directly or not
+  // (`histo_block` in kern.c, called by the tasks of main.c): among the C and C++ sources in
+  // the directories of the tasks' files. A function defined in several of them (versions of
+  // one program side by side) is looked for in none, noted.
+  std::set<int> called_files();
 
   // The whole statements that hold each outermost tareador_disable_object ...
   // tareador_enable_object pair of lines [from, to), a pair in one function.
@@ -333,6 +344,7 @@ class Generator {
   std::map<SiteKey, TaskSite> sites_;
   std::map<int, SourceText> texts_;
   std::map<int, fs::path> paths_;
+  std::vector<std::string> other_files_;  // called_files: file set_.source_files.size() + i
   std::map<int, std::vector<Pending>> pending_;
   std::size_t sequence_ = 0;
   std::map<int, NamedObject> names_;

@@ -2,6 +2,8 @@
 // which tasks can create tasks (their code calls a function that does), the OpenMP pragmas the
 // program already has, and where its preprocessor conditionals keep a block out of some builds.
 #include <algorithm>
+#include <stdexcept>
+#include <tuple>
 
 #include "tasks/emit_generator.h"
 
@@ -73,6 +75,82 @@ void Generator::find_creating_sites() {
                      ", which creates tasks (none under it in the traced run): a taskwait at "
                      "its end, for the inputs where it does");
   }
+}
+
+std::set<int> Generator::called_files() {
+  std::set<int> traced;  // the files of the tasks
+  std::set<fs::path> dirs;
+  for (const auto& [key, site] : sites_) {
+    traced.insert(site.file);
+    text(site.file);
+    dirs.insert(paths_[site.file].parent_path());
+  }
+  std::error_code error;
+  std::map<fs::path, int> numbers;  // the trace's files by their paths
+  for (int f = 0; f < static_cast<int>(set_.source_files.size()); ++f)
+    numbers.emplace(paths_.count(f) ? paths_[f] : fs::weakly_canonical(source_name(f), error), f);
+  std::set<int> beside;  // the sources in their directories
+  for (const fs::path& dir : dirs)
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
+      static const std::set<std::string> sources = {".c", ".cc", ".cpp", ".cxx", ".C"};
+      fs::path path = fs::weakly_canonical(entry.path(), error);
+      if (error || !entry.is_regular_file(error) || !sources.count(path.extension().string()))
+        continue;
+      int next = static_cast<int>(set_.source_files.size() + other_files_.size());
+      auto [it, fresh] = numbers.emplace(path, next);
+      if (fresh) other_files_.push_back(path.string());
+      try {
+        text(it->second);
+        if (!traced.count(it->second)) beside.insert(it->second);
+      } catch (const std::runtime_error&) {  // (unreadable: of no use)
+      }
+    }
+  // The functions each file defines: name -> (file, the lines of its body).
+  std::map<std::string, std::vector<std::tuple<int, int, int>>> defined;
+  for (const std::set<int>* files : {&traced, &beside})
+    for (int file : *files) {
+      const SourceText& source = text(file);
+      for (int l = 1; l <= source.size(); ++l) {
+        if (source.depth_before(l) != 0 || source.code(l).find('{') == std::string::npos) continue;
+        int last = l;
+        while (last < source.size() && source.depth_after(last) > 0) ++last;
+        if (std::string name = source.function_name(l); !name.empty())
+          defined[name].emplace_back(file, l, last);
+        l = last;
+      }
+    }
+  std::vector<std::string> called;  // the functions the tasks call, to follow
+  std::set<std::string> seen;
+  auto calls_in = [&](int file, int first, int last) {
+    for (int l = first; l <= last; ++l)
+      for (const std::string& name : called_names(text(file).code(l)))
+        if (seen.insert(name).second) called.push_back(name);
+  };
+  for (const auto& [key, site] : sites_) calls_in(site.file, site.start + 1, site.end - 1);
+  std::set<int> found;
+  while (!called.empty()) {
+    std::vector<std::tuple<int, int, int>> definitions = defined[called.back()];
+    const std::string name = called.back();
+    called.pop_back();
+    // (Defined in the tasks' files: theirs is the one the program calls.)
+    auto elsewhere = std::remove_if(definitions.begin(), definitions.end(),
+                                    [&](const auto& d) { return !traced.count(std::get<0>(d)); });
+    if (elsewhere != definitions.begin()) definitions.erase(elsewhere, definitions.end());
+    if (definitions.size() > 1 && !traced.count(std::get<0>(definitions.front()))) {
+      std::string files;
+      for (const auto& d : definitions) files += ", " + source_name(std::get<0>(d));
+      notes_.push_back("the tasks call " + name + ", defined in several files beside theirs (" +
+                       files.substr(2) +
+                       "): it is left as it is (its updates between tareador_disable_object "
+                       "and tareador_enable_object need a critical section by hand)");
+      continue;
+    }
+    for (const auto& [file, body, last] : definitions) {
+      if (!traced.count(file)) found.insert(file);
+      calls_in(file, body, last);
+    }
+  }
+  return found;
 }
 
 int Generator::enclosing_statement(const SourceText& source, int line) {

@@ -38,7 +38,7 @@ EmitResult Generator::run() {
 const SourceText& Generator::text(int file) {
   auto it = texts_.find(file);
   if (it != texts_.end()) return it->second;
-  fs::path path = set_.source_files[static_cast<std::size_t>(file)];
+  fs::path path = source_name(file);
   std::error_code error;
   if (!fs::is_regular_file(path, error) && !options_.source_dir.empty()) {
     // The file's name, then longer and longer trailing parts of its path.
@@ -57,8 +57,14 @@ const SourceText& Generator::text(int file) {
   return texts_.emplace(file, SourceText::read(paths_[file].string())).first->second;
 }
 
+const std::string& Generator::source_name(int file) const {
+  auto traced = static_cast<int>(set_.source_files.size());
+  return file < traced ? set_.source_files[static_cast<std::size_t>(file)]
+                       : other_files_[static_cast<std::size_t>(file - traced)];
+}
+
 std::string Generator::where(int file, int line) const {
-  return set_.source_files[static_cast<std::size_t>(file)] + ":" + std::to_string(line);
+  return source_name(file) + ":" + std::to_string(line);
 }
 
 void Generator::insert(int file, int before, Place place, const std::string& text) {
@@ -142,7 +148,7 @@ void Generator::place_called_critical_sections() {
            });
   });
   if (!updated) return;
-  std::set<int> files;
+  std::set<int> files = called_files();
   for (const auto& [key, site] : sites_) files.insert(site.file);
   for (int file : files) {
     const SourceText& source = text(file);

@@ -501,6 +501,35 @@ TEST(EmitSource, ADisabledUpdateInAFunctionTheTasksCallIsACriticalSection) {
   }));
 }
 
+// The same in a file beside the tasks' that the trace does not name: patched too, and the
+// diff's names are relative to their common directory. A function defined in two files beside
+// them (two versions of the program) is left alone, noted.
+TEST(EmitSource, ADisabledUpdateInAFunctionOfAnotherFileIsACriticalSection) {
+  testing::TempDir dir;
+  std::string leaf =
+      "long total;\nvoid leaf(void)\n{\n   tareador_disable_object(&total);\n"
+      "   total += 1;\n   tareador_enable_object(&total);\n}\n";
+  dir.write("k.c", leaf);
+  dir.write("c.c",
+            "extern long total;\nvoid leaf(void);\nint main(void)\n{\n   tareador_ON();\n"
+            "   for (int k = 0; k < 2; k++) {\n      tareador_start_task(\"t\");\n"
+            "      leaf();\n      tareador_end_task(\"t\");\n   }\n   tareador_OFF();\n"
+            "   return 0;\n}\n");
+  trace::TaskSet set = two_tasks(dir.path("c.c"), 5, 11, 7, 9, {1, "global", 8, "total"}, true);
+  std::string diff = tasks::emit_source(set, {}).diff;
+  EXPECT_NE(diff.find("--- a/k.c\n+++ b/k.c\n"), std::string::npos) << diff;
+  EXPECT_NE(diff.find("--- a/c.c\n+++ b/c.c\n"), std::string::npos) << diff;
+  EXPECT_NE(diff.find("+   #pragma omp critical\n+   {\n    tareador_disable_object(&total);\n"),
+            std::string::npos)
+      << diff;
+  dir.write("k2.c", leaf);
+  tasks::EmitResult r = tasks::emit_source(set, {});
+  EXPECT_EQ(r.diff.find("omp critical"), std::string::npos) << r.diff;
+  EXPECT_NE(::testing::PrintToString(r.notes).find("the tasks call leaf, defined in several files"),
+            std::string::npos)
+      << ::testing::PrintToString(r.notes);
+}
+
 TEST(EmitSource, AReadInAnInlinedFunctionWaitsAfterTheLastCreation) {
   testing::TempDir dir;
   std::string text;

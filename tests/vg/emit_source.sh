@@ -28,27 +28,29 @@ if ! command -v patch >/dev/null; then
 fi
 
 # annotate NAME SOURCE_DIR BUILD_DIR [ARGS...]: traces BUILD_DIR/NAME, applies its diff to a
-# copy of SOURCE_DIR/NAME.c (or NAME.cpp, built with $CXX), builds and runs the copy (with
-# $run_args when set: an input larger than the traced one, else ARGS; traced with the tool's
-# options $tool_args when set); the diff is $scratch/NAME.diff, the copy $scratch/NAME/NAME.c.
+# copy of SOURCE_DIR/NAME.c (or of the files NAME_*.c of a program of several, or NAME.cpp,
+# built with $CXX), builds and runs the copy (with $run_args when set: an input larger than the
+# traced one, else ARGS; traced with the tool's options $tool_args when set); the diff is
+# $scratch/NAME.diff, the copy $scratch/NAME/NAME.c.
 annotate() {
-  local name=$1 sources=$2 build=$3 source=$1.c
-  local -a compiler=("$cc") run options=()
+  local name=$1 sources=$2 build=$3
+  local -a compiler=("$cc") run options=() files=("$1.c")
   shift 3
   run=("$@")
   [ -z "${run_args:-}" ] || read -ra run <<<"$run_args"
   [ -z "${tool_args:-}" ] || read -ra options <<<"$tool_args"
-  [ -f "$sources/$source" ] || { source=$name.cpp; read -ra compiler <<<"${CXX:-c++}"; }
+  [ -f "$sources/${files[0]}" ] || { files=("$sources/$name"_*.c) && files=("${files[@]##*/}"); }
+  [ -f "$sources/${files[0]}" ] || { files=("$name.cpp"); read -ra compiler <<<"${CXX:-c++}"; }
   local set="$scratch/$name.set" copy="$scratch/$name"
   rm -rf "$set" "$copy"
   mkdir -p "$copy"
-  cp "$sources/$source" "$copy/"
+  (cd "$sources" && cp "${files[@]}" "$copy/")
   timeout 300 "$TAREADOR" --trace-dir="$set" --task-report=no "${options[@]}" "$build/$name" "$@" \
     >"$set.log" 2>&1 || { echo "trace failed: $(tail -2 "$set.log")"; return 1; }
   "$TASKS" "$set" --emit-source -o "$scratch/$name.diff" 2>"$scratch/$name.notes" ||
     { echo "emit failed: $(cat "$scratch/$name.notes")"; return 1; }
   patch -s -p1 -d "$copy" <"$scratch/$name.diff" || { echo "the diff does not apply"; return 1; }
-  "${compiler[@]}" -O1 -fopenmp -I "$TESTS_DIR/../vg-tool" "$copy/$source" -o "$copy/$name" -lm \
+  "${compiler[@]}" -O1 -fopenmp -I "$TESTS_DIR/../vg-tool" "${files[@]/#/$copy/}" -o "$copy/$name" -lm \
     2>"$copy/cc.log" || { echo "no build: $(head -3 "$copy/cc.log")"; return 1; }
   OMP_NUM_THREADS=4 timeout 60 "$copy/$name" "${run[@]}" >"$copy/parallel.out" 2>&1 ||
     { echo "the parallel run failed: $(cat "$copy/parallel.out")"; return 1; }
@@ -275,6 +277,14 @@ checked $? ifdefs "ifdefs: a task started inside #ifdef TRACE gets its pragma af
 annotated standin
 grep -A1 -xF ' #endif' "$scratch/standin.diff" | grep -q '^+char tareador_dep_0 '
 checked $? standin "standin: a stand-in is declared after the #endif around the include of tareador.h"
+
+# Tasks that call a function of another file, which updates a disabled histogram there: that
+# file, which the trace does not name, gets the critical section; the diff patches both.
+annotated otherfile
+grep -A3 -xF '+      #pragma omp critical' "$scratch/otherfile.diff" | grep -qF 'hist[img[i] >> 4]++;' &&
+  grep -qxF -- '--- a/otherfile_kern.c' "$scratch/otherfile.diff" &&
+  grep -qxF -- '--- a/otherfile_main.c' "$scratch/otherfile.diff"
+checked $? otherfile "otherfile: a disabled update in a function of another file the tasks call is a critical section"
 
 # ---- Buffers of the creating frame reached through pointers (an alloca block, a caller's array):
 # no copy of them goes into the task, so the function that creates it waits before it returns --
