@@ -321,15 +321,14 @@ static Bool tasks_ended;  /* tareador_OFF came: tasks are not traced again */
 /* Dependencies flow through memory the tool sees: an optimised build keeps locals, a task's
    result among them, in registers, where no dependency is seen (and its register spills can
    make false ones). Said once, when tasks begin. */
-static void warn_optimised_tasks(void)
+/* Tasks see memory only: what an optimised build keeps in registers, and the functions it
+   inlines, escape them (`consequences`). */
+static void warn_optimised(const HChar* consequences)
 {
-   HChar text[320];
+   HChar text[400];
    if (tr_program_optimisation()[0] == 0) return;
-   VG_(snprintf)(text, sizeof text,
-                 "the program was compiled with %s: locals kept in registers (a task's result "
-                 "among them) make no dependency, and register spills can make false ones; "
-                 "trace a -O0 -g build for the task graph and --emit-source",
-                 tr_program_optimisation());
+   VG_(snprintf)(text, sizeof text, "the program was compiled with %s: %s",
+                 tr_program_optimisation(), consequences);
    tr_trace_warning(text);
    VG_(umsg)("tareador: warning: %s\n", text);
 }
@@ -337,7 +336,9 @@ static void warn_optimised_tasks(void)
 static void begin_tasks(ThreadId tid)
 {
    if (tasks_ended || tr_tasks_active() || !tr_trace_is_open() || tid != traced) return;
-   warn_optimised_tasks();
+   warn_optimised("locals kept in registers (a task's result among them) make no dependency, "
+                  "and register spills can make false ones; trace a -O0 -g build for the task "
+                  "graph and --emit-source");
    tr_tasks_begin(tid, clo_deps);
    tr_trace_task_dependencies(clo_deps);
    retranslate();
@@ -452,6 +453,10 @@ static void tareador_on(ThreadId tid)
 static void potential_begins(ThreadId tid)
 {
    traced_by_on = start_tracing(tid, 0, 1);
+   if (traced_by_on)
+      warn_optimised("the functions it inlined are no potential tasks, and locals kept in "
+                     "registers (a result among them) make no dependency; record a -O0 -g "
+                     "build for tareador-search");
 }
 
 static void potential_ends(void)
