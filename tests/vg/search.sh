@@ -91,6 +91,28 @@ program transpose "transpose_block swap_blocks" 3
 program cholesky "sgemm ssyrk spotrf strsm" 3
 program printing "report step" 2
 
+# A result returned in a register makes no dependency the recording sees: the search finds the
+# annotated run's decomposition far faster than that run, and says so.
+pot="$scratch/returned-potential" ann="$scratch/returned-annotated"
+rm -rf "$pot" "$ann"
+timeout 300 "$TAREADOR" --potential-tasks=functions --trace-dir="$pot" "$programs/returned" \
+  >"$pot.log" 2>&1
+timeout 300 "$TAREADOR" --task-report=no --trace-dir="$ann" "$programs/returned-annotated" \
+  >"$ann.log" 2>&1
+"$SEARCH" -q --cores $cores --reference "$ann" "$pot" >"$scratch/returned.out" 2>&1
+if grep -q "^reference: speedup 1\.000, 9 instances: its task types are iteration 2's$" \
+      "$scratch/returned.out" &&
+    grep -q "^tareador-search: warning: iteration 2 has the reference's task types but a speedup of 3\.[0-9]* against the annotated run's 1\.000: .* a result a function returns in a register" \
+      "$scratch/returned.out"; then
+  ok "returned in registers: the search warns that its iteration beats the annotated run"
+else
+  not_ok "returned in registers" "$(tail -4 "$scratch/returned.out" | tr '\n' ' ')"
+fi
+# (built -O1, as every program here: the recording warns that inlined functions are no calls)
+grep -q "tareador: warning: the program was compiled with -O1: the functions it inlined are no potential tasks" \
+  "$pot.log" && ok "an optimised build: the recording warns that inlined functions are no candidates" ||
+  not_ok "an optimised build's warning" "$(grep -i warning "$pot.log" | head -2 | tr '\n' ' ')"
+
 # Annotated regions are candidates too: the annotated Cholesky recorded as potential tasks gives
 # each kernel call a region around it, and the search passes through the regions' decomposition.
 regions="$scratch/regions"
