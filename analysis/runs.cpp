@@ -404,7 +404,9 @@ int run_critical(const RunRequest& r) {
       if (t->header().kind == "tasks") traces.push_back(std::move(t));
     if (traces.empty())
       throw trace::FormatError(r.inputs[n], 0,
-                               "no tasks trace: --critical accelerates the task types of one");
+                               "no tasks trace: --critical accelerates the task types of one (the "
+                               "run of a program annotated with tareador.h; a set recorded with "
+                               "--potential-tasks is tareador-search's)");
     const trace::Trace& t = *traces.front();
     const std::string prefix = analysis_prefix(r.files_prefix, r.keep, t.header(), "critical");
     if (!prefix.empty()) prepare_sweep_files(prefix);
