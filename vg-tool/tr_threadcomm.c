@@ -156,9 +156,17 @@ VG_REGPARM(2) void tr_threadcomm_access(Addr a, UWord size)
    frame's line that a pop and then a return release). */
 static void forget_if_unused(UShort* bytes, UInt block)
 {
-   UInt i, from = block << tc.block_bits, to = (block + 1) << tc.block_bits;
-   for (i = from; i < to; i++)
-      if (bytes[i]) return;
+   UInt from = block << tc.block_bits, to = (block + 1) << tc.block_bits, i;
+   if (bytes[TR_SHADOW_LEAF_SPAN + block] == 0) return;
+   /* (Four queues a word: blocks of 4 bytes or more start on a word, leaves are word-aligned.) */
+   if (to - from >= 4) {
+      const ULong* words = (const ULong*)(bytes + from);
+      for (i = 0; i < (to - from) / 4; i++)
+         if (words[i]) return;
+   } else {
+      for (i = from; i < to; i++)
+         if (bytes[i]) return;
+   }
    bytes[TR_SHADOW_LEAF_SPAN + block] = 0;
 }
 
@@ -176,7 +184,9 @@ void tr_threadcomm_forget(Addr a, SizeT n)
          if (end > first)
             VG_(memset)(bytes + TR_SHADOW_LEAF_SPAN + first, 0, (end - first) * sizeof(UShort));
          if (at & ((1u << tc.block_bits) - 1)) forget_if_unused(bytes, at >> tc.block_bits);
-         if ((at + k) & ((1u << tc.block_bits) - 1)) forget_if_unused(bytes, (at + k) >> tc.block_bits);
+         if ((at + k) & ((1u << tc.block_bits) - 1) &&
+             (at + k) >> tc.block_bits != at >> tc.block_bits)
+            forget_if_unused(bytes, (at + k) >> tc.block_bits);
       }
       a += k;
       n -= k;
