@@ -222,8 +222,11 @@ void tr_threadcomm_write(void)
    UInt s, d;
    if (!clo_thread_comm || tc.written || !tr_trace_is_open()) return;
    tc.written = True;
-   if (tc.too_many_threads)
+   if (tc.too_many_threads) {
       tr_trace_warning("--thread-comm: the accesses of threads past the 255th are not counted");
+      VG_(umsg)("tareador: warning: --thread-comm: the accesses of threads past the 255th are "
+                "not counted\n");
+   }
    VG_(sprintf)(name, TR_SET_THREADS, tr_trace_rank());
    if (!tr_trace_create(name, &file)) return;
    tr_text_printf(&file.text, "# tareador threadcomm v1 rank=%d granularity=%u\n", tr_trace_rank(),

@@ -192,6 +192,13 @@ for spec in "stack 2 1" "heap 2 3" "cached 2 3"; do
   fi
 done
 
+record "$scratch/dead-many" deadmem --thread-comm=yes -- many
+grep -q '^deadmem many: 300$' "$scratch/dead-many.log" &&
+  grep -q 'tareador: warning: --thread-comm: the accesses of threads past the 255th are not counted' \
+    "$scratch/dead-many.log" && grep -q 'past the 255th' "$scratch/dead-many/rank-0.toml" &&
+  ok "300 threads: the accesses past the 255th are not counted, and the run and the set say so" ||
+  not_ok "300 threads" "$(tail -3 "$scratch/dead-many.log" | tr '\n' ' ')"
+
 # OpenMP: the same ring, thread 1 (main) the team's thread 0.
 export OMP_WAIT_POLICY=passive  # a spinning barrier would be communication too
 record "$scratch/omp" ompring --thread-comm=yes

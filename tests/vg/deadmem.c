@@ -5,6 +5,8 @@
              malloc and works on it K times
      cached  a thread works on its stack and ends; the next thread runs on the same stack (the
              C library caches it) and works there K times
+     many    300 threads one after another, each adding to a global (past the 255th, the
+             tool counts no access, and says so)
    Only the one read of `stack` is communication: what a dead frame, a freed block or an ended
    thread's stack held is nobody's once another thread gets the addresses. */
 #include <pthread.h>
@@ -47,6 +49,15 @@ __attribute__((noinline)) static long use_frame(int i)
    return s;
 }
 
+static long total;
+
+static void* add_one(void* arg)
+{
+   (void)arg;
+   total++;
+   return NULL;
+}
+
 static void* work(void* arg)
 {
    int second = arg != NULL, reps = second ? K : 1;
@@ -73,6 +84,13 @@ int main(int argc, char** argv)
    if (strcmp(what, "stack") == 0) {
       s = share_frame();
       for (int i = 0; i < K; i++) s += use_frame(i);
+   } else if (strcmp(what, "many") == 0) {
+      for (int k = 0; k < 300; k++) {
+         pthread_t t;
+         pthread_create(&t, NULL, add_one, NULL);
+         pthread_join(t, NULL);
+      }
+      s = total;
    } else {
       for (long k = 0; k < 2; k++) { /* one after the other */
          pthread_t t;
