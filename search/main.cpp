@@ -85,6 +85,9 @@ int run(Options& o) {
                 b + 1, iterations[b].evaluation.speedup, o.search.cores,
                 iterations[b].evaluation.instances);
   std::cout << best;
+  if (iterations[b].evaluation.speedup < 1.01)
+    std::cout << "no decomposition gains 1%: the work is where the search cannot split it (a "
+                 "function with its loops inside, a recursion: docs/search.md, Limits)\n";
   std::optional<search::Reference> reference;
   if (!o.reference.empty()) {
     reference = search::read_reference(o.reference, o.search);

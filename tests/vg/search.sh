@@ -113,6 +113,17 @@ grep -q "tareador: warning: the program was compiled with -O1: the functions it 
   "$pot.log" && ok "an optimised build: the recording warns that inlined functions are no candidates" ||
   not_ok "an optimised build's warning" "$(grep -i warning "$pot.log" | head -2 | tr '\n' ' ')"
 
+# A kernel that is one function: nothing gains, and the search says why.
+one="$scratch/onefunction"
+rm -rf "$one"
+timeout 300 "$TAREADOR" --potential-tasks=functions --trace-dir="$one" "$programs/onefunction" \
+  >"$one.log" 2>&1
+"$SEARCH" -q --cores $cores "$one" >"$one.out" 2>&1
+grep -q '^best: iteration [0-9]*, speedup 1\.00[0-9] ' "$one.out" &&
+  grep -q '^no decomposition gains 1%: the work is where the search cannot split it' "$one.out" &&
+  ok "one function: no decomposition gains, and the search says why" ||
+  not_ok "one function" "$(tail -3 "$one.out" | tr '\n' ' ')"
+
 # Annotated regions are candidates too: the annotated Cholesky recorded as potential tasks gives
 # each kernel call a region around it, and the search passes through the regions' decomposition.
 regions="$scratch/regions"
