@@ -320,9 +320,8 @@ static Bool tasks_ended;  /* tareador_OFF came: tasks are not traced again */
 
 /* Dependencies flow through memory the tool sees: an optimised build keeps locals, a task's
    result among them, in registers, where no dependency is seen (and its register spills can
-   make false ones). Said once, when tasks begin. */
-/* Tasks see memory only: what an optimised build keeps in registers, and the functions it
-   inlines, escape them (`consequences`). */
+   make false ones), and it inlines functions, which are then no calls. Said once, when tasks
+   (or potential tasks) begin, with what it means for them (`consequences`). */
 static void warn_optimised(const HChar* consequences)
 {
    HChar text[400];

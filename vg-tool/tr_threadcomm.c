@@ -210,8 +210,11 @@ VG_REGPARM(3) void tr_threadcomm_stack_rises(Addr old_sp, Addr new_sp, UWord ret
    library's cache). */
 void tr_threadcomm_thread_ends(ThreadId tid)
 {
-   Addr top = VG_(thread_get_stack_max)(tid), low = VG_(get_SP)(tid) - RED_ZONE;
-   if (!clo_thread_comm || low >= top || top - low > VG_(thread_get_stack_size)(tid)) return;
+   Addr top, low;
+   if (!clo_thread_comm) return;
+   top = VG_(thread_get_stack_max)(tid);
+   low = VG_(get_SP)(tid) - RED_ZONE;
+   if (low >= top || top - low > VG_(thread_get_stack_size)(tid)) return;
    tr_threadcomm_forget(low, top + 1 - low);
 }
 
