@@ -747,7 +747,8 @@ TEST(TaskHints, ARaceFromUpdatesWhileDisabledIsNotProven) {
   ASSERT_NE(w, nullptr);
   EXPECT_TRUE(contains(w->message, "may write some of the same bytes (not proven")) << w->message;
   SetBuilder tracked = build(false);
-  w = warning(tasks::porting_hints(tracked.set()), "race", 1);
+  tasks::Hints tracked_hints = tasks::porting_hints(tracked.set());
+  w = warning(tracked_hints, "race", 1);
   ASSERT_NE(w, nullptr);
   EXPECT_TRUE(contains(w->message, "so both write some of the same bytes")) << w->message;
 }
