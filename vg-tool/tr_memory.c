@@ -25,7 +25,6 @@
 #include "tr_stack.h"
 #include "tr_tasks.h"
 
-#define RED_ZONE 128  /* the amd64 ABI's: a leaf function's locals below its stack pointer */
 
 static struct {
    Bool on, paused;
@@ -709,6 +708,7 @@ static void stack_dies_below(Addr low, Addr dead)
 
 VG_REGPARM(3) void tr_memory_stack_rises(Addr old_sp, Addr new_sp, UWord returned)
 {
+   Addr low, dead;
    if (state.potential) {
       tr_potential_stack_rises(new_sp);
       return;
@@ -717,9 +717,8 @@ VG_REGPARM(3) void tr_memory_stack_rises(Addr old_sp, Addr new_sp, UWord returne
    if (!state.on || VG_(get_running_tid)() != state.tid || old_sp < state.stack_bottom ||
        new_sp > state.stack_end)
       return;
-   /* A return ends its function and the red zone it used; another rise (a pop, a frame's
-      release) may leave a leaf function the red zone below its new stack pointer. */
-   stack_dies_below(old_sp - RED_ZONE, returned ? new_sp : new_sp - RED_ZONE);
+   tr_stack_dead_range(old_sp, new_sp, returned, &low, &dead);
+   stack_dies_below(low, dead);
    if (new_sp > tr_task_private_top && tr_task_private_top < tr_task_stack_top)
       tr_tasks_stack_rose(new_sp);
 }

@@ -158,7 +158,7 @@ static void free_block(ThreadId tid, void* p)
       forget_cached((UInt)id);
       check_scratch(tid, &objects[id]);
    }
-   tr_threadcomm_forget((Addr)p, block_size(p));
+   if (tr_threadcomm_enabled()) tr_threadcomm_forget((Addr)p, block_size(p));
    VG_(cli_free)(p);
 }
 

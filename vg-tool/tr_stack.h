@@ -18,6 +18,19 @@ UInt tr_stack_object_at(ThreadId tid, Addr a);
    TR_STACK_DEFAULT_EXTENT bytes from `a`. */
 UInt tr_stack_variable_at(ThreadId tid, Addr a);
 
+/* The amd64 ABI's red zone: a leaf function's locals below its stack pointer. */
+#define TR_RED_ZONE 128
+
+/* The stack pointer rose from `old_sp` to `new_sp` (`returned`: by a return): what it held from
+   *low up to *dead is dead. A return ends its function and the red zone it used; another rise
+   (a pop, a frame's release) may leave a leaf function the red zone below its new pointer. */
+static inline void tr_stack_dead_range(Addr old_sp, Addr new_sp, Bool returned, Addr* low,
+                                       Addr* dead)
+{
+   *low = old_sp - TR_RED_ZONE;
+   *dead = returned ? new_sp : new_sp - TR_RED_ZONE;
+}
+
 /* The stack pointer rose to `sp`: the objects below it die. Cheap when none does. */
 void tr_stack_rises(Addr sp);
 

@@ -19,12 +19,12 @@
 #include "tracefmt/set_layout.h"
 #include "tr_file.h"
 #include "tr_shadow.h"
+#include "tr_stack.h"
 #include "tr_threadcomm.h"
 #include "tr_threads.h"
 #include "tr_trace.h"
 
 #define MAX_THREADS 256
-#define RED_ZONE 128 /* the amd64 ABI's: a leaf function's locals below its stack pointer */
 
 static Bool clo_thread_comm = False;
 static Long clo_granularity = 6;
@@ -193,14 +193,13 @@ void tr_threadcomm_forget(Addr a, SizeT n)
    }
 }
 
-/* A return ends its function and the red zone it used; another rise (a pop, a frame's release)
-   may leave a leaf function the red zone below its new stack pointer. A move to another stack
-   (a coroutine's, a signal's) is no rise: only one within the thread's stack counts. */
+/* A move to another stack (a coroutine's, a signal's) is no rise: only one within the thread's
+   stack counts. */
 VG_REGPARM(3) void tr_threadcomm_stack_rises(Addr old_sp, Addr new_sp, UWord returned)
 {
    ThreadId tid = VG_(get_running_tid)();
-   Addr top = VG_(thread_get_stack_max)(tid), low = old_sp - RED_ZONE;
-   Addr dead = returned ? new_sp : new_sp - RED_ZONE;
+   Addr top = VG_(thread_get_stack_max)(tid), low, dead;
+   tr_stack_dead_range(old_sp, new_sp, returned, &low, &dead);
    if (new_sp > top + 1 || old_sp + VG_(thread_get_stack_size)(tid) < top + 1 || dead <= low)
       return;
    tr_threadcomm_forget(low, dead - low);
@@ -213,7 +212,7 @@ void tr_threadcomm_thread_ends(ThreadId tid)
    Addr top, low;
    if (!clo_thread_comm) return;
    top = VG_(thread_get_stack_max)(tid);
-   low = VG_(get_SP)(tid) - RED_ZONE;
+   low = VG_(get_SP)(tid) - TR_RED_ZONE;
    if (low >= top || top - low > VG_(thread_get_stack_size)(tid)) return;
    tr_threadcomm_forget(low, top + 1 - low);
 }
