@@ -233,6 +233,13 @@ class Generator {
   // when no other block the tasks use was allocated there.
   NamedObject heap_name(const trace::TaskObject& o);
 
+  // A caller's local (TaskObject::caller: `main`'s `double v[N]` passed down) by the pointer
+  // every site that uses it reaches it through: a parameter or local of the site's function
+  // of the object's own name (`scale(double* v, ..)`), of one dimension (a matrix's rows would
+  // be sections of a size the source does not give), never assigned there; or by a C++
+  // reference of its name, whole (`std::vector<double>& v`).
+  NamedObject caller_name(const trace::TaskObject& o);
+
   // Whether the variable `d`, assigned the block allocated at `line`, may point elsewhere later:
   // it is assigned anywhere else in its scope (a local's block, a global's file and the files of
   // the task sites), or its address is taken (`t = img; img = tmp;` swaps buffers: the name

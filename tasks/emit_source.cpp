@@ -508,11 +508,12 @@ bool Generator::counts(const trace::TaskObject& o, const trace::TaskUse& u, cons
                           ", on the stack of the function that creates it or of a caller, "
                           "through a pointer: no copy of it is made, so the creating function "
                           "waits for the task before it returns");
-  else if (o.kind == "stack" && u.written == 0 && !shared_locals_.count(local_key(site, o.name)))
+  else if (o.kind == "stack" && !o.caller && u.written == 0 &&
+           !shared_locals_.count(local_key(site, o.name)))
     note_once(o.name, "task " + site.type + " uses " + o.name +
                           " on the stack: locals are copied into the task (firstprivate), "
                           "not named in clauses");
-  return o.kind == "heap" || o.kind == "global";
+  return o.kind == "heap" || o.kind == "global" || o.caller;
 }
 
 void Generator::note_once(const std::string& key, const std::string& note) {
@@ -566,11 +567,42 @@ const NamedObject& Generator::name_of(int object) {
   auto it = names_.find(object);
   if (it != names_.end()) return it->second;
   const trace::TaskObject& o = *set_.object(object);
-  NamedObject named = o.kind == "heap" ? heap_name(o) : global_name(o);
+  NamedObject named = o.kind == "heap" ? heap_name(o) : o.caller ? caller_name(o) : global_name(o);
   named.size = o.size;
-  if (named.name.empty() || !visible_everywhere(object, named)) named = stand_in(o);
-  else if (o.kind == "heap" && named.element == 0) named = stand_in(o);
+  if (named.name.empty() || (!o.caller && !visible_everywhere(object, named))) named = stand_in(o);
+  else if ((o.kind == "heap" || named.pointer) && named.element == 0) named = stand_in(o);
   return names_[object] = named;
+}
+
+NamedObject Generator::caller_name(const trace::TaskObject& o) {
+  NamedObject named;
+  for (const SiteKey& key : users().at(o.id)) {
+    const TaskSite& site = sites_.at(key);
+    const SourceText& source = text(site.file);
+    int body = source.function_body(site.start);
+    if (body == 0) return {};
+    std::vector<Declaration> parameters = source.parameters(body);
+    std::vector<Declaration> visible = parameters;
+    for (const Declaration& d : source.declarations(body + 1, site.start))
+      if (in_scope(source, d, site.start)) visible.push_back(d);
+    auto d = std::find_if(visible.rbegin(), visible.rend(),
+                          [&](const Declaration& v) { return v.name == o.name; });
+    if (d == visible.rend()) return {};
+    NamedObject here{d->name, false, 0, 0};  // a reference: the object itself, whole
+    if (!d->reference) {
+      bool parameter = std::any_of(parameters.begin(), parameters.end(), [&](const Declaration& p) {
+        return p.name == d->name && p.line == d->line;
+      });
+      bool one_dimension = d->stars == 1 ? d->dimensions == 0 : parameter && d->dimensions == 1;
+      if (!one_dimension || assigned_again(site.file, *d, d->line)) return {};
+      here = NamedObject{d->name, true, basic_type_size(d->base_type), 0};
+    }
+    // (every site must name it alike: one name serves them all)
+    if (!named.name.empty() && (here.pointer != named.pointer || here.element != named.element))
+      return {};
+    named = here;
+  }
+  return named;
 }
 
 NamedObject Generator::heap_name(const trace::TaskObject& o) {

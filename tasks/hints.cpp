@@ -88,7 +88,7 @@ std::vector<const trace::TaskUse*> descendants_data(const trace::TaskSet& set,
     for (const trace::TaskUse& u : set.uses(in)) {
       if (u.local) temporaries.insert(u.object);
       const trace::TaskObject* o = set.object(u.object);
-      if (!u.disabled && o && program_data(o) && o->kind != "stack") found.push_back(&u);
+      if (!u.disabled && o && program_data(o) && !creator_local(o)) found.push_back(&u);
     }
     todo.insert(todo.end(), set.children(in).begin(), set.children(in).end());
   }
@@ -125,7 +125,7 @@ void add_instance(const trace::TaskSet& set, const trace::TaskInstance& t, TypeU
       tu.disabled.insert(name);
     } else if (!program_data(o)) {
       tu.left_out.insert(name);
-    } else if (!(o && o->kind == "stack" && name.rfind("__", 0) == 0)) {
+    } else if (!(creator_local(o) && name.rfind("__", 0) == 0)) {
       // (not the compiler's own variables: a range-for's __for_begin)
       per_object[u.object].read += b.read;
       per_object[u.object].written += b.written;
@@ -138,7 +138,7 @@ void add_instance(const trace::TaskSet& set, const trace::TaskInstance& t, TypeU
       b.read = std::min(b.read, o->size);
       b.written = std::min(b.written, o->size);
     }
-    if (o && o->kind == "stack") {
+    if (creator_local(o)) {
       std::string name = object_name(set, object);
       locals[name].read += b.read;
       locals[name].written += b.written;
@@ -179,7 +179,7 @@ std::set<std::pair<int, std::string>> locals_read_later(const trace::TaskSet& se
     for (const trace::TaskDependency& d : set.after(t)) {
       if (!(d.kinds & trace::kRaw) || !valid_instance(set, d.from)) continue;
       for (int o : set.objects_of(d))
-        if (is_stack(set, o)) found.insert({set.instance(d.from).type, object_name(set, o)});
+        if (creator_local(set, o)) found.insert({set.instance(d.from).type, object_name(set, o)});
     }
   return found;
 }
@@ -199,6 +199,7 @@ TypeHints type_hints(const trace::TaskSet& set, int type, TypeUses& tu,
     ou.objects = tu.members[g].size();
     for (int id : tu.members[g])
       if (const trace::TaskObject* o = set.object(id)) ou.size += o->size;
+    if (g.first == "stack") th.callers_locals.push_back(g.second);
     th.objects.push_back(ou);
   }
   for (const auto& [name, b] : tu.locals) {
@@ -313,7 +314,7 @@ void stack_write_warnings(const trace::TaskSet& set, const std::vector<TypeUses>
     Warning w;
     w.code = "stack-write";
     for (const trace::TaskObject& o : set.objects)
-      if (o.kind == "stack" && o.name == th.locals_shared.front()) {
+      if (creator_local(&o) && o.name == th.locals_shared.front()) {
         w.object = o.id;
         break;
       }
@@ -451,7 +452,7 @@ void stack_flow_warnings(const trace::TaskSet& set, Hints& hints) {
       if (ancestor(t.id, d.from)) continue;
       std::set<int> stacks;
       for (int o : set.objects_of(d))
-        if (is_stack(set, o)) stacks.insert(o);
+        if (creator_local(set, o)) stacks.insert(o);
       for (int o : stacks) {
         StackFlow& f = flows[{o, set.instance(d.from).type, t.type}];
         if (f.count++ == 0) {

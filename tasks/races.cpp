@@ -148,7 +148,8 @@ void mark(RaceFinding& f, const trace::TaskSet& set, int id) {
 
 namespace {
 
-// The objects a race can be on (not the stack: each instance's frames are its own; not a
+// The objects a race can be on (not the locals of the code creating the tasks, which each
+// instance copies, nor its own frames; not a
 // library's state or constants: program_data), with the
 // instances that write each, in instance order (an instance's uses of one object added up).
 struct Writes {
@@ -159,7 +160,7 @@ struct Writes {
 Writes object_writers(const trace::TaskSet& set) {
   Writes w;
   for (const trace::TaskObject& o : set.objects)
-    if (o.kind != "stack" && program_data(&o) && o.size > 0) w.size_of[o.id] = o.size;
+    if (!creator_local(&o) && program_data(&o) && o.size > 0) w.size_of[o.id] = o.size;
   for (const trace::TaskInstance& t : set.instances) {
     std::map<int, Writer> mine;
     for (const trace::TaskUse& u : set.uses(t)) {

@@ -49,6 +49,10 @@ std::string report_text(const trace::TaskSet& set, const Report& r) {
       out << "    stack buffers: " << join(th.stack_buffers, ", ")
           << " (alloca blocks of the code that creates it, used through a pointer: shared, not "
              "copied; that code's function must wait for the task (taskwait) before it returns)\n";
+    if (!th.callers_locals.empty())
+      out << "    through a pointer: " << join(th.callers_locals, ", ")
+          << " (locals of a function that calls the one that creates it: shared, in the clauses; "
+             "name the pointer it uses, with the part of them each instance uses)\n";
     if (!th.locals_private.empty())
       out << "    private: " << join(th.locals_private, ", ")
           << " (locals of the code that creates it, written and not read again while traced: "
@@ -153,6 +157,7 @@ nlohmann::ordered_json report_json(const trace::TaskSet& set, const Report& r) {
               {"stack_written", th.stack_written},
               {"firstprivate", th.firstprivate},
               {"stack_buffers", th.stack_buffers},
+              {"callers_locals", th.callers_locals},
               {"private", th.locals_private},
               {"locals_updated", th.locals_updated},
               {"locals_written", th.locals_shared},

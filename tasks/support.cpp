@@ -48,10 +48,9 @@ std::string percent(double v) {
   return buffer;
 }
 
-bool is_stack(const trace::TaskSet& set, int id) {
-  const trace::TaskObject* o = set.object(id);
-  return o && o->kind == "stack";
-}
+bool creator_local(const trace::TaskObject* o) { return o && o->kind == "stack" && !o->caller; }
+
+bool creator_local(const trace::TaskSet& set, int id) { return creator_local(set.object(id)); }
 
 bool program_data(const trace::TaskObject* o) {
   return o == nullptr || (o->kind != "const" && o->kind != "library");

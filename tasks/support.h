@@ -14,7 +14,10 @@ bool valid_instance(const trace::TaskSet& set, int id);
 std::string fixed1(double v);       // one decimal, without a trailing ".0"
 std::string grouped(double value);  // 1234567 -> "1,234,567"
 std::string percent(double v);      // "12.50%"
-bool is_stack(const trace::TaskSet& set, int id);
+// Whether an object is a local of the code that creates the tasks using it (a stack object not
+// reached as a caller's, TaskObject::caller): passed by value, never in the clauses.
+bool creator_local(const trace::TaskObject* o);
+bool creator_local(const trace::TaskSet& set, int id);
 // Whether an object is the program's data, which clauses name and races are about: not
 // constants (read-only memory: literals, code) nor a library's own memory (the C library's
 // internals: its calls are taken to be thread-safe).

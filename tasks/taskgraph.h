@@ -160,6 +160,9 @@ struct TypeHints {
   // alloca blocks of the code that creates them, used through a pointer: no clause copies them,
   // so they stay shared and that code's function must wait for the task before it returns.
   std::vector<std::string> stack_buffers;
+  // Locals of the functions that call the one creating them (TaskObject::caller: a matrix of
+  // `main` passed down), reached through pointers: shared, in the clauses (`objects`).
+  std::vector<std::string> callers_locals;
   std::vector<std::string> temporaries;  // heap blocks each instance allocated and freed itself
   std::vector<std::string> disabled;     // objects used while disabled: reductions, atomic updates
   std::vector<std::string> left_out;     // used objects that are not the program's data

@@ -29,7 +29,7 @@ namespace {
 
 // Version 2 added quoted names and the const and library object kinds to tasks streams; a
 // version 1 set reads the same.
-constexpr int kFormatVersion = 4;
+constexpr int kFormatVersion = 5;
 constexpr const char* kFormatName = "tareador-trace-set";
 
 // The value of `node` as a T when it is one. An integer is read only from an integer: toml++

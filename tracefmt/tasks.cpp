@@ -382,6 +382,14 @@ class RankLoader {
     }
     if (flag == "local") {
       u.local = true;
+      flag = f.done() ? std::string_view() : f.text("flag");
+    }
+    if (flag == "outer") {
+      TaskObject& o = objects_[object_index_.at(u.object)];
+      if (o.kind != "stack")
+        f.fail("'outer' on a " + o.kind + " object (only a stack object lies in a caller's frame)");
+      u.outer = true;
+      o.caller = true;
       flag = f.done() ? std::string_view() : f.text("span");
     }
     if (!flag.empty()) span(f, flag, u);
@@ -392,7 +400,8 @@ class RankLoader {
   // `span FIRST END` of a `uses`: offsets within the object, FIRST < END <= its size.
   void span(Fields& f, std::string_view word, TaskUse& u) {
     if (word != "span")
-      f.fail("after the byte counts 'uses' takes 'disabled', 'local' and 'span FIRST END'");
+      f.fail(
+          "after the byte counts 'uses' takes 'disabled', 'local', 'outer' and 'span FIRST END'");
     u.span_first = f.count<std::int64_t>("span first");
     u.span_end = f.count<std::int64_t>("span end");
     const TaskObject& o = objects_[object_index_.at(u.object)];

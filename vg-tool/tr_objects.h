@@ -36,6 +36,9 @@ typedef struct {
    Addr site, via;             /* heap: the allocating call in the program's code, and the
                                   function it called (an allocator, a library function) */
    Addr site_sp;               /* heap: the stack pointer of that call */
+   Addr home;                  /* stack: the base of the frame of the function that declares
+                                  it (its caller's stack pointer at the call), 0 if not known:
+                                  tells a caller's variable from the task creator's own */
    UInt born_in;               /* heap: the task instance running when it was allocated (0:
                                   none) */
    Bool freed_inside;          /* heap: freed while that instance was open, by it or by an

@@ -171,12 +171,23 @@ static SizeT reach(Addr a, const Description* d, Long step)
    return inside;
 }
 
-static UInt new_variable(Addr a, const Description* d)
+/* The base of frame `k` of the stack of `tid` (the stack pointer of its caller, above which
+   its arguments passed on the stack lie), 0 past the frames known: the description's frame
+   numbers are those of VG_(get_StackTrace). */
+static Addr frame_base(ThreadId tid, Int k)
+{
+   Addr ips[MAX_FRAMES], sps[MAX_FRAMES];
+   UInt n = VG_(get_StackTrace)(tid, ips, MAX_FRAMES, sps, NULL, 0);
+   return k >= 0 && (UInt)k + 1 < n ? sps[k + 1] : 0;
+}
+
+static UInt new_variable(ThreadId tid, Addr a, const Description* d)
 {
    Addr start = d->offset_known ? a - (Addr)d->offset : a - reach(a, d, -1);
    SizeT size = (SizeT)(a - start) + 1 + reach(a, d, 1);
    UInt id = tr_objects_new(TR_OBJ_STACK, start, size);
    tr_object(id)->name = VG_(strdup)("tareador.stack.name", d->name);
+   tr_object(id)->home = frame_base(tid, d->frame);
    add(&variables, start, id);
    return id;
 }
@@ -215,6 +226,7 @@ static UInt frame_object(ThreadId tid, Addr a)
    id = tr_objects_new(TR_OBJ_STACK, low, high - low);
    tr_object(id)->name = VG_(strdup)("tareador.stack.name", name);
    tr_object(id)->frame = True;
+   tr_object(id)->home = high;
    tr_object(id)->temporary = tr_program_variables_read();
    add(&frames, low, id);
    return id;
@@ -286,7 +298,7 @@ UInt tr_stack_object_at(ThreadId tid, Addr a)
    if (VG_(lookupFM)(undescribed.map, NULL, &id, granule) && tr_object((UInt)id) &&
        !tr_object((UInt)id)->dead)
       return (UInt)id;
-   if (describe(a, &d)) return new_variable(a, &d);
+   if (describe(a, &d)) return new_variable(tid, a, &d);
    found = frame_object(tid, a);
    add(&undescribed, granule, found);
    return found;
@@ -299,7 +311,7 @@ UInt tr_stack_variable_at(ThreadId tid, Addr a)
    Addr low, high;
    UInt id = find(&variables, a);
    if (id) return id;
-   if (describe(a, &d)) return new_variable(a, &d);
+   if (describe(a, &d)) return new_variable(tid, a, &d);
    frame_of(tid, a, &low, &high, name, sizeof name);
    id = tr_objects_new(TR_OBJ_STACK, a, TR_STACK_DEFAULT_EXTENT);
    tr_object(id)->name = VG_(malloc)("tareador.stack.name", sizeof name + 24);

@@ -766,18 +766,22 @@ static void write_dependency(const Dependency* d)
    tr_text_append(&tasks.out.text, "\n");
 }
 
-/* `uses` of `instance`, with the span of the bytes used as offsets into the object; `local`
+/* `uses` of instance `in`, with the span of the bytes used as offsets into the object; `local`
    for a heap block the instance allocated and freed, itself or through an instance it created
-   (a temporary of its own, in no clause of it). */
-static void write_use(const Use* u, UInt instance)
+   (a temporary of its own, in no clause of it); `outer` for a variable of a caller of the
+   function that created it, on the stack above that function's frame (a matrix of `main`
+   passed down): the task reaches it through a pointer, as it would a heap block. */
+static void write_use(const Use* u, const Instance* in)
 {
    const TrObject* o = tr_object(u->object);
    Addr low = u->low > o->start ? u->low : o->start;
    Addr high = u->high < o->start + o->size ? u->high : o->start + o->size;
-   Bool local = o->kind == TR_OBJ_HEAP && o->dead && o->born_in == instance && o->freed_inside;
+   Bool local = o->kind == TR_OBJ_HEAP && o->dead && o->born_in == in->id && o->freed_inside;
+   Bool outer = o->kind == TR_OBJ_STACK &&
+                (o->home ? o->home > in->frame : o->start >= in->frame);
    tr_text_end_records(&tasks.out.text);
-   tr_text_printf(&tasks.out.text, "uses %u %llu %llu%s%s", u->object, u->read, u->written,
-                  u->disabled ? " disabled" : "", local ? " local" : "");
+   tr_text_printf(&tasks.out.text, "uses %u %llu %llu%s%s%s", u->object, u->read, u->written,
+                  u->disabled ? " disabled" : "", local ? " local" : "", outer ? " outer" : "");
    if (high > low) tr_text_printf(&tasks.out.text, " span %lu %lu", low - o->start, high - o->start);
    tr_text_append(&tasks.out.text, "\n");
 }
@@ -823,7 +827,7 @@ static void write_section(Instance* in)
          case REC_AFTER: write_dependency(dependency_slot(in, (UInt)r->value)); break;
       }
    }
-   for (i = 0; i < n_uses; i++) write_use(&uses[i], in->id);
+   for (i = 0; i < n_uses; i++) write_use(&uses[i], in);
    tr_text_record(&tasks.out.text, "endtask");
    VG_(free)(deps);
 }

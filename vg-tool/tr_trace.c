@@ -16,7 +16,7 @@
 #include "tr_text.h"
 #include "tr_trace.h"
 
-#define TR_FORMAT_VERSION 4
+#define TR_FORMAT_VERSION 5
 
 /* ---- Files ------------------------------------------------------------------------------ */
 

@@ -246,6 +246,9 @@ struct TaskObject {
   std::string kind;       // one of kObjectKinds
   std::int64_t size = 0;  // bytes
   std::string name;
+  // A stack object some instance reached as a caller's (TaskUse::outer): data the tasks share
+  // through a pointer, named in their clauses, not a local of the code that creates them.
+  bool caller = false;
 };
 
 // A line of the program's sources, from the debug information (version 3 streams): `file`
@@ -293,14 +296,18 @@ struct TaskDependency {
   TaskList objects;        // its object ids: TaskSet::objects_of
 };
 
-// `uses OBJ READ WRITTEN [disabled] [span FIRST END]`: bytes of an object the instance itself
-// read and wrote, and the offsets [span_first, span_end) they lie in (span_end 0: not known).
+// `uses OBJ READ WRITTEN [disabled] [local] [outer] [span FIRST END]`: bytes of an object the
+// instance itself read and wrote, and the offsets [span_first, span_end) they lie in (span_end
+// 0: not known).
 struct TaskUse {
   int object = 0;
   std::int64_t read = 0, written = 0;
   bool disabled = false;  // while the object was disabled (tareador_disable_object)
   bool local = false;     // a heap block the instance allocated and freed: its own temporary
   std::int64_t span_first = 0, span_end = 0;
+  // A stack object of a caller of the function that created the instance (a matrix of `main`
+  // passed down): reached through a pointer, shared like a heap block, not a local it copies.
+  bool outer = false;
 };
 
 // A spawn or an after of an instance, in record order (TaskSet::steps): with them an instance

@@ -827,6 +827,27 @@ TEST(SourceSites, TheReaderKeepsSitesAndSpans) {
   EXPECT_EQ(set.uses(main)[0].span_end, 0) << "no span: not known";
 }
 
+TEST(SourceSites, TheReaderMarksACallersLocal) {
+  // Instance 2 reaches main's `m` from the function that created it (`outer`): the object is a
+  // caller's, shared; `n`, a local of that function, stays one.
+  testing::TempDir dir;
+  std::unique_ptr<trace::Trace> trace;
+  const trace::TaskSet& set = read_set(dir,
+                                       "object 1 stack 512 m\n"
+                                       "object 2 stack 4 n\n"
+                                       "task 2 row 1\n"
+                                       "uses 1 64 64 outer span 64 128\n"
+                                       "uses 2 4 0\n"
+                                       "endtask\n"
+                                       "task 1 main 0\nspawn 2\nendtask\nend\n",
+                                       trace);
+  EXPECT_TRUE(set.uses(set.instance(2))[0].outer);
+  EXPECT_EQ(set.uses(set.instance(2))[0].span_end, 128);
+  EXPECT_FALSE(set.uses(set.instance(2))[1].outer);
+  EXPECT_TRUE(set.object(1)->caller);
+  EXPECT_FALSE(set.object(2)->caller);
+}
+
 TEST(SourceSites, BadSitesAndSpansNameTheirLine) {
   const std::pair<const char*, const char*> cases[] = {
       {"task 1 main 0 main.c:0 -\n",
@@ -835,8 +856,11 @@ TEST(SourceSites, BadSitesAndSpansNameTheirLine) {
       {"task 1 main 0\nuses 1 8 0 span 8 8\n", "tasks.0.trc:4: span 8 8 is not a range of offsets"},
       {"task 1 main 0\nuses 1 8 0 span 0 17\n", "within object 1 (16 bytes)"},
       {"task 1 main 0\nuses 1 8 0 spam 0 1\n",
-       "'uses' takes 'disabled', 'local' and 'span FIRST END'"},
-      {"task 1 main 0\nuses 1 8 0 local disabled\n", "'uses' takes 'disabled', 'local' and"}};
+       "'uses' takes 'disabled', 'local', 'outer' and 'span FIRST END'"},
+      {"task 1 main 0\nuses 1 8 0 local disabled\n",
+       "'uses' takes 'disabled', 'local', 'outer' and"},
+      {"task 1 main 0\nuses 1 8 0 outer\n",
+       "tasks.0.trc:4: 'outer' on a global object (only a stack object lies in a caller's frame)"}};
   for (const auto& [stream, message] : cases) {
     testing::TempDir dir;
     std::unique_ptr<trace::Trace> trace;

@@ -335,8 +335,8 @@ TEST(Native, RejectsBadManifests) {
     const char* message;
   };
   const std::vector<Case> cases = {
-      {"format = \"tareador-trace-set\"\nversion = 5\nname = \"x\"\nranks = 1\nmips = 1.0\n",
-       "version 5 is not supported"},
+      {"format = \"tareador-trace-set\"\nversion = 6\nname = \"x\"\nranks = 1\nmips = 1.0\n",
+       "version 6 is not supported"},
       {"format = \"other\"\nversion = 1\nname = \"x\"\nranks = 1\nmips = 1.0\n", "format is not"},
       {"format = \"tareador-trace-set\"\nversion = 1\nname = \"x\"\nmips = 1.0\n",
        "missing key 'ranks'"},

@@ -60,6 +60,13 @@ class SetBuilder {
     set_.add_use(id, {object, read, written, disabled, false, first, end});
     return *this;
   }
+  // A use of bytes [first, end) of a caller's local (TaskUse::outer), which the reader marks.
+  SetBuilder& outer_uses(int id, int object, std::int64_t read, std::int64_t written,
+                         std::int64_t first, std::int64_t end) {
+    set_.add_use(id, {object, read, written, false, false, first, end, true});
+    for (trace::TaskObject& o : set_.objects) o.caller = o.caller || o.id == object;
+    return *this;
+  }
   SetBuilder& instructions(int id, double n) {
     at(id).instructions = n;
     return *this;
@@ -707,6 +714,28 @@ TEST(TaskHints, ALocalTheTaskReadsAndWritesIsItsCopyNotPrivate) {
   EXPECT_EQ(h.types[0].firstprivate, (std::vector<std::string>{"total"}));
   EXPECT_EQ(h.types[0].locals_updated, (std::vector<std::string>{"total"}));
   EXPECT_EQ(h.types[0].locals_private, (std::vector<std::string>{"last"}));
+}
+
+TEST(TaskHints, ACallersArrayIsInTheClausesNotALocal) {
+  // main's matrix `a`, which the function creating the tasks reaches through its parameter
+  // (object 2, a pointer it reads): each row task updates its rows and reads the next ones. The
+  // tasks share the matrix, so it is in their clauses, with no warning that they write a local
+  // of the code that creates them; the pointer is that code's local, passed by value.
+  SetBuilder b;
+  b.object(1, "stack", 512, "a").object(2, "stack", 8, "a");
+  int x = b.add("rows", 1, 10), y = b.add("rows", 1, 10);
+  b.outer_uses(x, 1, 256, 128, 0, 256).outer_uses(y, 1, 256, 128, 128, 384);
+  b.uses(x, 2, 8, 0).uses(y, 2, 8, 0);
+  b.after(y, x, trace::kRaw, 128, {1});
+  tasks::Hints h = tasks::porting_hints(b.set());
+  ASSERT_EQ(h.types.size(), 1u);
+  ASSERT_EQ(h.types[0].objects.size(), 1u);
+  EXPECT_EQ(h.types[0].objects[0].object, 1);
+  EXPECT_EQ(h.types[0].objects[0].clause, tasks::Clause::InOut);
+  EXPECT_EQ(h.types[0].callers_locals, (std::vector<std::string>{"a"}));
+  EXPECT_EQ(h.types[0].firstprivate, (std::vector<std::string>{"a"}));  // the pointer
+  EXPECT_EQ(h.types[0].openmp, "#pragma omp task depend(inout: a)");
+  EXPECT_TRUE(h.warnings.empty()) << h.warnings.front().message;
 }
 
 TEST(TaskHints, RaceOnOneElementOfALargerObject) {

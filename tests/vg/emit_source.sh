@@ -164,11 +164,13 @@ grep -qxF '+      #pragma omp task firstprivate(b, size, step) shared(partial)' 
   grep -qxF '+      #pragma omp task firstprivate(i, k) shared(table) depend(in: table) depend(out: scaled)' "$scratch/partials.diff"
 checked $? partials "partials: a local array of partial sums is shared without depend clauses and waited for; a table one task fills for others is shared and ordered"
 
-# ---- C++ reference parameters: shared (orphaned tasks would copy what they refer to) -----------
+# ---- C++ reference parameters: shared (orphaned tasks would copy what they refer to); main's
+# locals they refer to are in the clauses: `total` by its reference, the vector (named `v` and
+# `from`) and the global array (named `to`) by stand-ins ------------------------------------
 annotated references
-grep -qxF '+      #pragma omp task firstprivate(size) shared(v) depend(out: tareador_dep_0)' "$scratch/references.diff" &&
-  grep -qxF '+   #pragma omp task shared(to, from) depend(in: tareador_dep_0) depend(out: tareador_dep_1)' "$scratch/references.diff" &&
-  grep -qxF '+   #pragma omp task shared(total, to) depend(in: tareador_dep_1)' "$scratch/references.diff"
+grep -qxF '+      #pragma omp task firstprivate(size) shared(v) depend(in: tareador_dep_1) depend(out: tareador_dep_0)' "$scratch/references.diff" &&
+  grep -qxF '+   #pragma omp task shared(to, from) depend(in: tareador_dep_0, tareador_dep_1) depend(out: tareador_dep_2)' "$scratch/references.diff" &&
+  grep -qxF '+   #pragma omp task shared(total, to) depend(in: tareador_dep_2) depend(inout: total)' "$scratch/references.diff"
 checked $? references "references: a vector, an array and a result passed by C++ reference are shared"
 
 # ---- A task reads a histogram earlier tasks updated while disabled: a taskwait before its creation
@@ -301,6 +303,22 @@ if grep -qE "^    stack buffers: alloca@frames\.c:$line \(" <<<"$report" &&
   ok "frames: the porting hints list the alloca block as a stack buffer, not as firstprivate"
 else
   not_ok frames "hints: $(grep -E '^    (firstprivate|stack buffers):' <<<"$report" | tr '\n' '|')"
+fi
+
+# ---- Arrays of main, which the functions main calls create tasks on through their parameters:
+# the tasks share them, so the clauses must order them (the sums came out wrong without): the
+# vector by its pointer, the matrix (whose rows the source does not size) by a stand-in --------
+annotated callers
+grep -qxF '+         #pragma omp task firstprivate(size, blocks, n, v) depend(inout: v[0:4096])' \
+    "$scratch/callers.diff" &&
+  grep -qxF '+         #pragma omp task depend(inout: tareador_dep_0)' "$scratch/callers.diff"
+checked $? callers "callers: arrays of main its callees' tasks use through parameters are in the depend clauses"
+report=$("$TASKS" "$scratch/callers.set" 2>&1)
+if grep -qE '^    through a pointer: v \(' <<<"$report" && grep -qE '^    inout +v +stack ' <<<"$report" &&
+  grep -qE '^    through a pointer: a \(' <<<"$report" && ! grep -qF '[stack' <<<"$report"; then
+  ok "callers: the report names main's arrays in the clauses, with no warning of locals written"
+else
+  not_ok "callers report" "$(grep -E '^    (through|inout|firstprivate)|\[stack' <<<"$report" | tr '\n' '|')"
 fi
 
 # ---- A pointer the creating loop moves on, read by the task: copied, so no wait in the loop ----
