@@ -52,12 +52,14 @@ void tr_for_pieces(const TrLayout* l, SizeT from, SizeT to, TrPieceFn fn, TrGath
    }
 }
 
+ULong tr_over_cap = ~0ULL;
+
 /* The value a pass gathers over the bytes [from, to) of a message. */
 ULong tr_over(const TrLayout* l, SizeT from, SizeT to, TrPieceFn fn, ULong arg)
 {
    TrGather g = {0, arg};
    tr_for_pieces(l, from, to, fn, &g);
-   return g.value;
+   return g.value < tr_over_cap ? g.value : tr_over_cap;
 }
 
 /* The last store at or after `arg` (clock + 1). */

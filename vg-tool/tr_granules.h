@@ -70,8 +70,11 @@ void tr_layout_free(TrLayout* l);
 /* Calls `fn` on each piece of memory that holds the bytes [from, to) of the message. */
 void tr_for_pieces(const TrLayout* l, SizeT from, SizeT to, TrPieceFn fn, TrGather* g);
 
-/* The value a pass gathers over the bytes [from, to) of a message. */
+/* The value a pass gathers over the bytes [from, to) of a message, at most tr_over_cap: the
+   time (clock + 1) of the call being handled. The program's other threads' accesses may be
+   timed past it (tr_overlap.c), though they came before it. */
 ULong tr_over(const TrLayout* l, SizeT from, SizeT to, TrPieceFn fn, ULong arg);
+extern ULong tr_over_cap;
 
 /* The last store at or after `arg` (clock + 1). */
 void tr_last_store(Addr a, SizeT n, TrGather* out);

@@ -260,6 +260,7 @@ static void while_in_call(void)
 /* A rank computing long after its last records (or polling in a call) writes them out. */
 static void time_slice_starts(ThreadId tid, ULong blocks_dispatched)
 {
+   tr_overlap_slice_starts(tid);
    if (tid != traced) return;
    if (in_call) while_in_call();
    else tr_trace_write_due();
@@ -602,6 +603,7 @@ static void tr_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs
        (tr_comm_enabled() || tr_threadcomm_enabled())) {
       traced_by_on = start_tracing(tid, 0, 1);
    }
+   tr_overlap_syscall(tid, syscallno, args);
    /* (A system call may block for good.) */
    if (in_call && tid == traced) while_in_call();
    if (syscallno == __NR_exit_group || syscallno == __NR_exit) {

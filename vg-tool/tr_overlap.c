@@ -23,8 +23,11 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 
 #include "tr_coll.h"
+#include "tr_count.h"
 #include "tr_granules.h"
 #include "tr_overlap.h"
 #include "tr_stream.h"
@@ -32,6 +35,7 @@
 #include "tr_shadow.h"
 #include "tr_speculate.h"
 #include "tr_text.h"
+#include "tr_threads.h"
 #include "tr_trace.h"
 
 #define MAX_CHUNKS 64
@@ -94,6 +98,8 @@ static struct {
    ULong chunk_min;       /* bytes: no chunk is smaller */
    ThreadId tid;
    ULong base;            /* instruction count when tracing began */
+   ULong last_call;       /* the clock at the last MPI call */
+   ULong wakes, woken_at; /* the traced thread's futex wakes so far, and its clock at the last */
    ULong in_mpi;          /* instructions spent inside MPI calls since */
    ULong entered;         /* instruction count at the current call's start */
    ULong messages_received;  /* in the authentic run's order of completion */
@@ -139,11 +145,85 @@ static ULong clock_at(ULong count) { return count - ov.base - ov.in_mpi; }
 
 /* ---- Shadow ------------------------------------------------------------------------------ */
 
+/* The traced thread's clock now (inside an MPI call: when it entered it). */
+static ULong traced_clock(void)
+{
+   return ov.paused ? clock_at(ov.entered) : clock_at(tr_count_thread(ov.tid));
+}
+
+/* The program's other threads (an OpenMP team filling a send buffer) compute beside the traced
+   thread, but valgrind runs one thread at a time, the one that holds its lock as long as it
+   can: the traced thread may run its whole share of a parallel loop before the others run
+   theirs, or after. So each other thread has a clock of its own, the traced thread's clock at
+   a moment they met plus the instructions it executed since: when it is first seen, and when
+   it goes on after waiting (a futex) while the traced thread woke threads up (a parallel
+   region begins). */
+static struct {
+   Bool known, waiting;
+   ULong wakes;         /* ov.wakes when it began to wait */
+   ULong count, clock;  /* its instruction count, and its clock then */
+} other[TR_THREADS_CACHED];
+
+void tr_overlap_slice_starts(ThreadId tid)
+{
+   if (!ov.active || tid == ov.tid || tid >= TR_THREADS_CACHED) return;
+   if (!other[tid].known)  /* (waiting since before tracing began: the last wake woke it) */
+      other[tid].clock = ov.wakes ? ov.woken_at : traced_clock();
+   else if (other[tid].waiting && other[tid].wakes != ov.wakes) other[tid].clock = ov.woken_at;
+   else return;  /* its clock goes on */
+   other[tid].known = True;
+   other[tid].waiting = False;
+   other[tid].count = tr_count_thread(tid);
+}
+
+void tr_overlap_syscall(ThreadId tid, UInt syscallno, const UWord* args)
+{
+   UWord command;
+   if (!ov.active || syscallno != __NR_futex || tid >= TR_THREADS_CACHED) return;
+   command = args[1] & ~(UWord)(VKI_FUTEX_PRIVATE_FLAG | VKI_FUTEX_CLOCK_REALTIME);
+   if (tid == ov.tid) {
+      if (command == VKI_FUTEX_WAKE || command == VKI_FUTEX_WAKE_BITSET ||
+          command == VKI_FUTEX_CMP_REQUEUE || command == VKI_FUTEX_WAKE_OP) {
+         ov.wakes++;
+         ov.woken_at = traced_clock();
+      }
+   } else if (command == VKI_FUTEX_WAIT || command == VKI_FUTEX_WAIT_BITSET) {
+      if (other[tid].known) {  /* (its clock before it waits) */
+         other[tid].clock += tr_count_thread(tid) - other[tid].count;
+         other[tid].count = tr_count_thread(tid);
+      }
+      other[tid].waiting = True;
+      other[tid].wakes = ov.wakes;
+   }
+}
+
+/* The traced thread's clock at an access of the running thread, whose instruction count is
+   `count`; False for accesses that are not the program's computation (the MPI library's,
+   inside its calls). */
+static Bool access_clock(ULong count, ULong* clock)
+{
+   ThreadId tid = VG_(get_running_tid)();
+   if (!ov.active) return False;
+   if (tid == ov.tid) {
+      if (ov.paused) return False;
+      *clock = clock_at(count);
+      return True;
+   }
+   if (!tr_threads_computes(tid)) return False;
+   *clock = tid < TR_THREADS_CACHED && other[tid].known
+               ? other[tid].clock + (count - other[tid].count)
+               : traced_clock();
+   /* Not before the traced thread's last MPI call: a clock not set again since (a thread that
+      went on without waiting) would put a use of what that call received before it. */
+   if (*clock < ov.last_call) *clock = ov.last_call;
+   return True;
+}
+
 VG_REGPARM(3) void tr_overlap_store(Addr a, UWord size, ULong count)
 {
    ULong stamp;
-   if (!ov.active || ov.paused || VG_(get_running_tid)() != ov.tid) return;
-   stamp = clock_at(count) + 1;
+   if (!access_clock(count, &stamp)) return;
+   stamp++;
    FOR_GRANULES(a, size, True, leaf, g, k, {
       UInt i;
       for (i = g; i < g + k && i < GRANULES; i++) {
@@ -156,11 +236,13 @@ VG_REGPARM(3) void tr_overlap_store(Addr a, UWord size, ULong count)
 
 VG_REGPARM(3) void tr_overlap_load(Addr a, UWord size, ULong count)
 {
-   if (!ov.active || ov.paused || VG_(get_running_tid)() != ov.tid) return;
+   ULong stamp;
+   if (!access_clock(count, &stamp)) return;
+   stamp++;
    FOR_GRANULES(a, size, False, leaf, g, k, {
       UInt i;
       for (i = g; i < g + k && i < GRANULES; i++)
-         if (leaf->first_use[i] == WATCHING) leaf->first_use[i] = clock_at(count) + 1;
+         if (leaf->first_use[i] == WATCHING) leaf->first_use[i] = stamp;
    });
 }
 
@@ -821,6 +903,8 @@ void tr_overlap_mpi_enter(ULong count)
    if (!ov.active) return;
    ov.entered = count;
    ov.paused = True;
+   ov.last_call = clock_at(count);
+   tr_over_cap = ov.last_call + 1;
 }
 
 void tr_overlap_mpi_exit(const TrEvent* events, Int n, ULong count)
@@ -882,6 +966,7 @@ void tr_overlap_finish(Bool complete, ULong count)
    UInt i, kind;
    if (!ov.active) return;
    end = ov.paused ? clock_at(ov.entered) : clock_at(count);
+   tr_over_cap = end + 1;
    /* A receive from an unknown source that never completed matched no message: it never
       happened (as the authentic stream leaves it out). */
    for (i = 0; i < ov.n_pending; i++)

@@ -33,6 +33,10 @@ Bool tr_overlap_active(void);
    instruction counter at the access. */
 VG_REGPARM(3) void tr_overlap_load(Addr a, UWord size, ULong count);
 VG_REGPARM(3) void tr_overlap_store(Addr a, UWord size, ULong count);
+/* A time slice of thread `tid` begins, and it makes a system call: where the accesses of the
+   program's other threads are timed from (tr_overlap.c). */
+void tr_overlap_slice_starts(ThreadId tid);
+void tr_overlap_syscall(ThreadId tid, UInt syscallno, const UWord* args);
 
 /* An MPI call: its own instructions are not on the burst clock; its records take their place
    in the artificial streams. */

@@ -56,6 +56,11 @@ static Bool program_thread(ThreadId tid)
    return tid >= TR_THREADS_CACHED || !library_thread[tid];
 }
 
+Bool tr_threads_computes(ThreadId tid)
+{
+   return program_thread(tid) && !(tid < TR_THREADS_CACHED && in_call[tid]);
+}
+
 /* The instructions of the threads that ended, per valgrind id (a later thread may reuse one:
    they add up); past the ids remembered, together. */
 static ULong ended_instructions[TR_THREADS_CACHED], ended_beyond;

@@ -403,5 +403,36 @@ for mpi in "${mpis[@]}"; do
   fi
 done
 
+# ---- A hybrid rank's team fills the buffer it sends, and consumes what it receives -------------
+# tests/vg/ompfill.c on two threads: the master writes (reads) the first half of each message,
+# the other thread the second, each in order through the same parallel loop. The second half's
+# parts must be produced (consumed) as the first half's are: through the loop, from its start
+# (the other thread's accesses were once not seen: "never written", chunks sent before the loop).
+# halves PATTERNS send|recv: for each line of the message (tag 7), whether each half of the
+# buffer runs from the start of the interval (its first part below 0.1) to its end (its last
+# part above 0.9), every part written (read).
+halves() {
+  awk '$1 == "'"$2"'" && $3 == 7 { n = NF - 6; h = int(n / 2);
+    ok = $7 != "-" && $(7 + h) != "-" && $7 < 0.1 && $(7 + h) < 0.1 && $(6 + h) > 0.9 && $NF > 0.9;
+    for (i = 7; i <= NF; i++) if ($i == "-") ok = 0;
+    print ok ? "yes" : "no: " $7 " .. " $(6 + h) " | " $(7 + h) " .. " $NF }' "$1"
+}
+for mpi in "${mpis[@]}"; do
+  what="ompfill ($mpi): the other thread's stores and loads are timed beside the master's"
+  dir="$scratch/$mpi-ompfill"
+  OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive overlap_trace "$mpi" 2 "$dir" "$VG_TESTS_BUILD/$mpi/ompfill"
+  sends=$(halves "$dir/patterns.0.txt" send | sort | uniq -c | tr -s ' \n' ' ')
+  receives=$(halves "$dir/patterns.1.txt" recv | sort | uniq -c | tr -s ' \n' ' ')
+  if ! grep -q '^ompfill ' "$dir.log"; then
+    not_ok "$what" "the run: $(tail -3 "$dir.log" | tr '\n' ' ')"
+  elif [ "$sends" != " 4 yes " ] || [ "$receives" != " 4 yes " ]; then
+    not_ok "$what" "sends:$sends receives:$receives"
+  elif ! "$REPLAY" -q --no-save --config "$machine" "$dir" >"$dir.replay" 2>&1; then
+    not_ok "$what" "$(tail -3 "$dir.replay" | tr '\n' ' ')"
+  else
+    ok "$what"
+  fi
+done
+
 echo "# overlap: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
