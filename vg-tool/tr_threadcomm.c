@@ -126,7 +126,10 @@ static void byte_access(UShort* queue, UInt tid)
 
 VG_REGPARM(2) void tr_threadcomm_access(Addr a, UWord size)
 {
-   UInt tid = tr_thread_number(VG_(get_running_tid)());
+   ThreadId running = VG_(get_running_tid)();
+   UInt tid = tr_thread_number(running);
+   /* (The MPI library's own threads share its state, not the program's data.) */
+   if (!tr_threads_of_program(running)) return;
    if (tid >= MAX_THREADS) {
       tc.too_many_threads = True;
       return;

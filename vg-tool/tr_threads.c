@@ -51,14 +51,14 @@ static ULong own_instructions(ThreadId tid)
    return count > start ? count - start : 0;
 }
 
-static Bool program_thread(ThreadId tid)
+Bool tr_threads_of_program(ThreadId tid)
 {
    return tid >= TR_THREADS_CACHED || !library_thread[tid];
 }
 
 Bool tr_threads_computes(ThreadId tid)
 {
-   return program_thread(tid) && !(tid < TR_THREADS_CACHED && in_call[tid]);
+   return tr_threads_of_program(tid) && !(tid < TR_THREADS_CACHED && in_call[tid]);
 }
 
 /* The instructions of the threads that ended, per valgrind id (a later thread may reuse one:
@@ -68,7 +68,7 @@ static ULong ended_instructions[TR_THREADS_CACHED], ended_beyond;
 static void thread_exiting(ThreadId tid)
 {
    tr_threadcomm_thread_ends(tid);
-   if (!program_thread(tid)) return;
+   if (!tr_threads_of_program(tid)) return;
    if (tid < TR_THREADS_CACHED) ended_instructions[tid] += own_instructions(tid);
    else ended_beyond += own_instructions(tid);
 }
@@ -88,6 +88,6 @@ ULong tr_threads_instructions_except(ThreadId tid)
       if (other != tid) sum += ended_instructions[other];
    VG_(thread_stack_reset_iter)(&other);
    while (VG_(thread_stack_next)(&other, &low, &high))
-      if (other != tid && program_thread(other)) sum += own_instructions(other);
+      if (other != tid && tr_threads_of_program(other)) sum += own_instructions(other);
    return sum;
 }

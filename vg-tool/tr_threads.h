@@ -17,8 +17,10 @@ void tr_threads_pre_clo_init(void);
    the library's own (progress threads), not the program's, and what it executes there is the
    library's, not the program's computation. */
 void tr_threads_in_library(ThreadId tid, Bool inside);
-/* Whether thread `tid` runs the program's computation now: one of the program's threads (not
-   one the MPI library started), outside MPI calls. */
+/* Whether thread `tid` is one of the program's threads (not one the MPI library started inside
+   a call: a progress thread), and whether it runs the program's computation now (outside MPI
+   calls). */
+Bool tr_threads_of_program(ThreadId tid);
 Bool tr_threads_computes(ThreadId tid);
 /* Guest instructions executed so far by the program's threads other than `tid` (those that
    ended and those alive), outside MPI calls. */

@@ -314,6 +314,22 @@ for mpi in "${mpis[@]}"; do
   fi
 done
 
+# ---- --thread-comm of an MPI program without threads of its own: the threads the MPI library
+# starts (Open MPI's progress threads) share its state, not the program's data: no thread but
+# the rank's own (they once made 850,000 events with it) ----------------------------------------
+for mpi in "${mpis[@]}"; do
+  dir="$scratch/$mpi-threadcomm"
+  rm -rf "$dir"
+  timeout 300 "$(launcher "$mpi")" -np 2 "$TAREADOR" --trace-dir="$dir" --thread-comm=yes \
+    "$VG_TESTS_BUILD/$mpi/nops" >"$dir.log" 2>&1
+  threads=$(cat "$dir/threadcomm.0.txt" "$dir/threadcomm.1.txt" 2>&1 | grep -v '^#' | awk '{ print $1, $2 }' | sort | uniq -c | tr -s ' \n' ' ')
+  if [ "$threads" = " 2 end 2 thread 1 " ]; then
+    ok "thread-comm ($mpi): an MPI program's ranks show their own thread only, not the library's"
+  else
+    not_ok "thread-comm ($mpi)" "records: $threads; $(tail -2 "$dir.log" | tr '\n' ' ')"
+  fi
+done
+
 # ---- A rank that forks: the copy writes nothing of the rank's trace -------------------------------
 for mpi in "${mpis[@]}"; do
   for mode in wait late; do
