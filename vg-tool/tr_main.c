@@ -214,11 +214,28 @@ static Bool start_tracing(ThreadId tid, Int rank, Int ranks)
    return True;
 }
 
+/* The MPI calls of the threads other than the traced one, which the trace leaves out, and the
+   name of the first (said at the end: tests/vg/hybrid.c). */
+static ULong other_threads_calls;
+static HChar other_threads_call[64];
+
 static Bool from_traced_thread(ThreadId tid)
 {
    if (tid == traced) return True;
    tr_trace_warning("MPI called from more than one thread: only the first thread's calls are traced");
    return False;
+}
+
+static void warn_other_threads_calls(void)
+{
+   HChar text[256];
+   if (other_threads_calls == 0) return;
+   VG_(sprintf)(text,
+                "%llu MPI calls of other threads are not in the trace (the first: %s): a replay "
+                "of the rank lacks their messages, and may not finish",
+                other_threads_calls, other_threads_call);
+   tr_trace_warning(text);
+   VG_(umsg)("tareador: warning: %s\n", text);
 }
 
 static void end_burst(void)
@@ -268,6 +285,8 @@ static void time_slice_starts(ThreadId tid, ULong blocks_dispatched)
 
 static void call_starts(ThreadId tid, const HChar* name)
 {
+   if (tr_trace_is_open() && tid != traced && other_threads_calls++ == 0)
+      VG_(strncpy)(other_threads_call, name ? name : "an MPI call", sizeof other_threads_call - 1);
    if (!tr_trace_is_open() || !from_traced_thread(tid)) return;
    burst += tr_count_thread(tid) - last_exit;
    in_call = True;
@@ -411,6 +430,7 @@ static void warn_untraced_computation(void)
 static void close_trace(Bool complete, const HChar* reason)
 {
    warn_untraced_computation();
+   warn_other_threads_calls();
    tr_overlap_finish(complete, tr_count_thread(traced));
    write_communication();
    tr_trace_close(complete, reason);

@@ -299,9 +299,11 @@ for mpi in "${mpis[@]}"; do
   # The master's records only: its synchronous send, none of the other thread's (tag 7).
   sends=$(grep -c '^send 1 5 0 4 sync' "$scratch/$mpi-hybrid-comm/authentic.0.trc" 2>&1)
   others=$(grep -c '^[a-z]* [0-9]* 7 ' "$scratch/$mpi-hybrid-comm/authentic."[01].trc | awk -F: '{ s += $2 } END { print s }')
+  left_out='2000 MPI calls of other threads are not in the trace (the first: MPI_Sendrecv)'
   if [ "$talker" = 0 ] && [ "$sends" = 1 ] && [ "$others" = 0 ] &&
+     grep -qF "$left_out" "$scratch/$mpi-hybrid-comm/rank-0.toml" &&
      "$REPLAY" --validate "$scratch/$mpi-hybrid-comm" >/dev/null 2>&1; then
-    ok "hybrid ($mpi): a thread that only exchanges messages (inside MPI) while the master computes: no warning of untraced computation; the master's send is in the trace, none of the thread's messages, valid"
+    ok "hybrid ($mpi): a thread that only exchanges messages (inside MPI) while the master computes: no warning of untraced computation; the master's send is in the trace, none of the thread's messages (counted and named), valid"
   else
     not_ok "hybrid comm ($mpi)" "'$talker' warnings; $(grep -o 'other threads executed[^,]*' "$scratch/$mpi-hybrid-comm/rank-0.toml"); master's sends: $sends of 1; the thread's records: $others"
   fi
