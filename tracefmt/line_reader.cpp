@@ -200,18 +200,22 @@ LineReader::LineReader(std::shared_ptr<const SharedFile> file, std::uint64_t beg
 bool LineReader::refill() {
   if (buffer_offset_ + filled_ >= end_) return false;
   // A stream's region may be small (a thread of a .dim): its buffer is no larger.
-  if (buffer_.empty()) buffer_.resize(std::min<std::uint64_t>(kBufferSize, end_ - begin_) + 1);
-  std::size_t capacity = buffer_.size() - 1;
-  if (pos_ == 0 && filled_ == capacity) {
-    buffer_.resize(2 * capacity + 1);
-    capacity = buffer_.size() - 1;
+  if (!buffer_) {
+    capacity_ = static_cast<std::size_t>(std::min<std::uint64_t>(kBufferSize, end_ - begin_));
+    buffer_.reset(new char[capacity_ + 1]);
+  }
+  if (pos_ == 0 && filled_ == capacity_) {
+    std::unique_ptr<char[]> larger(new char[2 * capacity_ + 1]);
+    std::memcpy(larger.get(), buffer_.get(), filled_);
+    buffer_ = std::move(larger);
+    capacity_ *= 2;
   }
   std::size_t tail = filled_ - pos_;
-  std::memmove(buffer_.data(), buffer_.data() + pos_, tail);
+  std::memmove(buffer_.get(), buffer_.get() + pos_, tail);
   buffer_offset_ += pos_;
   pos_ = 0;
-  std::uint64_t want = std::min<std::uint64_t>(capacity - tail, end_ - (buffer_offset_ + tail));
-  std::size_t got = file_->read_at(buffer_offset_ + tail, buffer_.data() + tail, want);
+  std::uint64_t want = std::min<std::uint64_t>(capacity_ - tail, end_ - (buffer_offset_ + tail));
+  std::size_t got = file_->read_at(buffer_offset_ + tail, buffer_.get() + tail, want);
   filled_ = tail + got;
   return got > 0;
 }
@@ -220,13 +224,13 @@ bool LineReader::next(std::string_view& line) {
   const char* start;
   const char* nl;
   for (;;) {
-    start = buffer_.data() + pos_;
+    start = buffer_.get() + pos_;
     nl = filled_ > pos_ ? static_cast<const char*>(std::memchr(start, '\n', filled_ - pos_))
                         : nullptr;
     if (nl != nullptr) break;
     if (!refill()) {
       if (pos_ == filled_) return false;  // end of region
-      start = buffer_.data() + pos_;      // a last line without '\n': give it one
+      start = buffer_.get() + pos_;       // a last line without '\n': give it one
       buffer_[filled_] = '\n';
       break;
     }

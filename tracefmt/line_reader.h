@@ -90,7 +90,10 @@ class LineReader {
   std::shared_ptr<const SharedFile> file_;
   std::uint64_t begin_, end_;
   std::uint64_t buffer_offset_;  // file offset of buffer_[0]
-  std::vector<char> buffer_;     // allocated at the first read: P idle streams cost nothing
+  // Allocated at the first read (P idle streams cost nothing), and not zeroed: only bytes read
+  // from the file are ever looked at. One byte more than `capacity_`: the sentinel's.
+  std::unique_ptr<char[]> buffer_;
+  std::size_t capacity_ = 0;
   std::size_t pos_ = 0, filled_ = 0;
   std::uint64_t line_offset_ = 0, line_end_ = 0;
   std::uint64_t lines_read_ = 0;

@@ -180,6 +180,18 @@ TEST(Dimemas, TruncatedFileIsAnErrorOrAShorterStreamNeverACrash) {
   }
 }
 
+TEST(Dimemas, ReadsALineLongerThanTheReadBuffer) {
+  // The reader's buffer (64 KiB) grows for a longer line: a duration with 100,000 leading zeros.
+  TempDir dir;
+  const std::string body = "1:0:0:" + std::string(100000, '0') + ".5\n1:0:0:0.25\n";
+  auto r = records(*trace::open_dimemas(dir.write("t.dim", dim_header(1) + body)), 0);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].amount, 0.5);
+  EXPECT_EQ(r[1].amount, 0.25);
+  EXPECT_NE(error_of(dir, dim_header(1) + body + "1:0:0:x\n").find("bad.dim:5:"),
+            std::string::npos);
+}
+
 TEST(Dimemas, OffsetsPointingElsewhereAreReported) {
   TempDir dir;
   // s:1 points at the records of task 0.
