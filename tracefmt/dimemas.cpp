@@ -35,9 +35,11 @@ struct Block {
 struct LineFields {
   static constexpr int kMax = 11;
   std::int64_t value[kMax];
-  int count = 0;          // leading fields that are plain decimal integers
-  bool has_rest = false;  // something follows them (a field that is not an integer, or more)
-  std::string_view rest;  // that something, from the start of its field
+  int count = 0;             // leading fields that are plain decimal integers
+  bool has_rest = false;     // something follows them (a field that is not an integer, or more)
+  std::string_view rest;     // that something, from the start of its field
+  bool has_seconds = false;  // `rest` is a number parse_decimal reads as `seconds`
+  double seconds = 0;
 
   std::string_view rest_field() const { return rest.substr(0, rest.find(':')); }
 };
@@ -88,6 +90,106 @@ void split_integers(std::string_view line, LineFields& f, int max_fields = LineF
   f.count = count;
   f.has_rest = has_rest;
   f.rest = std::string_view(p, static_cast<std::size_t>(end - p));
+  f.has_seconds = false;
+}
+
+// What the records of a stream say after their type: ":task:thread:", as the first bytes of a
+// word when it fits in one (`mask` keeps them), so that a line's task and thread, the stream's
+// own, take one comparison.
+struct OwnFields {
+  std::uint64_t text = 1, mask = 0;  // (mask 0: too long, and no text matches)
+  std::size_t length = 0;
+  int task, thread;
+
+  OwnFields(int task, int thread) : task(task), thread(thread) {
+    std::string own = ":" + std::to_string(task) + ":" + std::to_string(thread) + ":";
+    if (own.size() > sizeof text) return;
+    char bytes[sizeof mask] = {};
+    std::memset(bytes, 0xFF, own.size());
+    std::memcpy(&mask, bytes, sizeof mask);
+    text = 0;
+    std::memcpy(&text, own.data(), own.size());
+    length = own.size();
+  }
+};
+
+// The common lines of a replay in one pass, fields and line end together: the line at `p` (a
+// '\n' ends it before `end`) when it has 3 to LineFields::kMax fields, plain integers (an
+// optional '-' and 1 to 18 digits) but the last, which may be a burst's duration that
+// exact_decimal reads. Fills `f` as split_integers would (and the duration) and returns the
+// line's '\n'; nullptr for any other line (a '\r', a field to report, an unusual number), which
+// split_integers then reads.
+const char* scan_plain_line(const char* p, const char* end, const OwnFields& own, LineFields& f) {
+  auto digit = [](char c) { return std::uint64_t{static_cast<unsigned char>(c)} - '0'; };
+  std::int64_t* field = f.value;  // the next field's
+  std::int64_t* const full = f.value + LineFields::kMax;
+  auto done = [&](const char* nl) {
+    f.count = static_cast<int>(field - f.value);
+    f.has_rest = false;
+    f.rest = std::string_view();
+    f.has_seconds = false;
+    return f.count >= 3 ? nl : nullptr;
+  };
+  // The record type (one or two digits), then most often the stream's own task and thread.
+  if (std::uint64_t type = digit(p[0]); type < 10) {
+    const char* after = p + 1;
+    if (digit(*after) < 10) type = type * 10 + digit(*after++);
+    std::uint64_t word;
+    if (end - after >= 8 && (std::memcpy(&word, after, 8), (word & own.mask) == own.text)) {
+      field[0] = static_cast<std::int64_t>(type);
+      field[1] = own.task;
+      field[2] = own.thread;
+      field += 3;
+      p = after + own.length;
+    }
+  }
+  // Field by field from p, the start of one. Most are one digit: a test of the byte after it.
+  for (;;) {
+    if (std::uint64_t d = digit(p[0]); d < 10) {
+      if (p[1] == ':') {
+        *field++ = static_cast<std::int64_t>(d);
+        p += 2;
+        if (field == full) return nullptr;
+        continue;
+      }
+      if (p[1] == '\n') {
+        *field++ = static_cast<std::int64_t>(d);
+        return done(p + 1);
+      }
+    }
+    // Two characters: a peer, a tag, -1 for any thread.
+    if (std::uint64_t d0 = digit(p[0]), d1 = d0 < 10 || p[0] == '-' ? digit(p[1]) : 10;
+        d1 < 10 && p[2] == ':') {
+      *field++ = d0 < 10 ? static_cast<std::int64_t>(d0 * 10 + d1) : -static_cast<std::int64_t>(d1);
+      p += 3;
+      if (field == full) return nullptr;
+      continue;
+    }
+    // Any other: [-]digits, or the rest of the line.
+    const char* start = p;
+    bool negative = *p == '-';
+    p += negative;
+    std::uint64_t x = digit(*p);
+    if (x < 10) {
+      for (std::uint64_t d; (d = digit(*++p)) < 10;) x = x * 10 + d;
+      if (p - start <= 18 + negative && (*p == ':' || *p == '\n')) {
+        *field++ = negative ? -static_cast<std::int64_t>(x) : static_cast<std::int64_t>(x);
+        if (*p == '\n') return done(p);
+        ++p;
+        if (field == full) return nullptr;
+        continue;
+      }
+    }
+    if (*p != '.' || field - f.value < 3) return nullptr;
+    // A number with a fraction, last: split_integers leaves it as the rest.
+    const char* stop = exact_decimal(start, end, f.seconds);
+    if (stop == nullptr || *stop != '\n') return nullptr;
+    f.count = static_cast<int>(field - f.value);
+    f.has_rest = true;
+    f.rest = std::string_view(start, static_cast<std::size_t>(stop - start));
+    f.has_seconds = true;
+    return stop;
+  }
 }
 
 struct ParsedHeader {
@@ -319,9 +421,33 @@ class DimemasStream final : public LineRecordStream {
       : LineRecordStream(std::move(file), block.begin, block.end),
         header_(header),
         task_(task),
-        thread_(thread) {}
+        thread_(thread),
+        own_(task, thread) {}
 
   bool next(Record& out) override {
+    if (!read_fields()) return false;
+    first_ = false;
+    parse(out);
+    return true;
+  }
+
+ private:
+  // Splits the next record line of this thread into f_; false at the end of its records.
+  bool read_fields() {
+    // Most lines: read straight from the reader's buffer.
+    std::string_view ahead = lines_.buffered_lines();
+    if (!done_ && !ahead.empty()) {
+      const char* stop = scan_plain_line(ahead.data(), ahead.data() + ahead.size(), own_, f_);
+      if (stop != nullptr && f_.value[1] == task_ && f_.value[2] == thread_) {
+        lines_.take_line(static_cast<std::size_t>(stop - ahead.data()) + 1);
+        return true;
+      }
+    }
+    return read_fields_slowly();
+  }
+
+  // The others, and what is wrong with them.
+  __attribute__((noinline)) bool read_fields_slowly() {
     std::string_view line;
     for (;;) {
       if (done_ || !lines_.next(line)) return done_ = true, false;
@@ -337,13 +463,10 @@ class DimemasStream final : public LineRecordStream {
                std::to_string(thread));
         return done_ = true, false;
       }
-      first_ = false;
-      parse(out);
       return true;
     }
   }
 
- private:
   // The checks of a record's fields are inline; what they say when they fail is not (so that the
   // record's parse stays one straight function).
 
@@ -430,6 +553,7 @@ class DimemasStream final : public LineRecordStream {
   double duration() const {
     if (f_.count == 4 && !f_.has_rest) return static_cast<double>(f_.value[3]);
     if (f_.count != 3 || !f_.has_rest) integers(kBurst, 4);
+    if (f_.has_seconds) return f_.seconds;
     if (f_.rest.find(':') != std::string_view::npos)
       fail("burst has more fields than expected (4 expected)");
     double seconds = 0;
@@ -450,7 +574,7 @@ class DimemasStream final : public LineRecordStream {
     out.comm = int32(shape, 7);
   }
 
-  void parse(Record& out) {
+  [[gnu::always_inline]] inline void parse(Record& out) {
     out = Record{};
     switch (f_.value[0]) {
       case 0:
@@ -558,6 +682,7 @@ class DimemasStream final : public LineRecordStream {
 
   const TraceHeader& header_;
   int task_, thread_;
+  OwnFields own_;
   LineFields f_;
   std::optional<int> last_comm_;  // the last communicator found in the header (most records
                                   // repeat it)

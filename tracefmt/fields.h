@@ -21,34 +21,43 @@
 
 namespace tareador::trace {
 
-// Parses all of `text` as a finite number (what strtod accepts, e.g. 1e-5); false if it is not
-// one (inf, nan and numbers past the range of a double are not).
-// Fast path, exact: digits[.digits] with at most 15 significant digits is m / 10^k with
-// m < 2^53 and k <= 22, both exact doubles, so one division rounds correctly.
-inline bool parse_decimal(std::string_view text, double& value) {
+// The fast path of parse_decimal, exact: digits[.digits] with at most 15 significant digits is
+// m / 10^k with m < 2^53 and k <= 22, both exact doubles, so one division rounds correctly.
+// Reads from `p` (not past `end`) to the first byte that is not part of such a number and
+// returns it; nullptr when there is no number there or it is one this path does not read
+// ("5.", more digits).
+inline const char* exact_decimal(const char* p, const char* end, double& value) {
   static constexpr double kPowersOfTen[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  const char* p = text.data();
-  const char* end = p + text.size();
+  constexpr std::uint64_t k15Digits = 1'000'000'000'000'000;  // a mantissa this large has 16
+  const char* start = p;
   std::uint64_t mantissa = 0;
-  int digits = 0, scale = 0;
-  while (p < end && static_cast<unsigned>(*p - '0') < 10u && digits < 16) {
-    mantissa = mantissa * 10 + static_cast<unsigned>(*p++ - '0');
-    digits += mantissa != 0;
-  }
+  // Digits up to `stop`, and past the 15th significant one only the 16th (which rejects it).
+  auto read_digits = [&](const char* stop) {
+    for (unsigned d; p < stop && (d = static_cast<unsigned char>(*p) - unsigned{'0'}) < 10 &&
+                     mantissa < k15Digits;
+         ++p)
+      mantissa = mantissa * 10 + d;
+  };
+  read_digits(end);
+  std::ptrdiff_t scale = 0;
   if (p < end && *p == '.') {
-    ++p;
-    while (p < end && static_cast<unsigned>(*p - '0') < 10u && digits < 16 && scale < 22) {
-      mantissa = mantissa * 10 + static_cast<unsigned>(*p++ - '0');
-      digits += mantissa != 0;
-      ++scale;
-    }
+    const char* fraction = ++p;
+    read_digits(end - fraction > 22 ? fraction + 22 : end);
+    scale = p - fraction;
   }
-  if (p == end && p != text.data() && digits <= 15 && p[-1] != '.') {
-    value = static_cast<double>(mantissa) / kPowersOfTen[scale];
-    return true;
-  }
+  if (p == start || mantissa >= k15Digits || p[-1] == '.') return nullptr;
+  // (below 2^63: converted as a signed integer, one instruction)
+  value = static_cast<double>(static_cast<std::int64_t>(mantissa)) / kPowersOfTen[scale];
+  return p;
+}
+
+// Parses all of `text` as a finite number (what strtod accepts, e.g. 1e-5); false if it is not
+// one (inf, nan and numbers past the range of a double are not).
+inline bool parse_decimal(std::string_view text, double& value) {
+  const char* end = text.data() + text.size();
+  if (!text.empty() && exact_decimal(text.data(), end, value) == end) return true;
   auto [stop, ec] = std::from_chars(text.data(), end, value);
   return ec == std::errc() && stop == end && !text.empty() && std::isfinite(value);
 }

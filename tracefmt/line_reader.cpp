@@ -214,9 +214,13 @@ bool LineReader::refill() {
   std::memmove(buffer_.get(), buffer_.get() + pos_, tail);
   buffer_offset_ += pos_;
   pos_ = 0;
+  filled_ = tail;
+  whole_ = 0;
   std::uint64_t want = std::min<std::uint64_t>(capacity_ - tail, end_ - (buffer_offset_ + tail));
   std::size_t got = file_->read_at(buffer_offset_ + tail, buffer_.get() + tail, want);
   filled_ = tail + got;
+  if (const void* last = memrchr(buffer_.get(), '\n', filled_))
+    whole_ = static_cast<std::size_t>(static_cast<const char*>(last) - buffer_.get()) + 1;
   return got > 0;
 }
 

@@ -75,6 +75,19 @@ class LineReader {
   // The byte just past the line is always readable and is '\n' or '\r', so parsers may scan
   // digits without checking for the end.
   bool next(std::string_view& line);
+  // The whole lines buffered ahead, each with its '\n' (empty when none is): a parser may read
+  // the next line there in one pass, stopping at its '\n' instead of searching for it first,
+  // then take it with take_line (or call next(), which reads it again).
+  std::string_view buffered_lines() const {
+    return std::string_view(buffer_.get() + pos_, whole_ > pos_ ? whole_ - pos_ : 0);
+  }
+  // Takes the first `length` bytes of buffered_lines(), a line and its '\n', as next() would.
+  void take_line(std::size_t length) {
+    line_offset_ = buffer_offset_ + pos_;
+    pos_ += length;
+    line_end_ = buffer_offset_ + pos_;
+    ++lines_read_;
+  }
   // Offset in the file of the line last returned.
   std::uint64_t line_offset() const { return line_offset_; }
   // 1-based line number of the line last returned.
@@ -95,6 +108,7 @@ class LineReader {
   std::unique_ptr<char[]> buffer_;
   std::size_t capacity_ = 0;
   std::size_t pos_ = 0, filled_ = 0;
+  std::size_t whole_ = 0;  // just past the last '\n' of the buffer (0: none)
   std::uint64_t line_offset_ = 0, line_end_ = 0;
   std::uint64_t lines_read_ = 0;
   mutable std::uint64_t first_line_;  // line number at `begin_`; 0 until needed

@@ -1,6 +1,8 @@
 // The Dimemas .dim reader and writer: what they accept, what they reject, and round trips.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "test_util.h"
 
 namespace tareador {
@@ -190,6 +192,86 @@ TEST(Dimemas, ReadsALineLongerThanTheReadBuffer) {
   EXPECT_EQ(r[1].amount, 0.25);
   EXPECT_NE(error_of(dir, dim_header(1) + body + "1:0:0:x\n").find("bad.dim:5:"),
             std::string::npos);
+}
+
+// Every field of every record of every stream of the .dim `text`, then the error that ends the
+// reading ("" if none).
+std::string read_all(const TempDir& dir, const std::string& text) {
+  std::ostringstream out;
+  try {
+    auto t = trace::open_dimemas(dir.write("all.dim", text));
+    for (int task = 0; task < t->header().tasks(); ++task) {
+      auto stream = t->open(task, 0);
+      for (Record r; stream->next(r);)
+        out << int(r.type) << ' ' << int(r.flags) << ' ' << r.op << ' ' << r.peer << ' '
+            << r.peer_thread << ' ' << r.comm << ' ' << r.tag << ' ' << r.bytes << ' '
+            << r.bytes_recv << ' ' << r.request << ' ' << std::hexfloat << r.amount
+            << std::defaultfloat << ' ' << r.event_type << ' ' << r.event_value << " @"
+            << stream->mark() << '\n';
+    }
+  } catch (const trace::FormatError& e) {
+    out << e.what();
+  }
+  return out.str();
+}
+
+// The reader takes most lines in one pass straight from its buffer, and the others (a '\r', an
+// unusual field) field by field: both must read the same records and say the same errors.
+TEST(Dimemas, ReadsLinesEndingInCrLfAsTheirLfTwins) {
+  const std::vector<std::string> records = {
+      "1:0:0:0.000011\n2:0:0:12:-1:65536:1:1:2\n3:0:0:12:-1:65536:1:1:1\n3:0:0:12:-1:65536:1:1:2\n"
+      "1:0:0:5\n1:0:0:.5\n11:0:0:0.25\n1:0:0:00000000000000000000000000.125\n"
+      "1:0:0:123456789012345\n1:0:0:12345678901234.5\n1:0:0:0.0000000000000000000001\n"
+      "2:0:0:3:0:999999999999999999:-2147483648:1:0\n20:0:0:42:7\n0:0:0\n"
+      "10:0:0:10:1:1:0:100:200\n10:0:0:10:1:1:0:100:200:0\n"
+      "1:12:0:0.5\n2:12:0:0:-1:10:99:-7:3\n1:012:00:0.5\n1:12:0:1\n",
+      // each a line the reader refuses
+      "1:0:0:-0.5\n",
+      "1:0:0:0.5:\n",
+      "1:0:0:1234567890123456.5\n",
+      "1:0:0:1e-5\n",
+      "1:0:0:0.00000000000000000000001\n",
+      "1:0:0:5.\n",
+      "2:0:0:1:-1:10:1:1:2.5\n",
+      "2:0:0:1:-1:10:1:1\n",
+      "2:0:0:1:-1:10:1:1:2:0\n",
+      "2:0:0:1:-1:1234567890123456789:1:1:0\n",
+      "2:0:0:1:-1:12345678901234567890:1:1:0\n",
+      "3:0:0:1:--1:10:1:1:0\n",
+      "3:0:0:1::10:1:1:0\n",
+      "0:0:0:0:0:0:0:0:0:0:0:0\n",
+      "20:0:0:1:2\n99:0:0\n",
+      "1:0:1:0.5\n",
+      "1:1:0:0.5\n1:0:0:0.5\n",
+  };
+  TempDir dir;
+  for (const std::string& body : records) {
+    const std::string lf = dim_header(13) + body;
+    std::string crlf;
+    for (char c : lf) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    // (the marks, offsets in the file, differ by the '\r's)
+    auto without_marks = [](std::string text) {
+      for (std::size_t at; (at = text.find(" @")) != std::string::npos;)
+        text.erase(at, text.find('\n', at) - at);
+      return text;
+    };
+    EXPECT_EQ(without_marks(read_all(dir, lf)), without_marks(read_all(dir, crlf))) << body;
+  }
+}
+
+TEST(Dimemas, BurstDurationsReadAsTheNearestDouble) {
+  TempDir dir;
+  auto r = records(
+      *trace::open_dimemas(dir.write(
+          "t.dim", dim_header(1) + "1:0:0:0.000011\n1:0:0:0.1\n1:0:0:3\n"
+                                   "1:0:0:123456.789012345\n1:0:0:0.3000000000000000444\n")),
+      0);
+  ASSERT_EQ(r.size(), 5u);
+  EXPECT_EQ(r[0].amount, 0.000011);
+  EXPECT_EQ(r[1].amount, 0.1);
+  EXPECT_EQ(r[2].amount, 3.0);
+  EXPECT_EQ(r[3].amount, 123456.789012345);
+  EXPECT_EQ(r[4].amount, 0.3000000000000000444);
 }
 
 TEST(Dimemas, OffsetsPointingElsewhereAreReported) {
