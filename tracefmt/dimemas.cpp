@@ -119,7 +119,8 @@ struct OwnFields {
 // exact_decimal reads. Fills `f` as split_integers would (and the duration) and returns the
 // line's '\n'; nullptr for any other line (a '\r', a field to report, an unusual number), which
 // split_integers then reads.
-const char* scan_plain_line(const char* p, const char* end, const OwnFields& own, LineFields& f) {
+[[gnu::always_inline]] inline const char* scan_plain_line(const char* p, const char* end,
+                                                          const OwnFields& own, LineFields& f) {
   auto digit = [](char c) { return std::uint64_t{static_cast<unsigned char>(c)} - '0'; };
   std::int64_t* field = f.value;  // the next field's
   std::int64_t* const full = f.value + LineFields::kMax;
@@ -424,16 +425,20 @@ class DimemasStream final : public LineRecordStream {
         thread_(thread),
         own_(task, thread) {}
 
-  bool next(Record& out) override {
+  // (inlined into next_records, where a prefetched stream's records are read, with all it calls)
+  [[gnu::always_inline]] bool next(Record& out) override {
     if (!read_fields()) return false;
     first_ = false;
     parse(out);
     return true;
   }
+  void next_records(MarkedRecord* out, std::size_t n, std::size_t& read) override {
+    read_records(*this, out, n, read);
+  }
 
  private:
   // Splits the next record line of this thread into f_; false at the end of its records.
-  bool read_fields() {
+  [[gnu::always_inline]] bool read_fields() {
     // Most lines: read straight from the reader's buffer.
     std::string_view ahead = lines_.buffered_lines();
     if (!done_ && !ahead.empty()) {

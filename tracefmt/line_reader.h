@@ -114,6 +114,20 @@ class LineReader {
   mutable std::uint64_t first_line_;  // line number at `begin_`; 0 until needed
 };
 
+// A record and its RecordStream::mark() (what the prefetcher's rings hold).
+struct MarkedRecord {
+  Record record;
+  std::uint64_t mark;
+};
+
+// Reads up to `n` records of `stream` with their marks into `out`, fewer only at its end;
+// `read` counts them as they come (after a FormatError, the good ones). A final Stream's calls
+// are direct: many records for one virtual call.
+template <class Stream>
+void read_records(Stream& stream, MarkedRecord* out, std::size_t n, std::size_t& read) {
+  for (read = 0; read < n && stream.next(out[read].record); ++read) out[read].mark = stream.mark();
+}
+
 // A stream of records read line by line: it locates its records for reports.
 class LineRecordStream : public RecordStream {
  public:
@@ -121,8 +135,13 @@ class LineRecordStream : public RecordStream {
                    std::uint64_t first_line = 0)
       : lines_(std::move(file), begin, end, first_line) {}
 
+  // read_records at one virtual call (the prefetcher's way); a final stream overrides it, so
+  // that its next() calls are direct.
+  virtual void next_records(MarkedRecord* out, std::size_t n, std::size_t& read) {
+    read_records(*this, out, n, read);
+  }
   std::string where() const override { return lines_.where(); }
-  std::uint64_t mark() const override { return lines_.line_offset(); }
+  std::uint64_t mark() const final { return lines_.line_offset(); }
   std::string where(std::uint64_t mark) const override { return lines_.file().where(mark); }
   std::uint64_t bytes_read() const override { return lines_.bytes_read(); }
 

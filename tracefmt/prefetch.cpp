@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "tareador/trace.h"
+#include "tracefmt/line_reader.h"
 
 namespace tareador::trace {
 
@@ -23,10 +24,7 @@ constexpr std::size_t kMinRing = 64, kMaxRing = 4096;
 constexpr std::size_t kChunk = 256;              // records parsed per visit to a stream
 constexpr std::size_t kMaxPrefetched = 1 << 12;  // streams; their rings take kMinRing each
 
-struct Entry {
-  Record record;
-  std::uint64_t mark;
-};
+using Entry = MarkedRecord;
 static_assert(std::is_trivially_copyable_v<Entry> && std::is_trivially_destructible_v<Entry>);
 
 // A ring's entries are left untouched until the worker writes them (every entry is written
@@ -38,6 +36,7 @@ struct FreeEntries {
 
 struct Ring {
   std::unique_ptr<RecordStream> source;  // used by the worker only (but where(mark))
+  LineRecordStream* lines = nullptr;     // the source, when it reads many records at a call
   std::unique_ptr<Entry[], FreeEntries> entries;
   std::size_t mask = 0;
   std::atomic<std::uint64_t> head{0}, tail{0};
@@ -69,6 +68,7 @@ class Prefetcher {
   Ring* add(std::unique_ptr<RecordStream> source) {
     auto ring = std::make_unique<Ring>();
     ring->source = std::move(source);
+    ring->lines = dynamic_cast<LineRecordStream*>(ring->source.get());
     ring->entries.reset(static_cast<Entry*>(std::malloc(capacity_ * sizeof(Entry))));
     if (!ring->entries) throw std::bad_alloc();
     ring->mask = capacity_ - 1;
@@ -135,19 +135,18 @@ class Prefetcher {
     std::uint64_t tail = ring.tail.load(std::memory_order_relaxed);
     std::size_t room =
         capacity_ - static_cast<std::size_t>(tail - ring.head.load(std::memory_order_acquire));
-    std::size_t n = 0, want = std::min(room, limit);
+    std::size_t n = 0, want = std::min(room, limit), read = 0;
     if (want == 0) return false;
     bool finished = false;
     try {
-      for (; n < want; ++n) {
-        Entry& e = ring.entries[(tail + n) & ring.mask];
-        if (!ring.source->next(e.record)) {
-          finished = true;
-          break;
-        }
-        e.mark = ring.source->mark();
+      for (; n < want && !finished; n += read) {  // (twice where the ring wraps)
+        std::size_t at = (tail + n) & ring.mask, part = std::min(want - n, capacity_ - at);
+        if (ring.lines) ring.lines->next_records(&ring.entries[at], part, read);
+        else read_records(*ring.source, &ring.entries[at], part, read);
+        finished = read < part;
       }
     } catch (...) {
+      n += read;
       ring.error = std::current_exception();
       finished = true;
     }

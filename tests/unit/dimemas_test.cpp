@@ -196,10 +196,11 @@ TEST(Dimemas, ReadsALineLongerThanTheReadBuffer) {
 
 // Every field of every record of every stream of the .dim `text`, then the error that ends the
 // reading ("" if none).
-std::string read_all(const TempDir& dir, const std::string& text) {
+std::string read_all(const TempDir& dir, const std::string& text, bool prefetched = false) {
   std::ostringstream out;
   try {
     auto t = trace::open_dimemas(dir.write("all.dim", text));
+    if (prefetched) t = trace::prefetch(std::move(t));
     for (int task = 0; task < t->header().tasks(); ++task) {
       auto stream = t->open(task, 0);
       for (Record r; stream->next(r);)
@@ -257,6 +258,26 @@ TEST(Dimemas, ReadsLinesEndingInCrLfAsTheirLfTwins) {
     };
     EXPECT_EQ(without_marks(read_all(dir, lf)), without_marks(read_all(dir, crlf))) << body;
   }
+}
+
+// The prefetcher reads many records of a stream at a call, into rings that wrap around: the
+// records are the same, and an error comes after the records before it.
+TEST(Dimemas, PrefetchedStreamsReadTheSameRecordsAndErrors) {
+  std::string body;
+  for (int task = 0; task < 2; ++task)
+    for (int i = 0; i < 10000; ++i)
+      body += "1:" + std::to_string(task) + ":0:0.0000" + std::to_string(i % 97 + 3) +
+              "\n2:" + std::to_string(task) + ":0:" + std::to_string(1 - task) +
+              ":-1:" + std::to_string(i) + ":1:1:0\n";
+  const std::string bad = "2:1:0:0:-1:1:1:1:7\n";  // (synchronism 7)
+  TempDir dir;
+  for (const std::string& text : {dim_header(2) + body, dim_header(2) + body + bad}) {
+    std::string direct = read_all(dir, text);
+    EXPECT_EQ(read_all(dir, text, true), direct);
+    EXPECT_GT(direct.size(), 1000000u);
+  }
+  EXPECT_NE(read_all(dir, dim_header(2) + body + bad, true).find("all.dim:40003: synchronism"),
+            std::string::npos);
 }
 
 TEST(Dimemas, BurstDurationsReadAsTheNearestDouble) {
