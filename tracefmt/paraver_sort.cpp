@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <iterator>
 #include <queue>
 #include <stdexcept>
@@ -91,25 +92,37 @@ class RowText {
   std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
 };
 
-// Sorts keys stably by their bits from `low` up: a least-significant-digit radix sort that
-// skips the digits no two keys differ in.
+// Sorts keys stably by their bits [low, low + bits): a least-significant-digit radix sort of
+// digits of equal width, all counted first so that a digit every key shares is skipped.
 template <class K>
-void radix_sort(std::vector<K>& keys, std::vector<K>& scratch, int low) {
-  if (keys.empty()) return;
-  K differ = 0;
-  for (K k : keys) differ |= k ^ keys[0];
-  constexpr int kDigitBits = 11;
-  constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
-  scratch.resize(keys.size());
-  std::size_t start[kBuckets];
-  for (int shift = low; shift < static_cast<int>(8 * sizeof(K)); shift += kDigitBits) {
-    if (((differ >> shift) & (kBuckets - 1)) == 0) continue;
-    auto digit = [&](K k) { return static_cast<std::size_t>(k >> shift) & (kBuckets - 1); };
-    std::fill(std::begin(start), std::end(start), 0);
-    for (K k : keys) ++start[digit(k)];
-    std::size_t sum = 0;
-    for (std::size_t& s : start) sum += std::exchange(s, sum);
-    for (K k : keys) scratch[start[digit(k)]++] = k;
+void radix_sort(std::vector<K>& keys, std::vector<K>& scratch, std::vector<std::uint32_t>& counts,
+                int low, int bits) {
+  constexpr int kMaxDigitBits = 11;  // the counts of a digit stay in the first-level cache
+  std::size_t n = keys.size();
+  if (n == 0 || bits <= 0) return;
+  const int digits = (bits + kMaxDigitBits - 1) / kMaxDigitBits;
+  const int width = (bits + digits - 1) / digits;
+  const std::size_t buckets = std::size_t{1} << width, mask = buckets - 1;
+  counts.assign(static_cast<std::size_t>(digits) * buckets, 0);
+  scratch.resize(n);
+  // Plain locals and pointers in the loops: else the compiler reads the shift and the arrays
+  // again after each count's store, which might alias them.
+  for (int d = 0; d < digits; ++d) {
+    const int shift = low + d * width;
+    std::uint32_t* count = counts.data() + static_cast<std::size_t>(d) * buckets;
+    for (const K* k = keys.data(); k != keys.data() + n; ++k)
+      ++count[static_cast<std::size_t>(*k >> shift) & mask];
+  }
+  for (int d = 0; d < digits; ++d) {
+    const int shift = low + d * width;
+    std::uint32_t* start = counts.data() + static_cast<std::size_t>(d) * buckets;
+    if (start[static_cast<std::size_t>(keys[0] >> shift) & mask] == n) continue;
+    std::uint32_t sum = 0;
+    for (std::size_t b = 0; b < buckets; ++b) sum += std::exchange(start[b], sum);
+    const K* in = keys.data();
+    K* out = scratch.data();
+    for (std::size_t i = 0; i < n; ++i)
+      out[start[static_cast<std::size_t>(in[i] >> shift) & mask]++] = in[i];
     keys.swap(scratch);
   }
 }
@@ -117,58 +130,68 @@ void radix_sort(std::vector<K>& keys, std::vector<K>& scratch, int low) {
 int bit_width(std::uint64_t v) { return v ? 64 - __builtin_clzll(v) : 0; }
 
 struct SortScratch {
-  std::vector<std::uint64_t> packed, packed_scratch;
+  std::vector<std::uint64_t> packed_scratch;
   std::vector<Key> keys, keys_scratch;
+  std::vector<std::uint32_t> counts;
+  std::vector<std::vector<std::uint64_t>> spare_orders;  // of batches written, for reuse
 };
 
-// The indices of `entries` in the order of their keys, then of arrival. Usually a batch's keys
-// fit in 64 bits once packed (time since the batch's earliest, then task, thread and kind, then
-// the index), and a radix sort takes three passes over them; else the 128-bit keys are sorted.
+// The order of `entries` by their keys, then arrival: `order` gets their indices, each in the
+// bits `index_mask` covers. Usually a batch's keys fit in 64 bits once packed (time since the
+// batch's earliest, then task, thread and kind in as few bits as they need, then the index),
+// and a radix sort takes three passes over them; else the 128-bit keys are sorted.
 void sort_batch(const std::vector<Entry>& entries, SortScratch& s,
-                std::vector<std::uint32_t>& order) {
+                std::vector<std::uint64_t>& order, std::uint64_t& index_mask) {
   std::size_t n = entries.size();
   order.resize(n);
+  index_mask = ~std::uint64_t{0};
   if (n == 0) return;
-  // Task, thread and kind: the key's low word above the arrival bits, in their order.
-  auto row_kind = [](Key k) { return static_cast<std::uint64_t>(k) >> kArrivalBits; };
-  std::uint64_t earliest = entries[0].time(), latest = earliest, rows = 0;
+  std::uint64_t earliest = entries[0].time(), latest = earliest, tasks = 0, threads = 0;
   for (const Entry& e : entries) {
     earliest = std::min(earliest, e.time());
     latest = std::max(latest, e.time());
-    rows |= row_kind(e.key);
+    tasks |= static_cast<std::uint64_t>(e.task());
+    threads |= static_cast<std::uint64_t>(e.thread());
   }
-  int index_bits = bit_width(n - 1), row_bits = bit_width(rows);
-  if (bit_width(latest - earliest) + row_bits + index_bits <= 64) {
-    s.packed.resize(n);
-    for (std::size_t i = 0; i < n; ++i)
-      s.packed[i] =
-          (((entries[i].time() - earliest) << row_bits | row_kind(entries[i].key)) << index_bits) |
-          i;
-    radix_sort(s.packed, s.packed_scratch, index_bits);
-    std::uint64_t mask = (std::uint64_t{1} << index_bits) - 1;
-    for (std::size_t j = 0; j < n; ++j) order[j] = static_cast<std::uint32_t>(s.packed[j] & mask);
+  // Task, thread and kind: below the task, the key's thread and kind bits as they are (the
+  // threads' unused high bits zero).
+  int thread_kind_bits = bit_width(threads) + 2, index_bits = bit_width(n - 1);
+  int row_bits = bit_width(tasks) + thread_kind_bits, time_bits = bit_width(latest - earliest);
+  if (time_bits + row_bits + index_bits <= 64) {
+    for (std::size_t i = 0; i < n; ++i) {
+      auto low = static_cast<std::uint64_t>(entries[i].key);
+      std::uint64_t row = (low >> kTaskShift) << thread_kind_bits |
+                          ((low >> kKindShift) & ((std::uint64_t{1} << thread_kind_bits) - 1));
+      order[i] = ((entries[i].time() - earliest) << row_bits | row) << index_bits | i;
+    }
+    radix_sort(order, s.packed_scratch, s.counts, index_bits, time_bits + row_bits);
+    index_mask = (std::uint64_t{1} << index_bits) - 1;
     return;
   }
   s.keys.resize(n);
   for (std::size_t i = 0; i < n; ++i) s.keys[i] = entries[i].key | i;
-  radix_sort(s.keys, s.keys_scratch, kArrivalBits);
+  radix_sort(s.keys, s.keys_scratch, s.counts, kArrivalBits, 128 - kArrivalBits);
   for (std::size_t j = 0; j < n; ++j)
-    order[j] = static_cast<std::uint32_t>(s.keys[j] & kArrivalMask);
+    order[j] = static_cast<std::uint64_t>(s.keys[j] & kArrivalMask);
 }
 
 // A batch of records as the producer handed it over, with its order: it waits in place (its
 // records are sorted once and never copied while they wait) until it is written.
 struct SortedBatch {
   Batch records;                     // in arrival order
-  std::vector<std::uint32_t> order;  // indices into records.entries, sorted
-  std::size_t next = 0;              // into order
+  std::vector<std::uint64_t> order;  // sorted; the index into records.entries in index_mask
+  std::uint64_t index_mask = 0;
+  std::size_t next = 0;  // into order
 
   SortedBatch(Batch&& batch, SortScratch& scratch) : records(std::move(batch)) {
-    sort_batch(records.entries, scratch, order);
+    if (!scratch.spare_orders.empty()) {
+      order = std::move(scratch.spare_orders.back());
+      scratch.spare_orders.pop_back();
+    }
+    sort_batch(records.entries, scratch, order, index_mask);
   }
   bool done() const { return next == order.size(); }
-  Key head_key() const { return head().key; }
-  const Entry& head() const { return records.entries[order[next]]; }
+  const Entry& head() const { return records.entries[order[next] & index_mask]; }
   // The head's communication fields (of any other record: none that matter).
   const CommFields& head_comm() const {
     static const CommFields kNone;
@@ -188,7 +211,10 @@ struct SortedBody::State {
   std::vector<std::unique_ptr<Run>> runs;
   RowText rows;
   bool event_line_open = false;  // events at one time and thread share a line
-  Entry last_event{};
+  Key open_event_key = 0;
+  std::int32_t open_event_cpu = 0;
+  // The times (and event types) of a field, as the last record wrote them.
+  NumberText time_text, end_text, type_text, psend_text, lrecv_text, precv_text;
 
   State(const std::string& path, const std::string& prefix) : body(path) { body.put(prefix); }
 
@@ -197,94 +223,137 @@ struct SortedBody::State {
     waiting_entries += batch.entries.size();
     waiting.emplace_back(std::move(batch), sort_scratch);
     if (runs.empty())  // (else all is merged at the end: the runs hold later records)
-      drain([&](const Entry& e) { return e.time() < bound; },
-            [&](const Entry& e, const CommFields& c) { write(e, c); });
+      drain(bound, [&](const Entry& e, const CommFields& c) { write(e, c); });
     if (waiting_entries >= kPendingEntries) spill();
   }
 
-  // Hands the waiting records to `sink` in order while `ready` says so. On equal keys the
-  // earlier batch goes first: its records came first.
-  template <class Ready, class Sink>
-  void drain(Ready&& ready, Sink&& sink) {
-    for (;;) {
-      SortedBatch* first = nullptr;
-      for (SortedBatch& batch : waiting)
-        if (!batch.done() && (!first || batch.head_key() < first->head_key())) first = &batch;
-      if (!first || !ready(first->head())) break;
-      sink(first->head(), first->head_comm());
-      ++first->next;
-      --waiting_entries;
+  static constexpr std::uint64_t kEverything = ~std::uint64_t{0};
+
+  // Hands the waiting records earlier than `ready_before` (or all) to `sink` in order. On equal
+  // keys the earlier batch goes first: its records came first.
+  template <class Sink>
+  void drain(std::uint64_t ready_before, Sink&& sink) {
+    for (bool more = true; more;) {
+      // The batch of the least head, and of the least head of the others: the first gives its
+      // records until its head passes the second's.
+      SortedBatch *first = nullptr, *second = nullptr;
+      for (SortedBatch& batch : waiting) {
+        if (batch.done()) continue;
+        if (!first || batch.head().key < first->head().key) {
+          second = first;
+          first = &batch;
+        } else if (!second || batch.head().key < second->head().key) {
+          second = &batch;
+        }
+      }
+      if (!first) break;
+      Key limit = second ? second->head().key : ~Key{0};
+      bool first_goes_on_ties = !second || first < second;
+      // Most records are before the second's time and the promised one: one comparison.
+      std::uint64_t clear_before = std::min(static_cast<std::uint64_t>(limit >> 64), ready_before);
+      std::size_t start = first->next;
+      do {
+        const Entry& e = first->head();
+        if (e.time() >= clear_before) {
+          if (limit < e.key || (e.key == limit && !first_goes_on_ties)) break;
+          if (e.time() >= ready_before && ready_before != kEverything) {
+            more = false;
+            break;
+          }
+        }
+        sink(e, first->head_comm());
+      } while (++first->next < first->order.size());
+      waiting_entries -= first->next - start;
     }
     auto written = std::stable_partition(waiting.begin(), waiting.end(),
                                          [](const SortedBatch& batch) { return !batch.done(); });
-    for (auto it = written; it != waiting.end(); ++it) emptied.push_back(std::move(it->records));
+    for (auto it = written; it != waiting.end(); ++it) {
+      emptied.push_back(std::move(it->records));
+      sort_scratch.spare_orders.push_back(std::move(it->order));
+    }
     waiting.erase(written, waiting.end());
   }
 
   void spill() {
     std::vector<FullRecord> sorted;
     sorted.reserve(waiting_entries);
-    drain([](const Entry&) { return true; },
-          [&](const Entry& e, const CommFields& c) {
-            sorted.push_back({e, c});
-          });
+    drain(kEverything, [&](const Entry& e, const CommFields& c) { sorted.push_back({e, c}); });
     runs.push_back(std::make_unique<Run>(sorted));
   }
 
-  void resource(std::int32_t cpu, std::int32_t task, std::int32_t thread) {
-    body.put_short<RowText::kMaxSize>(rows.get(cpu, task, thread));
+  char* row(char* p, std::int32_t cpu, std::int32_t task, std::int32_t thread) {
+    std::string_view text = rows.get(cpu, task, thread);
+    std::memcpy(p, text.data(), RowText::kMaxSize);  // a fixed size: no variable-length copy
+    return p + text.size();
   }
 
-  void write(const Entry& e, const CommFields& c) {
+  static char* field(char* p, std::uint64_t v) {
+    *p++ = ':';
+    if (v >= 10) return format_decimal(p, v);
+    *p = static_cast<char>('0' + v);
+    return p + 1;
+  }
+
+  static char* field(char* p, NumberText& text, std::uint64_t v) {
+    *p++ = ':';
+    return text.put(p, v);
+  }
+
+  static char* signed_field(char* p, std::int64_t v) {
+    if (v >= 0) return field(p, static_cast<std::uint64_t>(v));
+    *p++ = ':';
+    *p++ = '-';
+    return format_decimal(p, static_cast<std::uint64_t>(-(v + 1)) + 1);
+  }
+
+  // Writes a record's text in one piece (at most a few hundred bytes, well within the output's
+  // slack): a line, or an event appended to the line open. Inlined in the loops that call it:
+  // a call would save and restore most registers for each record.
+  [[gnu::always_inline]] void write(const Entry& e, const CommFields& c) {
     Kind kind = e.kind();
-    if (kind == kEvent && event_line_open && e.key == last_event.key && e.cpu == last_event.cpu) {
-      body.field(e.a);
-      body.field(e.b);
-      return;
-    }
+    char* p = body.cursor();
     if (event_line_open) {
-      body.end_line();
+      if (kind == kEvent && e.key == open_event_key && e.cpu == open_event_cpu) {
+        p = field(p, type_text, e.a);
+        body.advance(field(p, e.b));
+        return;
+      }
+      *p++ = '\n';
       event_line_open = false;
     }
+    *p++ = kind == kEvent ? '2' : kind == kComm ? '3' : '1';
+    p = row(p, e.cpu, e.task(), e.thread());
+    p = field(p, time_text, e.time());
     switch (kind) {
       case kEvent:
-        body.put('2');
-        resource(e.cpu, e.task(), e.thread());
-        body.field(e.time());
-        body.field(e.a);
-        body.field(e.b);
-        last_event = e;
+        p = field(p, type_text, e.a);
+        p = field(p, e.b);
+        open_event_key = e.key;  // the line stays open for the events that follow
+        open_event_cpu = e.cpu;
         event_line_open = true;
+        body.advance(p);
         return;
       case kRunningState:
       case kState:
-        body.put('1');
-        resource(e.cpu, e.task(), e.thread());
-        body.field(e.time());
-        body.field(e.a);
-        body.field(e.b);
+        p = field(p, end_text, e.a);
+        p = field(p, e.b);
         break;
       case kComm:
-        body.put('3');
-        resource(e.cpu, e.task(), e.thread());
-        body.field(e.time());
-        body.field(e.a);
-        resource(c.cpu, c.task, c.thread);
-        body.field(e.b);
-        body.field(c.physical_recv);
-        body.put(':');
-        body.signed_number(c.size);
-        body.put(':');
-        body.signed_number(c.tag);
+        p = field(p, psend_text, e.a);
+        p = row(p, c.cpu, c.task, c.thread);
+        p = field(p, lrecv_text, e.b);
+        p = field(p, precv_text, c.physical_recv);
+        p = signed_field(p, c.size);
+        p = signed_field(p, c.tag);
         break;
     }
-    body.end_line();
+    *p++ = '\n';
+    body.advance(p);
   }
 
   void write_rest() {
     if (runs.empty()) {
-      drain([](const Entry&) { return true; },
-            [&](const Entry& e, const CommFields& c) { write(e, c); });
+      drain(kEverything, [&](const Entry& e, const CommFields& c) { write(e, c); });
     } else {
       if (waiting_entries) spill();
       auto later = [&](std::size_t x, std::size_t y) {

@@ -4,10 +4,6 @@
 namespace tareador::trace {
 
 char* format_decimal(char* p, std::uint64_t v) {
-  static constexpr char kPairs[] =
-      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-      "8081828384858687888990919293949596979899";
   if (v < 10) {  // most fields of a record line: rows, CPUs, states
     *p = static_cast<char>('0' + v);
     return p + 1;
@@ -36,25 +32,24 @@ char* format_decimal(char* p, std::uint64_t v) {
   int guess = ((64 - __builtin_clzll(v)) * 1233) >> 12;
   char* end = p + guess + (v >= kPowers[guess]);
   p = end;  // written backwards, four digits at a time
-  auto hundreds = [](std::uint32_t r) { return (r * 5243) >> 19; };  // r / 100 for r < 43,699
   while (v >= 10000) {
     std::uint64_t q = v / 10000;
     auto r = static_cast<std::uint32_t>(v - q * 10000);
     std::uint32_t high = hundreds(r);
     p -= 4;
-    std::memcpy(p, kPairs + 2 * high, 2);
-    std::memcpy(p + 2, kPairs + 2 * (r - high * 100), 2);
+    std::memcpy(p, kDigitPairs + 2 * high, 2);
+    std::memcpy(p + 2, kDigitPairs + 2 * (r - high * 100), 2);
     v = q;
   }
   auto r = static_cast<std::uint32_t>(v);
   if (r >= 100) {
     std::uint32_t high = hundreds(r);
     p -= 2;
-    std::memcpy(p, kPairs + 2 * (r - high * 100), 2);
+    std::memcpy(p, kDigitPairs + 2 * (r - high * 100), 2);
     r = high;
   }
   if (r >= 10) {
-    std::memcpy(p - 2, kPairs + 2 * r, 2);
+    std::memcpy(p - 2, kDigitPairs + 2 * r, 2);
   } else {
     p[-1] = static_cast<char>('0' + r);
   }

@@ -271,6 +271,62 @@ TEST(Paraver, RecordsFarApartInTimeAreSortedToo) {
   EXPECT_EQ(prv.records.back()[5], static_cast<std::int64_t>(kFar) + 1999);
 }
 
+// The writer keeps the text of each field's last number and rewrites only its last four digits
+// when the rest is the same: numbers of every length, across the lengths' boundaries, equal,
+// sharing all but their last digits or not, come out as their decimal text.
+TEST(Paraver, NumbersOfEveryLengthAreWrittenExactly) {
+  TempDir dir;
+  trace::ParaverLayout layout = one_node_layout("numbers", 1, 1, 1);
+  std::string path = dir.path("n.prv");
+  std::vector<std::uint64_t> times = {0,     7,        9999,      10000,     10001,     19999,
+                                      20000, 99999999, 100000000, 100009999, 100010000, 100010001};
+  for (std::uint64_t p = 1000000000; p <= 1000000000000000000ull; p *= 10)
+    times.insert(times.end(), {p - 1, p, p + 9999, p + 10000});
+  times.insert(times.end(), {~std::uint64_t{0} - 10000, ~std::uint64_t{0} - 1});
+  std::string expected;
+  {
+    trace::ParaverWriter writer(path, layout);
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      std::uint64_t t = times[i], end = i % 2 ? t + 1 : times.back() + 1, value = t / 3;
+      writer.event(0, 0, 0, t, t, value);
+      writer.state(0, 0, 0, t, end, static_cast<int>(i % 30));
+      std::string at = "1:1:1:1:1:" + std::to_string(t) + ":";
+      expected += "2" + at.substr(1) + std::to_string(t) + ":" + std::to_string(value) + "\n";
+      if (end > t) expected += at + std::to_string(end) + ":" + std::to_string(i % 30) + "\n";
+    }
+    writer.finish(~std::uint64_t{0});
+  }
+  std::string text = read_file(path);
+  std::size_t body = text.find("\n2:");
+  ASSERT_NE(body, std::string::npos);
+  EXPECT_EQ(text.substr(body + 1), expected);
+}
+
+// Rows sort by task, then thread, then kind, however few bits their numbers take.
+TEST(Paraver, RecordsAtOneTimeSortByTaskThreadAndKind) {
+  TempDir dir;
+  trace::ParaverLayout layout = one_node_layout("rows", 1, 5, 4096);
+  std::string path = dir.path("rows.prv");
+  std::vector<std::vector<std::int64_t>> expected;
+  {
+    trace::ParaverWriter writer(path, layout);
+    for (int task = 4; task >= 0; --task)
+      for (int thread : {4095, 2048, 3, 1, 0}) {
+        writer.state(0, task, thread, 100, 200, 3);
+        writer.state(0, task, thread, 100, 300, 1);
+        writer.event(0, task, thread, 100, 5, 6);
+      }
+    writer.finish(300);
+  }
+  for (int task = 0; task <= 4; ++task)
+    for (int thread : {0, 1, 3, 2048, 4095}) {
+      expected.push_back({2, 1, 1, task + 1, thread + 1, 100, 5, 6});
+      expected.push_back({1, 1, 1, task + 1, thread + 1, 100, 300, 1});
+      expected.push_back({1, 1, 1, task + 1, thread + 1, 100, 200, 3});
+    }
+  EXPECT_EQ(parse_prv(path).records, expected);
+}
+
 TEST(Paraver, EventsOfOneThreadAtOneTimeShareALine) {
   TempDir dir;
   trace::ParaverLayout layout;
