@@ -17,8 +17,10 @@ using trace::RecordType;
 std::uint64_t nanoseconds(double seconds) {
   double ns = seconds * 1e9;
   if (!(ns >= 0 && ns < 0x1p63)) return static_cast<std::uint64_t>(std::llround(ns));
-  auto whole = static_cast<std::uint64_t>(ns);  // truncated; the difference below is exact
-  return whole + (ns - static_cast<double>(whole) >= 0.5);
+  // Truncated; the difference below is exact. (Signed conversions: one instruction each, where
+  // unsigned ones test the sign first.)
+  auto whole = static_cast<std::int64_t>(ns);
+  return static_cast<std::uint64_t>(whole + (ns - static_cast<double>(whole) >= 0.5));
 }
 
 class ParaverSink final : public TimelineSink {
@@ -149,8 +151,9 @@ class ParaverSink final : public TimelineSink {
   void call(int task, int thread, double begin, double end, const Record& record) override {
     auto [type, value] = mpi_event(mpi_call_name(record, header_));
     if (type == 0) return;
-    event(task, thread, begin, type, value);
-    event(task, thread, end, type, 0);
+    thread = row(task, thread);
+    writer_->call(cpu(task, thread), task, thread, nanoseconds(begin), nanoseconds(end), type,
+                  value);
   }
 
   // A run of an instance on a core is written when it is known not to be empty: an instance

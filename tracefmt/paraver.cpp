@@ -400,34 +400,27 @@ ParaverWriter::~ParaverWriter() {
 void ParaverWriter::state(int cpu, int task, int thread, std::uint64_t begin, std::uint64_t end,
                           int value) {
   if (end <= begin) return;  // Paraver drops empty states
-  Entry e{};
-  e.key = make_key(begin, task, thread, value == 1 ? kRunningState : kState);
-  e.a = end;
-  e.b = static_cast<std::uint64_t>(value);
-  e.cpu = cpu;
-  impl_->add(e);
+  impl_->add({make_key(begin, task, thread, value == 1 ? kRunningState : kState), end,
+              static_cast<std::uint64_t>(value), cpu, 0});
 }
 
 void ParaverWriter::event(int cpu, int task, int thread, std::uint64_t time, std::uint64_t type,
                           std::uint64_t value) {
-  Entry e{};
-  e.key = make_key(time, task, thread, kEvent);
-  e.a = type;
-  e.b = value;
-  e.cpu = cpu;
-  impl_->add(e);
+  impl_->add({make_key(time, task, thread, kEvent), type, value, cpu, 0});
+}
+
+void ParaverWriter::call(int cpu, int task, int thread, std::uint64_t begin, std::uint64_t end,
+                         std::uint64_t type, std::uint64_t value) {
+  impl_->add({make_key(begin, task, thread, kEvent), type, value, cpu, 0});
+  impl_->add({make_key(end, task, thread, kEvent), type, 0, cpu, 0});
 }
 
 void ParaverWriter::communication(const ParaverCommunication& c) {
-  Entry e{};
-  e.key = make_key(c.logical_send, c.send_task, c.send_thread, kComm);
-  e.a = c.physical_send;
-  e.b = c.logical_recv;
-  e.cpu = c.send_cpu;
   std::vector<paraver::CommFields>& comms = impl_->batch.comms;
-  e.comm = static_cast<std::uint32_t>(comms.size());
+  auto index = static_cast<std::uint32_t>(comms.size());
   comms.push_back({c.physical_recv, c.size, c.tag, c.recv_cpu, c.recv_task, c.recv_thread});
-  impl_->add(e);
+  impl_->add({make_key(c.logical_send, c.send_task, c.send_thread, kComm), c.physical_send,
+              c.logical_recv, c.send_cpu, index});
 }
 
 void ParaverWriter::flush_before(std::uint64_t time) { impl_->promise(time); }

@@ -641,6 +641,9 @@ class ParaverWriter {
   void state(int cpu, int task, int thread, std::uint64_t begin, std::uint64_t end, int value);
   void event(int cpu, int task, int thread, std::uint64_t time, std::uint64_t type,
              std::uint64_t value);
+  // A call: the event (type, value) at `begin` and (type, 0) at `end`, as Extrae writes one.
+  void call(int cpu, int task, int thread, std::uint64_t begin, std::uint64_t end,
+            std::uint64_t type, std::uint64_t value);
   void communication(const ParaverCommunication& c);
   // A promise: no record given from now on starts before `time`. Lets the writer write what
   // is final and forget it; without promises, records wait (on disk if many) until finish().
