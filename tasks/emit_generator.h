@@ -207,7 +207,8 @@ class Generator {
 
   // The uses of an instance and of the tasks it creates, directly or not: a task's clauses
   // order it with its siblings for all of them. Heap blocks one of them allocated and freed
-  // (TaskUse::local) are the subtree's own temporaries, in no clause.
+  // (TaskUse::local) are the subtree's own temporaries, in no clause; the stack the tasks it
+  // creates use is theirs or their callers' (the instance's code: its own locals).
   std::vector<const trace::TaskUse*> subtree_uses(int id) const;
 
   const std::map<int, SiteUse>& site_uses(const TaskSite& site);

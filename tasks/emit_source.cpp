@@ -451,8 +451,11 @@ std::vector<const trace::TaskUse*> Generator::subtree_uses(int id) const {
     const trace::TaskInstance& in = set_.instance(stack.back());
     stack.pop_back();
     for (const trace::TaskUse& u : set_.uses(in)) {
-      uses.push_back(&u);
       if (u.local) temporaries.insert(u.object);
+      // (a descendant's stack is its own, or its caller's: the instance's code, whose locals
+      // are the instance's; not what the instance's clauses name)
+      const trace::TaskObject* o = set_.object(u.object);
+      if (in.id == id || !(o && o->kind == "stack")) uses.push_back(&u);
     }
     stack.insert(stack.end(), set_.children(in).begin(), set_.children(in).end());
   }

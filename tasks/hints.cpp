@@ -88,7 +88,8 @@ std::vector<const trace::TaskUse*> descendants_data(const trace::TaskSet& set,
     for (const trace::TaskUse& u : set.uses(in)) {
       if (u.local) temporaries.insert(u.object);
       const trace::TaskObject* o = set.object(u.object);
-      if (!u.disabled && o && program_data(o) && !creator_local(o)) found.push_back(&u);
+      // (not the stack: a descendant's caller may be t's own code, whose locals are t's)
+      if (!u.disabled && o && program_data(o) && o->kind != "stack") found.push_back(&u);
     }
     todo.insert(todo.end(), set.children(in).begin(), set.children(in).end());
   }

@@ -148,10 +148,10 @@ void mark(RaceFinding& f, const trace::TaskSet& set, int id) {
 
 namespace {
 
-// The objects a race can be on (not the locals of the code creating the tasks, which each
-// instance copies, nor its own frames; not a
-// library's state or constants: program_data), with the
-// instances that write each, in instance order (an instance's uses of one object added up).
+// The objects a race can be on (not the locals of the code that creates the tasks, which each
+// instance copies, nor an instance's own frames; not a library's state or constants:
+// program_data), with the instances that write each, in instance order (an instance's uses of
+// one object added up).
 struct Writes {
   std::map<int, std::int64_t> size_of;
   std::map<int, std::vector<Writer>> writers;
