@@ -188,10 +188,6 @@ void tr_overlap_syscall(ThreadId tid, UInt syscallno, const UWord* args)
          ov.woken_at = traced_clock();
       }
    } else if (command == VKI_FUTEX_WAIT || command == VKI_FUTEX_WAIT_BITSET) {
-      if (other[tid].known) {  /* (its clock before it waits) */
-         other[tid].clock += tr_count_thread(tid) - other[tid].count;
-         other[tid].count = tr_count_thread(tid);
-      }
       other[tid].waiting = True;
       other[tid].wakes = ov.wakes;
    }
