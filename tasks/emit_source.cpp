@@ -16,6 +16,12 @@ namespace emit_detail {
 
 namespace {
 constexpr std::int64_t kPointerBytes = 8;  // in the traced programs (64-bit platforms)
+
+// Whether `d` is one of `parameters` (a function's), not a local of the same name.
+bool is_parameter(const std::vector<Declaration>& parameters, const Declaration& d) {
+  return std::any_of(parameters.begin(), parameters.end(),
+                     [&](const Declaration& p) { return p.name == d.name && p.line == d.line; });
+}
 }  // namespace
 
 EmitResult Generator::run() {
@@ -311,9 +317,7 @@ void Generator::find_frame_buffers() {
                                               // or pointers (array parameters are)
     std::set<std::string> pointer_variables;  // (declared with a '*': the variable is copied)
     for (const Declaration& d : locals_used(source, site)) {
-      bool parameter = std::any_of(parameters.begin(), parameters.end(), [&](const Declaration& p) {
-        return p.name == d.name && p.line == d.line;
-      });
+      bool parameter = is_parameter(parameters, d);
       (d.stars == 0 && !d.reference && !(parameter && d.dimensions > 0) ? copied : pointers)
           .insert(d.name);
       if (d.stars > 0 && !d.reference) pointer_variables.insert(d.name);
@@ -593,10 +597,8 @@ NamedObject Generator::caller_name(const trace::TaskObject& o) {
     if (d == visible.rend()) return {};
     NamedObject here{d->name, false, 0, 0};  // a reference: the object itself, whole
     if (!d->reference) {
-      bool parameter = std::any_of(parameters.begin(), parameters.end(), [&](const Declaration& p) {
-        return p.name == d->name && p.line == d->line;
-      });
-      bool one_dimension = d->stars == 1 ? d->dimensions == 0 : parameter && d->dimensions == 1;
+      bool one_dimension =
+          d->stars == 1 ? d->dimensions == 0 : is_parameter(parameters, *d) && d->dimensions == 1;
       if (!one_dimension || assigned_again(site.file, *d, d->line)) return {};
       here = NamedObject{d->name, true, basic_type_size(d->base_type), 0};
     }
